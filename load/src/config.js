@@ -1,0 +1,46 @@
+'use strict';
+// Every setting of the load driver, read from the environment once, with its default. Defaults describe the compose
+// lab (service names as host names); the native runner overrides LOAD_TARGETS with 127.0.0.1 addresses.
+const path = require('node:path');
+const { SUITES_DIR } = require('./suites');
+
+const DEFAULT_TARGETS = 'node14-fibers=http://node14-fibers:3001,node-async=http://node-async:3002,wasm-runner=http://wasm-runner:3003,jvm-serializer=http://jvm-serializer:3004';
+const SUITE_NONE = 'none';
+
+function env(name, fallback) {
+  const value = process.env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function integer(name, fallback, min) {
+  const raw = env(name, String(fallback));
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got ${raw}`);
+  return value;
+}
+
+/** "name=url,name=url" -> {name: url} */
+function parseTargets(text) {
+  const targets = {};
+  for (const entry of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const match = /^([a-z0-9-]+)=(https?:\/\/[^\s,]+)$/.exec(entry);
+    if (!match) throw new Error(`LOAD_TARGETS: "${entry}" is not name=http://host:port`);
+    targets[match[1]] = match[2].replace(/\/$/, '');
+  }
+  return targets;
+}
+
+function readConfig() {
+  return {
+    port: integer('PORT', 3005, 0),
+    host: env('HOST', '0.0.0.0'),
+    suite: env('LOAD_SUITE', 'demo'),
+    loop: env('LOAD_LOOP', '1') !== '0',
+    targets: parseTargets(env('LOAD_TARGETS', DEFAULT_TARGETS)),
+    resultsDir: path.resolve(env('RESULTS_DIR', 'results')),
+    suitesDir: path.resolve(env('LOAD_SUITES_DIR', SUITES_DIR)),
+    waitTimeoutMs: integer('LOAD_WAIT_TIMEOUT_MS', 120000, 0),
+  };
+}
+
+module.exports = { readConfig, parseTargets, SUITE_NONE };

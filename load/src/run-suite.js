@@ -1,0 +1,33 @@
+'use strict';
+// Starts a suite on a running load driver and follows it to the end; exits 0 only if every scenario passed.
+// Usage: node src/run-suite.js SUITE [DRIVER_URL]   (default http://127.0.0.1:$PORT, PORT defaulting to 3005)
+const POLL_MS = 1000;
+
+async function main() {
+  const [suite, base = `http://127.0.0.1:${process.env.PORT || 3005}`] = process.argv.slice(2);
+  if (!suite) throw new Error('usage: run-suite.js SUITE [DRIVER_URL]');
+  const started = await fetch(`${base}/runs?suite=${encodeURIComponent(suite)}`, { method: 'POST' });
+  if (started.status !== 202) throw new Error(`could not start suite ${suite}: ${(await started.json()).error}`);
+  let shown = 0;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const status = await (await fetch(`${base}/runs/latest`)).json();
+    for (const s of status.completed.slice(shown)) {
+      console.log(`${s.passed ? 'passed' : 'FAILED'} ${s.name}: ${s.requests} requests, ${s.requestsPerSecond} req/s, p99 ${s.latencyP99Ms} ms${s.passed ? '' : ` — ${s.problems.join('; ')}`}`);
+    }
+    shown = status.completed.length;
+    if (status.state === 'error') throw new Error(`suite ${suite}: ${status.error}`);
+    if (status.state === 'passed' || status.state === 'failed') {
+      console.log(`suite ${suite}: ${status.state} (${status.completed.filter((s) => s.passed).length}/${status.scenarios} scenarios), results in ${status.resultsDir}`);
+      return status.state === 'passed';
+    }
+  }
+}
+
+main().then(
+  (passed) => process.exit(passed ? 0 : 1),
+  (err) => {
+    console.error(`run-suite: ${err.message}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,52 @@
+'use strict';
+// Suites are data files in ../suites: a list of scenarios, checked here once so that a typo fails at load time with
+// the scenario and field named, not halfway through a run.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const SUITES_DIR = path.join(__dirname, '..', 'suites');
+
+// Every load is bounded in time AND count, whatever a suite file says.
+const LIMITS = { connections: 200, durationSeconds: 120, maxRequests: 1000000 };
+const METHODS = ['GET', 'POST'];
+
+function suiteNames(dir = SUITES_DIR) {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length));
+}
+
+function check(condition, where, message) {
+  if (!condition) throw new Error(`${where}: ${message}`);
+}
+
+function checkScenario(scenario, where, targets) {
+  check(typeof scenario.name === 'string' && /^[a-z0-9-]+$/.test(scenario.name), where, 'name must be lowercase letters, digits and dashes');
+  check(scenario.target in targets, where, `target must be one of ${Object.keys(targets).join(', ')}`);
+  check(typeof scenario.path === 'string' && scenario.path.startsWith('/'), where, 'path must start with /');
+  check(METHODS.includes(scenario.method || 'GET'), where, `method must be one of ${METHODS.join(', ')}`);
+  for (const [field, max] of Object.entries(LIMITS)) {
+    const value = scenario[field];
+    check(Number.isInteger(value) && value >= 1 && value <= max, where, `${field} must be an integer in [1, ${max}]`);
+  }
+  check(['validated', 'status'].includes(scenario.expect), where, 'expect must be "validated" (a /run result) or "status" (2xx only)');
+}
+
+/** Reads and checks suite `name` from dir against the known targets. Returns {name, description, scenarios}. */
+function loadSuite(name, targets, dir = SUITES_DIR) {
+  const known = suiteNames(dir);
+  if (!known.includes(name)) throw new Error(`no suite "${name}"; suites: ${known.join(', ')}`);
+  const suite = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8'));
+  check(Array.isArray(suite.scenarios) && suite.scenarios.length > 0, `suite ${name}`, 'scenarios must be a non-empty list');
+  const seen = new Set();
+  suite.scenarios.forEach((scenario, i) => {
+    const where = `suite ${name}, scenario ${i} (${scenario.name})`;
+    checkScenario(scenario, where, targets);
+    check(!seen.has(scenario.name), where, 'duplicate name');
+    seen.add(scenario.name);
+  });
+  return { name, description: suite.description || '', scenarios: suite.scenarios };
+}
+
+module.exports = { loadSuite, suiteNames, LIMITS, SUITES_DIR };

@@ -1,0 +1,75 @@
+'use strict';
+// The driver end to end against a real node-async service: a suite started over HTTP runs, checks every response,
+// writes its results and shows in the metrics.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { startService, request, sumOf } = require('../../node-kit/testing');
+const { makeService } = require('../../services/node-async/src/service');
+
+function startDriver(env) {
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'main.js')], { env: Object.assign({}, process.env, env), stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening on [^:]+:(\d+)/.exec(output);
+      if (match && !child.port) {
+        child.port = Number(match[1]);
+        resolve(child);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`driver exited ${code}: ${output}`)));
+  });
+}
+
+async function waitForEnd(url) {
+  for (;;) {
+    const status = (await request(`${url}/runs/latest`)).json;
+    if (!['waiting', 'running'].includes(status.state)) return status;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+test('a suite started over HTTP checks responses, writes results and marks the scenario in metrics', async (t) => {
+  const service = await startService(makeService());
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-'));
+  const scenario = (name, pathAndQuery, expect) => ({ name, target: 'node-async', path: pathAndQuery, connections: 2, durationSeconds: 1, maxRequests: 40, expect });
+  fs.mkdirSync(path.join(dir, 'suites'));
+  fs.writeFileSync(path.join(dir, 'suites', 'good.json'), JSON.stringify({ scenarios: [scenario('stringify', '/run/stringify?approach=async&size=20', 'validated')] }));
+  fs.writeFileSync(path.join(dir, 'suites', 'bad.json'), JSON.stringify({ scenarios: [scenario('bad-size', '/run/stringify?size=0', 'validated')] }));
+  const driver = await startDriver({ PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', LOAD_TARGETS: `node-async=${service.url}`, LOAD_SUITES_DIR: path.join(dir, 'suites'), RESULTS_DIR: path.join(dir, 'results') });
+  t.after(async () => {
+    driver.kill('SIGTERM');
+    await service.close();
+  });
+  const url = `http://127.0.0.1:${driver.port}`;
+
+  assert.strictEqual((await request(`${url}/runs?suite=nope`, { method: 'POST' })).status, 400);
+  assert.strictEqual((await request(`${url}/runs?suite=good`, { method: 'POST' })).status, 202);
+  assert.strictEqual((await request(`${url}/runs?suite=good`, { method: 'POST' })).status, 409, 'a second suite while one runs');
+  const good = await waitForEnd(url);
+  assert.strictEqual(good.state, 'passed', JSON.stringify(good));
+  assert.ok(good.completed[0].requests > 0 && good.completed[0].requests <= 40 + 2, 'maxRequests bounds the count');
+  const files = fs.readdirSync(good.resultsDir).sort();
+  assert.deepStrictEqual(files, ['01-stringify.json', 'run.json']);
+  const run = JSON.parse(fs.readFileSync(path.join(good.resultsDir, 'run.json'), 'utf8'));
+  assert.strictEqual(run.targets['node-async'].runtime.version, process.versions.node);
+  assert.strictEqual(run.verdict, 'passed');
+  assert.ok(run.machine.cpus > 0);
+  const saved = JSON.parse(fs.readFileSync(path.join(good.resultsDir, '01-stringify.json'), 'utf8'));
+  assert.strictEqual(saved.result.requests.total, good.completed[0].requests);
+
+  assert.strictEqual((await request(`${url}/runs?suite=bad`, { method: 'POST' })).status, 202);
+  const bad = await waitForEnd(url);
+  assert.strictEqual(bad.state, 'failed');
+  assert.match(bad.completed[0].problems.join(), /non-2xx/);
+
+  const metrics = (await request(`${url}/metrics`)).text;
+  assert.strictEqual(sumOf(metrics, 'lab_load_scenario_active', { scenario: 'stringify', target: 'node-async' }), 0);
+  assert.strictEqual(sumOf(metrics, 'lab_load_scenario_runs_total', { scenario: 'stringify', verdict: 'passed' }), 1);
+  assert.strictEqual(sumOf(metrics, 'lab_load_scenario_runs_total', { scenario: 'bad-size', verdict: 'failed' }), 1);
+});

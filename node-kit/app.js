@@ -1,0 +1,117 @@
+'use strict';
+// The contract's routes on an injected express (4 on Node 14, 5 on Node 24). Handlers catch their own promise
+// rejections because express 4 would not.
+const { HttpError } = require('./errors');
+const { parseRunRequest, describeWorkload } = require('./params');
+
+const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /info', 'GET /run/:workload'];
+
+function sendError(res, err) {
+  const status = err instanceof HttpError ? err.status : 500;
+  const body = err instanceof HttpError ? err.toJSON() : { error: err && err.message ? err.message : String(err) };
+  if (!res.headersSent) res.status(status).json(body);
+  else res.destroy();
+}
+
+function observeHttp(metrics) {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const route = req.route ? req.baseUrl + req.route.path : 'unmatched';
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics.httpDuration.observe({ method: req.method, route, status_code: String(res.statusCode) }, seconds);
+    });
+    next();
+  };
+}
+
+function outcomeOf(result) {
+  if (result.interrupted) return 'interrupted';
+  return result.validated ? 'ok' : 'invalid';
+}
+
+function runWorkload(definition, metrics, limiter) {
+  return (req, res) => {
+    const name = req.params.workload;
+    const workload = Object.prototype.hasOwnProperty.call(definition.workloads, name) ? definition.workloads[name] : null;
+    if (!workload) {
+      sendError(res, new HttpError(404, `no workload ${name}`, { allowed: Object.keys(definition.workloads) }));
+      return;
+    }
+    let request;
+    try {
+      request = parseRunRequest(workload, req.query);
+    } catch (err) {
+      sendError(res, err);
+      return;
+    }
+    if (!limiter.tryAcquire()) {
+      res.set('Retry-After', '1');
+      sendError(res, new HttpError(503, `${limiter.limit} runs already in progress; retry later`));
+      return;
+    }
+    const labels = { workload: name, approach: request.approach };
+    Promise.resolve()
+      .then(() => workload.run(request))
+      .then(
+        (result) => {
+          const outcome = outcomeOf(result);
+          metrics.runs.inc(Object.assign({ outcome }, labels));
+          if (outcome === 'ok') {
+            metrics.runDuration.observe(Object.assign({ case: workload.caseOf(request.params) }, labels), result.ms / 1000);
+          }
+          res.json(Object.assign({ service: definition.name, workload: name, approach: request.approach, params: request.params, case: workload.caseOf(request.params) }, result));
+        },
+        (err) => {
+          metrics.runs.inc(Object.assign({ outcome: 'error' }, labels));
+          sendError(res, err);
+        },
+      )
+      .then(limiter.release, limiter.release);
+  };
+}
+
+function concurrencyLimiter(limit) {
+  let running = 0;
+  return {
+    limit,
+    tryAcquire() {
+      if (running >= limit) return false;
+      running++;
+      return true;
+    },
+    release() {
+      running--;
+    },
+  };
+}
+
+function buildApp(definition, metrics, state) {
+  const app = definition.express();
+  app.disable('x-powered-by');
+  app.use(observeHttp(metrics));
+  app.get('/healthz', (req, res) => {
+    if (state.shuttingDown) res.status(503).json({ status: 'shutting-down' });
+    else res.json({ status: 'ok' });
+  });
+  app.get('/metrics', (req, res) => {
+    metrics.registry.metrics().then(
+      (text) => res.set('Content-Type', metrics.registry.contentType).send(text),
+      (err) => sendError(res, err),
+    );
+  });
+  const info = {
+    service: definition.name,
+    runtime: definition.runtime,
+    libraries: definition.libraries,
+    workloads: Object.fromEntries(Object.entries(definition.workloads).map(([name, w]) => [name, describeWorkload(w)])),
+  };
+  app.get('/info', (req, res) => res.json(info));
+  app.get('/run/:workload', runWorkload(definition, metrics, concurrencyLimiter(definition.maxConcurrentRuns)));
+  app.use((req, res) => sendError(res, new HttpError(404, `no route ${req.method} ${req.path}`, { routes: ROUTES })));
+  // eslint-disable-next-line no-unused-vars
+  app.use((err, req, res, next) => sendError(res, err.status === 400 ? new HttpError(400, err.message) : err));
+  return app;
+}
+
+module.exports = { buildApp };

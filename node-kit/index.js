@@ -1,0 +1,61 @@
+'use strict';
+// One implementation of CONTRACT.md for the lab's Node services (Node 14 and 24). The service passes in its own
+// express and prom-client, so each keeps the versions it pins; this folder has no dependencies of its own.
+const http = require('http');
+const { buildApp } = require('./app');
+const { createMetrics } = require('./metrics');
+const { checkWorkload } = require('./params');
+const { gracefulCloser, closeOnSignals } = require('./shutdown');
+const { createInputs, sha256 } = require('./inputs');
+const { HttpError, badRequest } = require('./errors');
+
+const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
+
+function envInteger(name, fallback) {
+  const value = Number(env(name, String(fallback)));
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${name} must be a non-negative integer`);
+  return value;
+}
+
+/**
+ * definition: {name, defaultPort, express, promClient, runtime: {name, version}, libraries: {name: version},
+ *   workloads: {name: {approaches, params, caseOf(params), run({approach, params}) -> Promise<result>}}}
+ * Returns {app, metrics, start({port, host, handleSignals}) -> Promise<{port, close}>}.
+ */
+function createService(definition) {
+  for (const [name, workload] of Object.entries(definition.workloads)) checkWorkload(name, workload);
+  const config = {
+    maxConcurrentRuns: envInteger('MAX_CONCURRENT_RUNS', 4),
+    shutdownTimeoutMs: envInteger('SHUTDOWN_TIMEOUT_MS', 8000),
+  };
+  const state = { shuttingDown: false };
+  const metrics = createMetrics(definition.promClient);
+  const app = buildApp(Object.assign({ maxConcurrentRuns: config.maxConcurrentRuns }, definition), metrics, state);
+  const log = (message) => console.log(`[${definition.name}] ${message}`);
+
+  function start(options) {
+    const opts = Object.assign({ port: envInteger('PORT', definition.defaultPort), host: env('HOST', '0.0.0.0'), handleSignals: true }, options);
+    const server = http.createServer(app);
+    const closeServer = gracefulCloser(server, config.shutdownTimeoutMs);
+    const close = () => {
+      state.shuttingDown = true;
+      return closeServer();
+    };
+    if (opts.handleSignals) closeOnSignals(close, log);
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port, opts.host, () => {
+        const port = server.address().port;
+        log(`listening on ${opts.host}:${port}`);
+        resolve({ port, close, server });
+      });
+    });
+  }
+
+  return { app, metrics, start };
+}
+
+/** Milliseconds elapsed since a process.hrtime.bigint() reading. */
+const msSince = (started) => Number(process.hrtime.bigint() - started) / 1e6;
+
+module.exports = { createService, createInputs, sha256, msSince, HttpError, badRequest };

@@ -1,0 +1,47 @@
+'use strict';
+// The contract's metrics (CONTRACT.md), defined once for every Node service. prom-client is injected so that each
+// service keeps its own pinned version (14 on Node 14, 15 on Node 24).
+
+const METRIC = {
+  runDuration: 'lab_run_duration_seconds',
+  runs: 'lab_runs_total',
+  httpDuration: 'http_request_duration_seconds',
+};
+
+// Runs span sub-millisecond transfers to multi-second serializations.
+const RUN_BUCKETS = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+// 1 ms instead of prom-client's 10 ms: the delay histogram records whole timer intervals, so an idle process reads
+// about the resolution. See CONTRACT.md.
+const EVENT_LOOP_MONITORING_PRECISION_MS = 1;
+
+function createMetrics(promClient) {
+  const registry = new promClient.Registry();
+  promClient.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_MONITORING_PRECISION_MS });
+  return {
+    registry,
+    runDuration: new promClient.Histogram({
+      name: METRIC.runDuration,
+      help: 'Duration of the timed section of each validated run',
+      labelNames: ['workload', 'approach', 'case'],
+      buckets: RUN_BUCKETS,
+      registers: [registry],
+    }),
+    runs: new promClient.Counter({
+      name: METRIC.runs,
+      help: 'Runs by outcome: ok, invalid (output differs from the reference), interrupted, error',
+      labelNames: ['workload', 'approach', 'outcome'],
+      registers: [registry],
+    }),
+    httpDuration: new promClient.Histogram({
+      name: METRIC.httpDuration,
+      help: 'HTTP request duration by route pattern',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: HTTP_BUCKETS,
+      registers: [registry],
+    }),
+  };
+}
+
+module.exports = { METRIC, createMetrics, EVENT_LOOP_MONITORING_PRECISION_MS };

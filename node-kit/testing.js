@@ -1,0 +1,128 @@
+'use strict';
+// Test helpers for the Node services: a real server on port 0, real HTTP (Node 14 has no fetch), and the contract
+// checks every Node service runs against itself with its own express, prom-client and Node line.
+const http = require('http');
+
+async function startService(service) {
+  const { port, close, server } = await service.start({ port: 0, host: '127.0.0.1', handleSignals: false });
+  return { url: `http://127.0.0.1:${port}`, close, server };
+}
+
+function request(url, options) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, Object.assign({ method: 'GET', agent: false }, options), (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const json = /json/.test(res.headers['content-type'] || '') ? JSON.parse(text) : undefined;
+        resolve({ status: res.statusCode, headers: res.headers, text, json });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Samples of one metric in Prometheus text: [{labels: {name: value}, value: number}]. */
+function samples(text, name) {
+  const out = [];
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const labels = {};
+    for (const pair of (match[2] || '').matchAll(/([a-zA-Z_]\w*)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]] = pair[2];
+    out.push({ labels, value: Number(match[3]) });
+  }
+  return out;
+}
+
+/** The sum of a metric's samples whose labels include all of `match`. */
+function sumOf(text, name, match) {
+  return samples(text, name)
+    .filter((s) => Object.keys(match).every((k) => s.labels[k] === match[k]))
+    .reduce((sum, s) => sum + s.value, 0);
+}
+
+/**
+ * Registers the contract's checks with the given test runner (node:test, or the `test` package on Node 14).
+ * sample: {workload, query} a quick run that must validate.
+ */
+function contractSuite(test, assert, makeService, sample) {
+  let server;
+  test('contract: start on port 0', async () => {
+    server = await startService(makeService());
+  });
+
+  test('contract: /healthz, /info and /metrics', async () => {
+    assert.deepStrictEqual((await request(`${server.url}/healthz`)).json, { status: 'ok' });
+    const info = (await request(`${server.url}/info`)).json;
+    assert.strictEqual(typeof info.service, 'string');
+    assert.strictEqual(typeof info.runtime.version, 'string');
+    assert.ok(info.workloads[sample.workload].approaches.length > 0);
+    const metrics = await request(`${server.url}/metrics`);
+    assert.strictEqual(metrics.status, 200);
+    for (const name of ['nodejs_eventloop_lag_p99_seconds', 'process_cpu_seconds_total', 'process_resident_memory_bytes']) {
+      assert.ok(metrics.text.includes(name), `metrics lack ${name}`);
+    }
+  });
+
+  test('contract: every approach of the sample workload validates', async () => {
+    const info = (await request(`${server.url}/info`)).json;
+    for (const approach of info.workloads[sample.workload].approaches) {
+      const res = await request(`${server.url}/run/${sample.workload}?approach=${approach}&${sample.query}`);
+      assert.strictEqual(res.status, 200, res.text);
+      assert.strictEqual(res.json.validated, true, `${approach}: ${res.text}`);
+      assert.match(res.json.hash, /^[0-9a-f]{64}$/);
+      assert.ok(res.json.ms >= 0 && res.json.bytes > 0);
+    }
+    const metrics = (await request(`${server.url}/metrics`)).text;
+    const approaches = info.workloads[sample.workload].approaches.length;
+    assert.strictEqual(sumOf(metrics, 'lab_runs_total', { workload: sample.workload, outcome: 'ok' }), approaches);
+    assert.strictEqual(sumOf(metrics, 'lab_run_duration_seconds_count', { workload: sample.workload }), approaches);
+    assert.ok(sumOf(metrics, 'http_request_duration_seconds_count', { route: '/run/:workload', status_code: '200' }) >= approaches);
+  });
+
+  test('contract: bad input gets a 400 naming what is allowed, and the service keeps serving', async () => {
+    const info = (await request(`${server.url}/info`)).json;
+    const params = info.workloads[sample.workload].params;
+    const numeric = Object.keys(params).find((name) => params[name].max !== undefined);
+    const cases = [
+      [`approach=nope`, 'approach'],
+      [`bogus=1`, 'bogus'],
+      [`${numeric}=abc`, numeric],
+      [`${numeric}=1.5`, numeric],
+      [`${numeric}=${params[numeric].max + 1}`, numeric],
+      [`${numeric}=${params[numeric].min - 1}`, numeric],
+      [`${numeric}=1&${numeric}=2`, numeric],
+    ];
+    for (const [query, parameter] of cases) {
+      const res = await request(`${server.url}/run/${sample.workload}?${query}`);
+      assert.strictEqual(res.status, 400, `${query}: ${res.text}`);
+      assert.strictEqual(typeof res.json.error, 'string');
+      assert.strictEqual(res.json.parameter, parameter, query);
+      assert.ok(res.json.allowed !== undefined, query);
+    }
+    const unknownWorkload = await request(`${server.url}/run/nope`);
+    assert.strictEqual(unknownWorkload.status, 404);
+    assert.ok(unknownWorkload.json.allowed.includes(sample.workload));
+    const unknownPath = await request(`${server.url}/nope`);
+    assert.strictEqual(unknownPath.status, 404);
+    assert.strictEqual(typeof unknownPath.json.error, 'string');
+    assert.strictEqual((await request(`${server.url}/healthz`)).status, 200);
+    const metrics = (await request(`${server.url}/metrics`)).text;
+    assert.ok(sumOf(metrics, 'http_request_duration_seconds_count', { route: 'unmatched', status_code: '404' }) >= 1);
+    assert.strictEqual(sumOf(metrics, 'lab_runs_total', { workload: sample.workload, outcome: 'error' }), 0);
+  });
+
+  test('contract: shutdown lets an in-flight run finish, then refuses connections', async () => {
+    const arrived = new Promise((resolve) => server.server.once('request', resolve));
+    const inFlight = request(`${server.url}/run/${sample.workload}?${sample.query}`);
+    await arrived;
+    await server.close();
+    assert.strictEqual((await inFlight).status, 200);
+    await assert.rejects(request(`${server.url}/healthz`), /ECONNREFUSED/);
+  });
+}
+
+module.exports = { startService, request, samples, sumOf, contractSuite };

@@ -1,0 +1,39 @@
+'use strict';
+const test = require('test');
+const assert = require('assert');
+const { fiberStringify } = require('../src/fiber-stringify');
+const { generate } = require('../../../payloads/js/index');
+const { readVectors, sha256 } = require('../../../payloads/js/vectors');
+
+test('runs on Node 14, the line node-fibers supports', () => {
+  assert.strictEqual(process.versions.node.split('.')[0], '14');
+});
+
+test('fiberStringify matches the pinned records vector', async () => {
+  const pinned = readVectors().documents.find((v) => v.document === 'records' && v.size === 100);
+  const { text } = await fiberStringify(generate(pinned));
+  assert.strictEqual(sha256(text), pinned.sha256);
+});
+
+test('fiberStringify equals JSON.stringify on values the records document does not have', async () => {
+  const date = new Date(Date.UTC(2020, 1, 29));
+  const value = { d: date, u: undefined, f: () => 1, a: [undefined, NaN, -0, Infinity], b: [Object(1), Object('x')], s: 'q"\\\n\ud800', 2: 'two' };
+  assert.strictEqual((await fiberStringify(value)).text, JSON.stringify(value));
+  assert.strictEqual((await fiberStringify(undefined)).text, undefined);
+});
+
+test('fiberStringify yields and lets timers run while it works', async () => {
+  const big = generate({ document: 'records', seed: 9, size: 3000 });
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  const { yields } = await fiberStringify(big, { yieldMs: 1 });
+  clearInterval(timer);
+  assert.ok(yields > 0, 'no yield on a 6 MB document');
+  assert.ok(ticks > 0, 'no timer ran during the serialization');
+});
+
+test('fiberStringify rejects with the native TypeError on a cycle', async () => {
+  const cyclic = {};
+  cyclic.self = cyclic;
+  await assert.rejects(fiberStringify(cyclic), /circular/);
+});
