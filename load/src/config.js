@@ -43,4 +43,4 @@ function readConfig() {
   };
 }
 
-module.exports = { readConfig, parseTargets, SUITE_NONE };
+module.exports = { readConfig, parseTargets, SUITE_NONE, DEFAULT_TARGETS };

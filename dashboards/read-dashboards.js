@@ -1,0 +1,52 @@
+'use strict';
+// The facts the dashboard test and the query checker share: where the JSON lives, which jobs are Node services,
+// and how to walk a dashboard's panels.
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+// Mounted into Grafana as <mount>/json (see README.md and dashboards/lab.yml).
+const JSON_DIR = path.join(__dirname, 'json');
+
+// The Node services' scrape jobs (prometheus.yml): the ones with prom-client's event-loop metrics.
+const NODE_JOBS = ['node14-fibers', 'node-async', 'wasm-runner'];
+const LAG_METRICS = ['nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_max_seconds'];
+
+// Every dashboard file, parsed; a file that does not parse throws with its name.
+function readDashboards(dir = JSON_DIR) {
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => {
+      const file = path.join(dir, name);
+      try {
+        return { file, dashboard: JSON.parse(fs.readFileSync(file, 'utf8')) };
+      } catch (err) {
+        throw new Error(`${file}: ${err.message}`);
+      }
+    });
+}
+
+// The panels that draw data, in the order Grafana lays them out (top to bottom, then left to right). Rows are
+// containers, not panels: a collapsed row keeps its panels inside it.
+function panelsOf(dashboard) {
+  const flat = [];
+  for (const panel of dashboard.panels || []) {
+    if (panel.type === 'row') flat.push(...(panel.panels || []));
+    else flat.push(panel);
+  }
+  const position = (p) => (p.gridPos ? [p.gridPos.y, p.gridPos.x] : [Infinity, Infinity]);
+  return flat.sort((a, b) => {
+    const [ay, ax] = position(a);
+    const [by, bx] = position(b);
+    return ay - by || ax - bx;
+  });
+}
+
+// The lag panel is the one that queries the event-loop lag metrics.
+function isLagPanel(panel) {
+  return (panel.targets || []).some((t) => LAG_METRICS.some((m) => (t.expr || '').includes(m)));
+}
+
+module.exports = { JSON_DIR, NODE_JOBS, LAG_METRICS, readDashboards, panelsOf, isLagPanel };

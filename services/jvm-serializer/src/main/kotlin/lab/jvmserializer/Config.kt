@@ -1,0 +1,52 @@
+package lab.jvmserializer
+
+/** Every setting of the service: read from the environment once, each with its default (listed in the README). */
+data class Config(
+    val host: String = "0.0.0.0",
+    val port: Int = DEFAULT_PORT,
+    /** Threads answering HTTP; runs are capped separately by [maxConcurrentRuns], so the rest keep /healthz alive. */
+    val httpThreads: Int = 6,
+    /** Connections waiting for a free HTTP thread before new ones are refused. */
+    val httpQueue: Int = 64,
+    /** /run requests executing at once; more get 503 (as in the Node services). */
+    val maxConcurrentRuns: Int = 4,
+    /**
+     * The sum of the weights (serde: objects) of the runs executing at once; a run that does not fit gets 503. One run
+     * at the size cap fills it: a size-100000 serde run needs ~1.5 GB of the 3 GB heap (see README), while a hundred
+     * size-1000 runs may share it.
+     */
+    val runBudget: Int = 100_000,
+    /** Generated input objects kept for reuse, counted in objects (~6 KB each), not entries. */
+    val inputCacheObjects: Int = 100_000,
+    val shutdownTimeoutMs: Long = 8000,
+) {
+    companion object {
+        const val SERVICE_NAME = "jvm-serializer"
+        const val DEFAULT_PORT = 3004
+
+        fun fromEnvironment(env: Map<String, String> = System.getenv()): Config {
+            fun value(name: String): String? = env[name]?.takeIf { it.isNotBlank() }
+            fun int(name: String, default: Int, min: Int): Int {
+                val raw = value(name) ?: return default
+                val parsed = raw.toIntOrNull() ?: throw IllegalArgumentException("$name must be an integer, got '$raw'")
+                require(parsed >= min) { "$name must be at least $min, got $parsed" }
+                return parsed
+            }
+            val defaults = Config()
+            return Config(
+                host = value("HOST") ?: defaults.host,
+                port = int("PORT", defaults.port, 0),
+                httpThreads = int("HTTP_THREADS", defaults.httpThreads, 2),
+                httpQueue = int("HTTP_QUEUE", defaults.httpQueue, 1),
+                maxConcurrentRuns = int("MAX_CONCURRENT_RUNS", defaults.maxConcurrentRuns, 1),
+                runBudget = int("RUN_BUDGET", defaults.runBudget, 1),
+                inputCacheObjects = int("INPUT_CACHE_OBJECTS", defaults.inputCacheObjects, 0),
+                shutdownTimeoutMs = int("SHUTDOWN_TIMEOUT_MS", defaults.shutdownTimeoutMs.toInt(), 0).toLong(),
+            ).also {
+                require(it.httpThreads > it.maxConcurrentRuns) {
+                    "HTTP_THREADS (${it.httpThreads}) must exceed MAX_CONCURRENT_RUNS (${it.maxConcurrentRuns}) so /healthz stays answered"
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package lab.jvmserializer.http
+
+import com.sun.net.httpserver.HttpExchange
+import kotlinx.serialization.json.JsonObject
+import kotlinx.serialization.json.JsonPrimitive
+import lab.jvmserializer.Config
+import lab.jvmserializer.metrics.LabMetrics
+import lab.jvmserializer.metrics.Outcome
+import lab.jvmserializer.workloads.HttpError
+import lab.jvmserializer.workloads.Workload
+import lab.jvmserializer.workloads.parseRunRequest
+import lab.jvmserializer.workloads.strings
+import java.util.concurrent.Semaphore
+
+/**
+ * GET /run/<workload>: checks the request (400s), holds one of [maxConcurrentRuns] slots and its weight of the
+ * [runBudget] (503 when either is short, so parallel large runs cannot exhaust the heap), runs, and records the outcome.
+ */
+class RunRoute(
+    workloads: List<Workload>,
+    private val metrics: LabMetrics,
+    private val maxConcurrentRuns: Int,
+    private val runBudget: Int,
+) {
+    private val workloads = workloads.associateBy { it.name }
+    private val slots = Semaphore(maxConcurrentRuns)
+    private val budget = Semaphore(runBudget)
+
+    fun handle(exchange: HttpExchange, workloadName: String) {
+        val workload = workloads[workloadName]
+            ?: throw HttpError.badRequest("unknown workload $workloadName", "workload", strings(workloads.keys.toList()))
+        val request = parseRunRequest(workload, exchange.queryParameters())
+        val weight = minOf(workload.weightOf(request.params), runBudget)
+        if (!slots.tryAcquire()) {
+            exchange.responseHeaders.set("Retry-After", "1")
+            throw HttpError(503, "$maxConcurrentRuns runs already in progress; retry later")
+        }
+        if (!budget.tryAcquire(weight)) {
+            slots.release()
+            exchange.responseHeaders.set("Retry-After", "1")
+            throw HttpError(503, "runs in progress hold too much of the run budget ($runBudget) for one of weight $weight; retry later")
+        }
+        try {
+            val case = workload.caseOf(request.params)
+            val result = try {
+                workload.run(request)
+            } catch (e: InterruptedException) {
+                metrics.countRun(workload.name, request.approach, Outcome.INTERRUPTED)
+                Thread.currentThread().interrupt()
+                throw HttpError(503, "run interrupted: the service is shutting down")
+            } catch (e: Exception) {
+                metrics.countRun(workload.name, request.approach, Outcome.ERROR)
+                throw e
+            } catch (e: OutOfMemoryError) {
+                // A run's garbage is collectable once it unwinds, so the service can go on serving.
+                metrics.countRun(workload.name, request.approach, Outcome.ERROR)
+                throw RuntimeException("out of memory: ${e.message}", e)
+            }
+            // A wrong answer is a failed run: counted, but its time is not a measurement (STYLE: verify, then measure).
+            if (result.validated) {
+                metrics.countRun(workload.name, request.approach, Outcome.OK)
+                metrics.runDuration.labelValues(workload.name, request.approach, case).observe(result.ms / 1000.0)
+            } else {
+                metrics.countRun(workload.name, request.approach, Outcome.INVALID)
+            }
+            val answer = mapOf(
+                "service" to JsonPrimitive(Config.SERVICE_NAME),
+                "workload" to JsonPrimitive(workload.name),
+                "approach" to JsonPrimitive(request.approach),
+                "params" to request.params.toJson(),
+                "case" to JsonPrimitive(case),
+            ) + result.toJson()
+            exchange.sendJson(200, JsonObject(answer))
+        } finally {
+            budget.release(weight)
+            slots.release()
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package lab.jvmserializer.metrics
+
+import io.prometheus.metrics.core.metrics.Counter
+import io.prometheus.metrics.core.metrics.Histogram
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics
+import io.prometheus.metrics.model.registry.PrometheusRegistry
+
+/** The contract's metric names (CONTRACT.md, "Metrics"), written once. */
+object MetricNames {
+    const val RUN_DURATION = "lab_run_duration_seconds"
+    const val RUNS = "lab_runs_total"
+    const val HTTP_DURATION = "http_request_duration_seconds"
+}
+
+/** Values of the `outcome` label of [MetricNames.RUNS]. */
+enum class Outcome(val label: String) { OK("ok"), INVALID("invalid"), INTERRUPTED("interrupted"), ERROR("error") }
+
+/**
+ * The contract's metrics plus the Prometheus Java client's JVM and process defaults (process_cpu_seconds_total,
+ * process_resident_memory_bytes, jvm_memory_*, jvm_gc_*...). Each server gets its own registry, so several servers in
+ * one JVM (the tests) do not collide; the JVM defaults describe the one process either way.
+ */
+class LabMetrics(val registry: PrometheusRegistry = PrometheusRegistry()) {
+    init {
+        JvmMetrics.builder().register(registry)
+    }
+
+    val runDuration: Histogram = Histogram.builder()
+        .name(MetricNames.RUN_DURATION)
+        .help("Duration of the timed section of each validated run")
+        .labelNames("workload", "approach", "case")
+        .classicUpperBounds(*RUN_BUCKETS)
+        .register(registry)
+
+    val runs: Counter = Counter.builder()
+        .name(MetricNames.RUNS)
+        .help("Runs by outcome: ok, invalid (output differs from the reference), interrupted, error")
+        .labelNames("workload", "approach", "outcome")
+        .register(registry)
+
+    val httpDuration: Histogram = Histogram.builder()
+        .name(MetricNames.HTTP_DURATION)
+        .help("HTTP request duration by route pattern")
+        .labelNames("method", "route", "status_code")
+        .classicUpperBounds(*HTTP_BUCKETS)
+        .register(registry)
+
+    fun countRun(workload: String, approach: String, outcome: Outcome) =
+        runs.labelValues(workload, approach, outcome.label).inc()
+
+    private companion object {
+        // The same buckets as the Node services, so dashboards compare like with like: runs span sub-millisecond
+        // transfers to multi-second serializations.
+        val RUN_BUCKETS = doubleArrayOf(0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+        val HTTP_BUCKETS = doubleArrayOf(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+    }
+}

@@ -1,0 +1,44 @@
+package lab.jvmserializer
+
+import kotlinx.serialization.json.Json
+import kotlinx.serialization.json.JsonObject
+import kotlinx.serialization.json.jsonObject
+import lab.jvmserializer.http.LabServer
+import lab.jvmserializer.payloads.Vectors
+import lab.jvmserializer.serde.ObjectsInputs
+import lab.jvmserializer.serde.SerdeWorkload
+import lab.jvmserializer.workloads.Workload
+import java.io.File
+import java.net.URI
+import java.net.http.HttpClient
+import java.net.http.HttpRequest
+import java.net.http.HttpResponse
+import java.time.Duration
+
+/** The repository's payloads/vectors.json, as pom.xml points Surefire at it. */
+fun repoVectors(): Vectors = Vectors.fromFile(File(System.getProperty("lab.vectors") ?: error("run through Maven: -Dlab.vectors is unset")))
+
+fun serdeWorkload(cacheObjects: Int = 20_000) = SerdeWorkload(ObjectsInputs(repoVectors(), cacheObjects))
+
+/** A real server on an ephemeral port of 127.0.0.1, talked to over real HTTP. */
+class TestServer(workloads: List<Workload>, config: Config = Config(host = "127.0.0.1", port = 0)) : AutoCloseable {
+    val server = LabServer(config, workloads)
+    val port = server.start()
+    private val client: HttpClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5)).build()
+
+    fun request(path: String, method: String = "GET"): HttpRequest =
+        HttpRequest.newBuilder(URI("http://127.0.0.1:$port$path")).timeout(Duration.ofSeconds(60))
+            .method(method, HttpRequest.BodyPublishers.noBody()).build()
+
+    fun get(path: String, method: String = "GET"): HttpResponse<String> =
+        client.send(request(path, method), HttpResponse.BodyHandlers.ofString())
+
+    fun getAsync(path: String) = client.sendAsync(request(path), HttpResponse.BodyHandlers.ofString())
+
+    override fun close() {
+        server.stop(1000)
+    }
+}
+
+fun HttpResponse<String>.json(): JsonObject = Json.parseToJsonElement(body()).jsonObject

@@ -1,0 +1,39 @@
+'use strict';
+// The wasm-runner service: node-kit's contract around the transfer workload. Settings: see README.md.
+const express = require('express');
+const promClient = require('prom-client');
+const { createService } = require('../../../node-kit');
+const { loadWasmModule } = require('./wasm-module');
+const { createTransferWorkload } = require('./transfer/transfer-workload');
+
+const DEFAULT_PORT = 3003;
+
+/** The service definition, with the WASM module instantiated; tests start it on port 0. */
+async function createWasmRunner() {
+  const wasm = await loadWasmModule();
+  return createService({
+    name: 'wasm-runner',
+    defaultPort: DEFAULT_PORT,
+    express,
+    promClient,
+    runtime: { name: 'node', version: process.versions.node },
+    libraries: {
+      express: require('express/package.json').version,
+      'prom-client': require('prom-client/package.json').version,
+      yyjson: wasm.yyjsonVersion,
+      emscripten: wasm.emscriptenVersion,
+    },
+    workloads: { transfer: createTransferWorkload(wasm) },
+  });
+}
+
+if (require.main === module) {
+  createWasmRunner()
+    .then((service) => service.start())
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}
+
+module.exports = { createWasmRunner };

@@ -1,0 +1,113 @@
+#include "json_codec.h"
+
+#include <yyjson.h>
+
+namespace wasm_runner {
+namespace {
+
+struct DocDeleter {
+  void operator()(yyjson_doc* doc) const { yyjson_doc_free(doc); }
+  void operator()(yyjson_mut_doc* doc) const { yyjson_mut_doc_free(doc); }
+};
+
+bool to_value(yyjson_val* json, Value& out, std::string& error) {
+  switch (yyjson_get_type(json)) {
+    case YYJSON_TYPE_NUM:
+      if (yyjson_is_uint(json)) {
+        const uint64_t number = yyjson_get_uint(json);
+        if (number > uint64_t(INT64_MAX)) {
+          error = "integer " + std::to_string(number) + " does not fit 64 signed bits";
+          return false;
+        }
+        out = Value(int64_t(number));
+        return true;
+      }
+      if (yyjson_is_sint(json)) {
+        out = Value(yyjson_get_sint(json));
+        return true;
+      }
+      error = "a floating-point number: the payload spec has integers only";
+      return false;
+    case YYJSON_TYPE_STR:
+      out = Value(std::string(yyjson_get_str(json), yyjson_get_len(json)));
+      return true;
+    case YYJSON_TYPE_ARR: {
+      Array items(yyjson_arr_size(json));
+      size_t index, max;
+      yyjson_val* item;
+      yyjson_arr_foreach(json, index, max, item) {
+        if (!to_value(item, items[index], error)) return false;
+      }
+      out = Value(std::move(items));
+      return true;
+    }
+    case YYJSON_TYPE_OBJ: {
+      Object members(yyjson_obj_size(json));
+      size_t index, max;
+      yyjson_val *key, *item;
+      yyjson_obj_foreach(json, index, max, key, item) {
+        members[index].key.assign(yyjson_get_str(key), yyjson_get_len(key));
+        if (!to_value(item, members[index].value, error)) return false;
+      }
+      out = Value(std::move(members));
+      return true;
+    }
+    default:
+      error = std::string("a ") + yyjson_get_type_desc(json) + ": the payload spec has objects, arrays, integers and strings only";
+      return false;
+  }
+}
+
+// Strings are referenced, not copied (yyjson_mut_strn): `value` outlives the document inside json_encode.
+yyjson_mut_val* to_json(yyjson_mut_doc* doc, const Value& value) {
+  if (value.is_integer()) return yyjson_mut_sint(doc, value.integer());
+  if (value.is_string()) return yyjson_mut_strn(doc, value.string().data(), value.string().size());
+  if (value.is_array()) {
+    yyjson_mut_val* array = yyjson_mut_arr(doc);
+    for (const Value& item : value.array()) {
+      if (!yyjson_mut_arr_append(array, to_json(doc, item))) return nullptr;
+    }
+    return array;
+  }
+  yyjson_mut_val* object = yyjson_mut_obj(doc);
+  for (const Member& member : value.object()) {
+    yyjson_mut_val* key = yyjson_mut_strn(doc, member.key.data(), member.key.size());
+    if (!yyjson_mut_obj_add(object, key, to_json(doc, member.value))) return nullptr;
+  }
+  return object;
+}
+
+}  // namespace
+
+bool json_decode(const char* bytes, size_t size, Value& out, std::string& error) {
+  yyjson_read_err read_error;
+  std::unique_ptr<yyjson_doc, DocDeleter> doc(
+      yyjson_read_opts(const_cast<char*>(bytes), size, YYJSON_READ_NOFLAG, nullptr, &read_error));
+  if (!doc) {
+    error = std::string("invalid JSON at byte ") + std::to_string(read_error.pos) + ": " + read_error.msg;
+    return false;
+  }
+  return to_value(yyjson_doc_get_root(doc.get()), out, error);
+}
+
+bool json_encode(const Value& value, JsonBytes& out, std::string& error) {
+  std::unique_ptr<yyjson_mut_doc, DocDeleter> doc(yyjson_mut_doc_new(nullptr));
+  yyjson_mut_val* root = doc ? to_json(doc.get(), value) : nullptr;
+  if (!root) {
+    error = "out of memory building the JSON document";
+    return false;
+  }
+  yyjson_mut_doc_set_root(doc.get(), root);
+  yyjson_write_err write_error;
+  size_t size = 0;
+  char* bytes = yyjson_mut_write_opts(doc.get(), YYJSON_WRITE_NOFLAG, nullptr, &size, &write_error);
+  if (!bytes) {
+    error = std::string("yyjson could not write: ") + write_error.msg;
+    return false;
+  }
+  out.data.reset(bytes);
+  out.size = size;
+  return true;
+}
+
+}  // namespace wasm_runner

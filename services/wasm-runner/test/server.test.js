@@ -1,0 +1,70 @@
+'use strict';
+// The real server on port 0, over HTTP: node-kit's contract checks, then the transfer workload's own.
+const test = require('node:test');
+const assert = require('node:assert');
+const { contractSuite, startService, request } = require('../../../node-kit/testing');
+const { TRANSFER_CASES } = require('../../../payloads/js/index');
+const { createWasmRunner } = require('../lib/server');
+
+test('wasm-runner', async (t) => {
+  const service = await createWasmRunner();
+  // contractSuite registers its checks with the runner it is given; subtests run in order.
+  contractSuite(t.test.bind(t), assert, () => service, { workload: 'transfer', query: 'case=flat_small&iterations=2' });
+});
+
+test('transfer over HTTP', async (t) => {
+  const server = await startService(await createWasmRunner());
+  t.after(() => server.close());
+
+  await t.test('/info lists every transfer case and the versions the module was built with', async () => {
+    const info = (await request(`${server.url}/info`)).json;
+    assert.strictEqual(info.service, 'wasm-runner');
+    assert.deepStrictEqual(info.workloads.transfer.approaches, ['json']);
+    assert.deepStrictEqual(info.workloads.transfer.params.case.values, TRANSFER_CASES);
+    assert.strictEqual(info.libraries.yyjson, '0.10.0');
+    assert.match(info.libraries.emscripten, /^\d+\.\d+\.\d+$/);
+  });
+
+  await t.test('/run/transfer with defaults validates against the vector', async () => {
+    const res = await request(`${server.url}/run/transfer`);
+    assert.strictEqual(res.status, 200, res.text);
+    assert.deepStrictEqual(res.json.params, { case: 'flat_small', seed: 1, iterations: 100 });
+    assert.strictEqual(res.json.case, 'flat_small');
+    assert.strictEqual(res.json.approach, 'json');
+    assert.strictEqual(res.json.reference, 'vector');
+    assert.strictEqual(res.json.validated, true);
+    assert.strictEqual(res.json.iterations, 100);
+    assert.ok(res.json.msPerOp > 0);
+  });
+
+  await t.test('the largest case validates against native JSON.stringify for an unpinned seed', async () => {
+    const res = await request(`${server.url}/run/transfer?case=numbers_10000&seed=99&iterations=20`);
+    assert.strictEqual(res.status, 200, res.text);
+    assert.strictEqual(res.json.reference, 'native');
+    assert.strictEqual(res.json.validated, true);
+  });
+
+  await t.test('bad transfer parameters get 400s naming what is allowed', async () => {
+    const cases = [
+      ['case=nope', 'case'],
+      ['iterations=0', 'iterations'],
+      ['iterations=2001', 'iterations'],
+      ['seed=-1', 'seed'],
+      ['seed=2147483648', 'seed'],
+      ['approach=embind', 'approach'],
+    ];
+    for (const [query, parameter] of cases) {
+      const res = await request(`${server.url}/run/transfer?${query}`);
+      assert.strictEqual(res.status, 400, `${query}: ${res.text}`);
+      assert.strictEqual(res.json.parameter, parameter);
+      assert.ok(res.json.allowed !== undefined);
+    }
+    assert.strictEqual((await request(`${server.url}/run/transfer?iterations=1`)).json.validated, true);
+  });
+
+  await t.test('404s for other paths, and the service keeps serving', async () => {
+    assert.strictEqual((await request(`${server.url}/nope`)).status, 404);
+    assert.strictEqual((await request(`${server.url}/run/nope`)).status, 404);
+    assert.deepStrictEqual((await request(`${server.url}/healthz`)).json, { status: 'ok' });
+  });
+});

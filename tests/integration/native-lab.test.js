@@ -1,0 +1,136 @@
+'use strict';
+// The whole lab natively, as `make native` runs it (ports shifted by LAB_PORT_OFFSET so a running lab is left
+// alone): every Prometheus target up, the event-loop lag series of the Node services present, the smoke suite
+// passing through the load driver, every dashboard query answered with real data, bad input refused everywhere,
+// and a clean stop on SIGTERM.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { nativeLab, ROOT } = require('../../scripts/lab-topology');
+const { checkDashboardQueries } = require('../../dashboards/check-queries');
+const { loadSuite } = require('../../load/src/suites');
+const { request } = require('../../node-kit/testing');
+
+const OFFSET = Number(process.env.LAB_TEST_PORT_OFFSET || 20000);
+const STARTUP_TIMEOUT_MS = 180000;
+const NODE_SERVICES = ['node14-fibers', 'node-async', 'wasm-runner'];
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(what, timeoutMs, probe) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      last = await probe();
+      if (last.done) return last.value;
+    } catch (err) {
+      last = { why: err.message };
+    }
+    await sleep(500);
+  }
+  throw new Error(`${what} not reached in ${timeoutMs} ms: ${last && last.why}`);
+}
+
+async function query(prometheus, expr) {
+  const body = await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(expr)}`)).json();
+  assert.strictEqual(body.status, 'success', JSON.stringify(body));
+  return body.data.result;
+}
+
+test('the native lab: targets up, smoke suite, dashboard queries, bad input, clean stop', { timeout: 600000 }, async (t) => {
+  const { components, prometheus: prom } = nativeLab(OFFSET);
+  const prometheus = `http://127.0.0.1:${prom.port}`;
+  const byName = Object.fromEntries(components.map((c) => [c.name, c]));
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-native-'));
+  const lab = spawn(process.execPath, [path.join(ROOT, 'scripts', 'native.js')], {
+    cwd: ROOT,
+    env: Object.assign({}, process.env, { LAB_PORT_OFFSET: String(OFFSET), LAB_STATE_DIR: stateDir, LOAD_SUITE: 'none' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  lab.stdout.on('data', (chunk) => (output += chunk));
+  lab.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => lab.on('exit', (code, signal) => resolve({ code, signal })));
+  t.after(() => {
+    if (lab.exitCode === null && lab.signalCode === null) lab.kill('SIGTERM');
+    if (process.env.LAB_TEST_VERBOSE || t.passed === false) console.log(output);
+  });
+
+  await t.test('every Prometheus target is up', async () => {
+    await until('all targets up', STARTUP_TIMEOUT_MS, async () => {
+      const body = await (await fetch(`${prometheus}/api/v1/targets`)).json();
+      const active = body.data.activeTargets;
+      const down = active.filter((a) => a.health !== 'up').map((a) => `${a.labels.job}: ${a.health} ${a.lastError}`);
+      return { done: active.length === components.length + 1 && down.length === 0, why: down.join('; ') || `${active.length} targets` };
+    });
+  });
+
+  await t.test('the event-loop lag series exist for the three Node services', async () => {
+    await until('lag series', 15000, async () => {
+      const jobs = (await query(prometheus, 'nodejs_eventloop_lag_p99_seconds')).map((s) => s.metric.job).sort();
+      return { done: NODE_SERVICES.every((j) => jobs.includes(j)), why: `jobs: ${jobs}` };
+    });
+  });
+
+  await t.test('the smoke suite covers every approach of every service', async () => {
+    const smoke = loadSuite('smoke', byName).scenarios;
+    for (const c of components.filter((c) => c.name !== 'load')) {
+      const info = (await request(`${c.url}/info`)).json;
+      assert.strictEqual(info.service, c.name);
+      for (const [workload, w] of Object.entries(info.workloads)) {
+        for (const approach of w.approaches) {
+          const covered = smoke.some((s) => s.target === c.name && s.path.startsWith(`/run/${workload}?`) && new URLSearchParams(s.path.split('?')[1]).get('approach') === approach);
+          assert.ok(covered, `smoke suite has no scenario for ${c.name} ${workload} ${approach}`);
+        }
+      }
+    }
+  });
+
+  await t.test('the smoke suite passes through the load driver', async () => {
+    const load = byName.load.url;
+    const started = await request(`${load}/runs?suite=smoke`, { method: 'POST' });
+    assert.strictEqual(started.status, 202, started.text);
+    const status = await until('smoke suite finished', 300000, async () => {
+      const latest = (await request(`${load}/runs/latest`)).json;
+      return { done: !['waiting', 'running'].includes(latest.state), value: latest, why: latest.state };
+    });
+    assert.strictEqual(status.state, 'passed', JSON.stringify(status.completed, null, 2));
+    assert.ok(fs.existsSync(path.join(status.resultsDir, 'run.json')));
+    fs.rmSync(status.resultsDir, { recursive: true }); // a test's results are not a user's results
+  });
+
+  await t.test('every dashboard query returns series from the real Prometheus', async () => {
+    await sleep(3000); // a few scrapes after the last scenario
+    const rows = await checkDashboardQueries(prometheus, { requireNodeJobs: true });
+    const bad = rows.filter((r) => r.status !== 'OK');
+    assert.deepStrictEqual(bad, [], bad.map((r) => `${r.status} ${r.panel}: ${r.query || r.expr} ${r.error || ''}`).join('\n'));
+    assert.ok(rows.length >= 6, `only ${rows.length} queries`);
+  });
+
+  await t.test('every service refuses bad input with a 400 naming the allowed values, and keeps serving', async () => {
+    for (const c of components.filter((c) => c.name !== 'load')) {
+      const info = (await request(`${c.url}/info`)).json;
+      const [workload, w] = Object.entries(info.workloads)[0];
+      const [param, schema] = Object.entries(w.params).find(([, s]) => s.max !== undefined);
+      for (const q of [`approach=nope`, `${param}=${schema.max + 1}`, `${param}=x`, `nope=1`]) {
+        const res = await request(`${c.url}/run/${workload}?${q}`);
+        assert.strictEqual(res.status, 400, `${c.name} ${q}: ${res.text}`);
+        assert.strictEqual(typeof res.json.error, 'string', `${c.name} ${q}`);
+        assert.ok(res.json.allowed !== undefined, `${c.name} ${q}: ${res.text}`);
+      }
+      assert.strictEqual((await request(`${c.url}/nope`)).status, 404, c.name);
+      assert.strictEqual((await request(`${c.url}/healthz`)).status, 200, c.name);
+    }
+  });
+
+  await t.test('SIGTERM stops every process', async () => {
+    lab.kill('SIGTERM');
+    const { code } = await exited;
+    assert.strictEqual(code, 0, output.slice(-3000));
+    for (const c of components) await assert.rejects(request(`${c.url}/healthz`), /ECONNREFUSED/, c.name);
+  });
+});
