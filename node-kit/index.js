@@ -18,7 +18,7 @@ function envInteger(name, fallback) {
 }
 
 /**
- * definition: {name, defaultPort, express, promClient, runtime: {name, version}, libraries: {name: version},
+ * definition: {name, defaultPort, express, promClient, libraries: {name: version}, runtime (default: this Node),
  *   workloads: {name: {approaches, params, caseOf(params), run({approach, params}) -> Promise<result>}}}
  * Returns {app, metrics, start({port, host, handleSignals}) -> Promise<{port, close}>}.
  */
@@ -30,7 +30,8 @@ function createService(definition) {
   };
   const state = { shuttingDown: false };
   const metrics = createMetrics(definition.promClient);
-  const app = buildApp(Object.assign({ maxConcurrentRuns: config.maxConcurrentRuns }, definition), metrics, state);
+  const defaults = { maxConcurrentRuns: config.maxConcurrentRuns, runtime: { name: 'node', version: process.versions.node } };
+  const app = buildApp(Object.assign(defaults, definition), metrics, state);
   const log = (message) => console.log(`[${definition.name}] ${message}`);
 
   function start(options) {
@@ -55,7 +56,22 @@ function createService(definition) {
   return { app, metrics, start };
 }
 
+/** {name: version} of the named packages, resolved by the service's own require (node-kit has no dependencies). */
+function packageVersions(serviceRequire, names) {
+  return Object.fromEntries(names.map((name) => [name, serviceRequire(`${name}/package.json`).version]));
+}
+
+/** A service's main: starts it (or the service a promise resolves to), exiting 1 with the reason if that fails. */
+function serve(service) {
+  return Promise.resolve(service)
+    .then((s) => s.start())
+    .catch((err) => {
+      console.error(`cannot start: ${err.stack || err.message}`);
+      process.exit(1);
+    });
+}
+
 /** Milliseconds elapsed since a process.hrtime.bigint() reading. */
 const msSince = (started) => Number(process.hrtime.bigint() - started) / 1e6;
 
-module.exports = { createService, createInputs, sha256, msSince, HttpError, badRequest };
+module.exports = { createService, serve, packageVersions, createInputs, sha256, msSince, HttpError, badRequest };

@@ -1,8 +1,2 @@
 'use strict';
-require('./service')
-  .makeService()
-  .start()
-  .catch((err) => {
-    console.error(`node-async: ${err.message}`);
-    process.exit(1);
-  });
+require('../../../node-kit').serve(require('./service').makeService());

@@ -1,8 +1,2 @@
 'use strict';
-require('./service')
-  .makeService()
-  .start()
-  .catch((err) => {
-    console.error(`node14-fibers: ${err.message}`);
-    process.exit(1);
-  });
+require('../../../node-kit').serve(require('./service').makeService());

@@ -1,7 +1,7 @@
 'use strict';
 const express = require('express');
 const promClient = require('prom-client');
-const { createService } = require('../../../node-kit');
+const { createService, packageVersions } = require('../../../node-kit');
 const { stringifyWorkload } = require('../../../js-serializers/stringify-workload');
 const { fiberStringify } = require('./fiber-stringify');
 
@@ -13,12 +13,7 @@ function makeService() {
     defaultPort: DEFAULT_PORT,
     express,
     promClient,
-    runtime: { name: 'node', version: process.versions.node },
-    libraries: {
-      express: require('express/package.json').version,
-      'prom-client': require('prom-client/package.json').version,
-      fibers: require('fibers/package.json').version,
-    },
+    libraries: packageVersions(require, ['express', 'prom-client', 'fibers']),
     workloads: {
       stringify: stringifyWorkload({ fiber: fiberStringify }),
     },

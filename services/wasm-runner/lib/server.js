@@ -2,7 +2,7 @@
 // The wasm-runner service: node-kit's contract around the transfer workload. Settings: see README.md.
 const express = require('express');
 const promClient = require('prom-client');
-const { createService } = require('../../../node-kit');
+const { createService, serve, packageVersions } = require('../../../node-kit');
 const { loadWasmModule } = require('./wasm-module');
 const { createTransferWorkload } = require('./transfer/transfer-workload');
 
@@ -16,24 +16,14 @@ async function createWasmRunner() {
     defaultPort: DEFAULT_PORT,
     express,
     promClient,
-    runtime: { name: 'node', version: process.versions.node },
-    libraries: {
-      express: require('express/package.json').version,
-      'prom-client': require('prom-client/package.json').version,
+    libraries: Object.assign(packageVersions(require, ['express', 'prom-client']), {
       yyjson: wasm.yyjsonVersion,
       emscripten: wasm.emscriptenVersion,
-    },
+    }),
     workloads: { transfer: createTransferWorkload(wasm) },
   });
 }
 
-if (require.main === module) {
-  createWasmRunner()
-    .then((service) => service.start())
-    .catch((err) => {
-      console.error(err);
-      process.exit(1);
-    });
-}
+if (require.main === module) serve(createWasmRunner());
 
 module.exports = { createWasmRunner };

@@ -1,0 +1,17 @@
+# setup, test and start of a Node component on one pinned Node line, with that line's own npm. The including Makefile
+# includes runtimes.mk, then sets NODE_BIN (one of runtimes.mk's) and ENTRY, and may set TEST.
+NODE := $(NODE_BIN)/node
+TEST ?= node --test
+
+.PHONY: setup test start
+setup: node_modules/.installed
+
+node_modules/.installed: package-lock.json $(NODE)
+	PATH="$(NODE_BIN):$$PATH" npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+test: setup
+	PATH="$(NODE_BIN):$$PATH" $(TEST)
+
+start: setup
+	exec $(NODE) $(ENTRY)
