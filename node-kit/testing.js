@@ -125,4 +125,23 @@ function contractSuite(test, assert, makeService, sample) {
   });
 }
 
-module.exports = { startService, request, samples, sumOf, contractSuite };
+/**
+ * Polls `probe` every 500 ms until it returns {done: true, value}, and resolves to that value; rejects after
+ * timeoutMs with the last {why} the probe gave (or the last error it threw), so a timeout says what was missing.
+ */
+async function until(what, timeoutMs, probe) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      last = await probe();
+      if (last.done) return last.value;
+    } catch (err) {
+      last = { why: err.message };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${what} not reached in ${timeoutMs} ms: ${last && last.why}`);
+}
+
+module.exports = { startService, request, samples, sumOf, contractSuite, until };

@@ -5,11 +5,13 @@ const { readConfig, SUITE_NONE } = require('./config');
 const { createMetrics } = require('./metrics');
 const { createRunner } = require('./runner');
 const { createServer } = require('./server');
+const { assertWritable } = require('./results');
 
 const SHUTDOWN_TIMEOUT_MS = 8000;
 
 function main() {
   const config = readConfig();
+  assertWritable(config.resultsDir);
   const log = (message) => console.log(`[load] ${message}`);
   const metrics = createMetrics();
   const runner = createRunner({ config, metrics, log });

@@ -5,6 +5,18 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+/** Fails at start, with the fix, when results could not be written (a bind mount owned by another user, say). */
+function assertWritable(resultsDir) {
+  try {
+    fs.mkdirSync(resultsDir, { recursive: true });
+    fs.accessSync(resultsDir, fs.constants.W_OK);
+  } catch (err) {
+    const uid = typeof process.getuid === 'function' ? process.getuid() : 'this user';
+    throw new Error(`results directory ${resultsDir} is not writable by uid ${uid} (${err.code || err.message}): ` +
+      'make it writable for that uid, or in docker compose set LAB_UID/LAB_GID to its owner (README.md)');
+  }
+}
+
 function newRunDir(resultsDir, suite) {
   const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${suite}`;
   const dir = path.join(resultsDir, id);
@@ -20,4 +32,4 @@ function writeJson(dir, file, value) {
   fs.writeFileSync(path.join(dir, file), JSON.stringify(value, null, 2) + '\n');
 }
 
-module.exports = { newRunDir, machine, writeJson };
+module.exports = { assertWritable, newRunDir, machine, writeJson };

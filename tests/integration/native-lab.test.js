@@ -12,28 +12,13 @@ const { spawn } = require('node:child_process');
 const { nativeLab, ROOT } = require('../../scripts/lab-topology');
 const { checkDashboardQueries } = require('../../dashboards/check-queries');
 const { loadSuite } = require('../../load/src/suites');
-const { request } = require('../../node-kit/testing');
+const { request, until } = require('../../node-kit/testing');
 
 const OFFSET = Number(process.env.LAB_TEST_PORT_OFFSET || 20000);
 const STARTUP_TIMEOUT_MS = 180000;
 const NODE_SERVICES = ['node14-fibers', 'node-async', 'wasm-runner'];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what, timeoutMs, probe) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      last = await probe();
-      if (last.done) return last.value;
-    } catch (err) {
-      last = { why: err.message };
-    }
-    await sleep(500);
-  }
-  throw new Error(`${what} not reached in ${timeoutMs} ms: ${last && last.why}`);
-}
 
 async function query(prometheus, expr) {
   const body = await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(expr)}`)).json();
