@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What native runs need from the system, beside the Node runtimes that mk/runtimes.mk installs from npm:
 # Debian's emscripten 3.1.6 (and node-acorn, which it needs under a non-Debian node), Prometheus with promtool, a JDK
-# 17+ with Maven, cmake, and an npm to bootstrap. As root on Debian it installs what is missing with apt; elsewhere
-# it prints exactly what to install and fails.
+# 17+ with Maven, cmake, an npm to bootstrap, and shellcheck for `make lint`. As root on Debian it installs what is
+# missing with apt; elsewhere it prints exactly what to install and fails.
 set -euo pipefail
 
 missing=()
@@ -17,6 +17,7 @@ need cmake cmake
 need mvn maven
 need javac openjdk-17-jdk-headless
 need npm npm
+need shellcheck shellcheck
 [ ${#missing[@]} -eq 0 ] && exit 0
 read -r -a packages <<<"$(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')"
 

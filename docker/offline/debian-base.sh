@@ -5,8 +5,12 @@
 set -euo pipefail
 suite=$1 image=$2
 if docker image inspect "$image" >/dev/null 2>&1; then exit 0; fi
-command -v debootstrap >/dev/null || { echo "debian-base: needs debootstrap (apt-get install debootstrap)" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "debian-base: debootstrap needs root" >&2; exit 1; }
+if ! command -v debootstrap >/dev/null; then
+  command -v apt-get >/dev/null || { echo "debian-base: needs debootstrap" >&2; exit 1; }
+  echo "debian-base: apt-get install debootstrap" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
+fi
 
 rootfs=$(mktemp -d)
 # debootstrap mounts /proc (and more) inside the tree while it works: unmount before removing, or an interrupted run
