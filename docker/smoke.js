@@ -94,12 +94,19 @@ function portVariable(job) {
   return `${job.toUpperCase().replace(/-/g, '_')}_PORT`;
 }
 
+/** The default docker-compose.yml gives a variable (${NAME:-default}). */
+function composeDefault(name) {
+  const match = new RegExp(`\\$\\{${name}:-([^}]+)\\}`).exec(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'));
+  if (!match) throw new Error(`docker-compose.yml has no default for ${name}`);
+  return match[1];
+}
+
 /** upstream or offline: LAB_BASE_IMAGES, or for auto whether one pinned base image can be pulled. */
 async function chooseBaseImages() {
   const wanted = process.env.LAB_BASE_IMAGES || 'auto';
   if (!['upstream', 'offline', 'auto'].includes(wanted)) throw new Error(`LAB_BASE_IMAGES must be upstream, offline or auto, got "${wanted}"`);
   if (wanted !== 'auto') return wanted;
-  const probe = 'node:24.21.0-bookworm-slim';
+  const probe = composeDefault('NODE24_IMAGE');
   const { code, output } = await run('docker', ['pull', '-q', probe], { timeoutMs: PULL_TIMEOUT_MS });
   if (code === 0) return 'upstream';
   log(`cannot pull ${probe} (${output.trim().split('\n').pop()}): building offline stand-ins for the base images`);
