@@ -16,8 +16,13 @@ if [ -f "$dest/src/yyjson.h" ] && [ "$(version_of "$dest")" = "$yyjson_version" 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "fetch-yyjson: yyjson $yyjson_version from crates.io $crate $version into $dest"
-curl --fail --silent --show-error --location --retry 3 --max-time 120 \
-  -o "$work/crate.tar.gz" "https://static.crates.io/crates/$crate/$crate-$version.crate"
+url="https://static.crates.io/crates/$crate/$crate-$version.crate"
+# curl where there is one; else Python, which every Emscripten toolchain image carries (emcc runs on it).
+if command -v curl >/dev/null; then
+  curl --fail --silent --show-error --location --retry 3 --max-time 120 -o "$work/crate.tar.gz" "$url"
+else
+  python3 -c 'import sys, urllib.request; urllib.request.urlretrieve(sys.argv[1], sys.argv[2])' "$url" "$work/crate.tar.gz"
+fi
 echo "$crate_sha256  $work/crate.tar.gz" | sha256sum --check --quiet
 tar -xzf "$work/crate.tar.gz" -C "$work"
 found=$(version_of "$work/$crate-$version/yyjson")
