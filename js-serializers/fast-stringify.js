@@ -1,0 +1,534 @@
+'use strict';
+/**
+ * Non-blocking JSON.stringify: the same text, byte for byte, produced in slices of about `yieldMs` milliseconds with
+ * a turn of the event loop (setImmediate) between slices, so timers and I/O keep running while a large document is
+ * serialized. CommonJS and Node 14 syntax, because the Node 14 services load it too.
+ *
+ *   stringify(value, options?)          -> Promise<string | undefined>
+ *       Resolves to exactly JSON.stringify(value), undefined included (top-level undefined, function or symbol).
+ *   chunks(value, options?)             -> AsyncIterable<string>
+ *       The same text as chunks whose concatenation equals JSON.stringify(value); the whole string is never built.
+ *       A chunk holds at least 64 Ki characters (except the last) and at most one slice's output; no chunk when
+ *       JSON.stringify would return undefined. A chunk never ends between the two halves of a surrogate pair, so
+ *       each chunk can be encoded to UTF-8 on its own.
+ *   pipeTo(value, writable, options?)   -> Promise<{bytes, chunks, yields}>
+ *       Writes the chunks to a Node Writable, waiting for 'drain' whenever write() returns false. Rejects if the
+ *       writable errors or closes before the end. Leaves the writable open unless options.end is true, in which case
+ *       it calls end() and resolves after 'finish'. `bytes` counts UTF-8 bytes written.
+ *
+ * Options (all optional):
+ *   signal   AbortSignal: once aborted, the promise rejects (iteration throws) with signal.reason, or an
+ *            AbortError when there is none, at the next slice boundary, and no more work is done or written.
+ *   yieldMs  target length of one synchronous slice in ms (default 5).
+ *   stats    an object that gets `yields`, `nativeCalls` and `maxSliceMs` filled in as the work progresses.
+ *   end      pipeTo only: end the writable after the last chunk (default false: the caller decides).
+ *
+ * Errors are native's: TypeError for a cycle or a BigInt, RangeError where the native serializer runs out of stack,
+ * and whatever a toJSON or a getter throws.
+ *
+ * How: containers near the top (the root, containers wider than LARGE_CONTAINER, and small containers while the
+ * descent allowance lasts) are walked here with an explicit stack; their children are handed to the native
+ * JSON.stringify in batches, whose size is adapted from the measured milliseconds per unit of work so that a slice
+ * stays near yieldMs. A batch of array elements is an array copy (toJSON of an element would then see the wrong
+ * index, so elements that have a toJSON are serialized alone); a batch of object properties is a holder object with
+ * the same keys, so toJSON sees the right key for free.
+ *
+ * Caveat, as for any serializer that yields: the value must not be changed by other code until the promise settles
+ * or the iteration ends; a change made between slices may or may not show in the output.
+ */
+const { types } = require('util');
+const { performance } = require('perf_hooks');
+
+const DEFAULT_YIELD_MS = 5;
+// A container with more direct children than this is always walked here: handed to native whole, it could be a
+// slice of any length.
+const LARGE_CONTAINER = 1024;
+// Children of containers this small are walked here rather than batched (while the allowance lasts), because a small
+// container near the top is often a wrapper whose one child holds most of the document ({meta, data: {items}}).
+const SMALL_CONTAINER = 32;
+// Walking a container here costs about a microsecond more than native; the allowance keeps that overhead to a few
+// percent: FREE_DESCENTS at first, then one more per CHARS_PER_DESCENT characters of output.
+const FREE_DESCENTS = 256;
+const CHARS_PER_DESCENT = 2048;
+// Strings longer than this are escaped in pieces, so that one string cannot make one long slice.
+const LONG_STRING = 1 << 18;
+const MIN_STRING_PIECE = 1 << 14;
+const STRING_CHARS_PER_UNIT = 32; // a batched string costs about one scalar per this many characters
+const CHUNK_CHARS = 1 << 16;
+// Object batches go through a holder object; past about a thousand keys, building and reading it gets slower per key.
+const MAX_HOLDER_KEYS = 1024;
+// Before anything is measured, assume a slow 2 us per unit: a first batch that is too small only costs a native call.
+const INITIAL_MS_PER_UNIT = 0.002;
+const INITIAL_STRING_CHARS_PER_MS = 1 << 18;
+// The first batch of a container is a probe of this fraction of the slice, so that a misjudged first estimate cannot
+// overshoot the slice by much.
+const PROBE_FRACTION = 1 / 8;
+
+const ROOT = 0;
+const ARRAY = 1;
+const OBJECT = 2;
+const STRING = 3;
+const ROOT_FRAME = { kind: ROOT };
+
+const now = () => performance.now();
+
+class AbortError extends Error {
+  constructor(message) {
+    super(message || 'The operation was aborted');
+    this.name = 'AbortError';
+    this.code = 'ABORT_ERR';
+  }
+}
+
+function abortReason(signal) {
+  return signal.reason !== undefined ? signal.reason : new AbortError();
+}
+
+function throwIfAborted(signal) {
+  if (signal && signal.aborted) throw abortReason(signal);
+}
+
+/** ES ToLength: what native uses for the length of an array (matters only for proxies of arrays). */
+function toLength(length) {
+  const n = Math.trunc(Number(length));
+  if (!(n > 0)) return 0;
+  return Math.min(n, Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * SerializeJSONProperty steps 2-4: toJSON, then unboxing. json-semantics.prepare is not reused because it unboxes by
+ * instanceof and valueOf(), where native reads the internal slot; the difference is observable.
+ */
+function toJSONValue(key, value) {
+  const type = typeof value;
+  if ((type === 'object' && value !== null) || type === 'function' || type === 'bigint') {
+    const toJSON = value.toJSON;
+    if (typeof toJSON === 'function') value = toJSON.call(value, key);
+  }
+  if (typeof value === 'object' && value !== null && types.isBoxedPrimitive(value)) {
+    if (types.isNumberObject(value)) return Number(value);
+    if (types.isStringObject(value)) return String(value);
+    if (types.isBooleanObject(value)) return Boolean.prototype.valueOf.call(value);
+    if (types.isBigIntObject(value)) return BigInt.prototype.valueOf.call(value);
+  }
+  return value;
+}
+
+/** A property read that runs code (a getter, a proxy trap) must not be moved before earlier values are serialized. */
+function isSideEffectFreeRead(frame, key) {
+  if (frame.isProxy) return false;
+  const descriptor = Object.getOwnPropertyDescriptor(frame.container, key);
+  return descriptor !== undefined && 'value' in descriptor;
+}
+
+class Frame {
+  constructor(kind, container, keys, length, msPerUnit) {
+    this.kind = kind;
+    this.container = container;
+    this.keys = keys;
+    this.length = length;
+    this.index = 0;
+    this.wrote = false; // objects: a property was written, the next one needs a comma
+    this.isProxy = kind !== STRING && types.isProxy(container);
+    this.small = length <= SMALL_CONTAINER;
+    this.msPerUnit = msPerUnit;
+    this.measured = false;
+  }
+
+  learn(ms, units) {
+    const measured = Math.max(ms, 0.001) / units;
+    this.msPerUnit = this.measured ? (this.msPerUnit + measured) / 2 : measured;
+    this.measured = true;
+  }
+}
+
+/** The serialization state; step(deadline) does work until the deadline and says whether the text is complete. */
+class Walker {
+  constructor(value) {
+    this.value = value;
+    this.started = false;
+    this.undefinedResult = false;
+    this.out = [];
+    this.outChars = 0;
+    this.stack = [];
+    this.path = new Set(); // containers being walked here, for native's cycle TypeError
+    this.descents = 0;
+    this.nativeCalls = 0;
+    this.msPerUnit = INITIAL_MS_PER_UNIT; // prior for containers not measured yet: the last measurement anywhere
+    this.stringCharsPerMs = INITIAL_STRING_CHARS_PER_MS;
+  }
+
+  step(deadline) {
+    if (!this.started) {
+      this.started = true;
+      const value = this.value;
+      this.value = undefined;
+      this.single(ROOT_FRAME, '', value);
+    }
+    const stack = this.stack;
+    while (stack.length > 0) {
+      if (now() >= deadline) return false;
+      const frame = stack[stack.length - 1];
+      if (frame.kind === STRING) this.stringPiece(frame, deadline);
+      else if (frame.index >= frame.length) this.close(frame);
+      else this.batch(frame, deadline);
+    }
+    return true;
+  }
+
+  /** Removes and returns the text produced since the last take(). */
+  take() {
+    const pieces = this.out;
+    this.out = [];
+    return pieces;
+  }
+
+  text() {
+    return this.undefinedResult ? undefined : this.out.join('');
+  }
+
+  emit(piece) {
+    this.out.push(piece);
+    this.outChars += piece.length;
+  }
+
+  /** What precedes a child's text: a comma after a sibling, and the key in an object. */
+  lead(frame, key) {
+    if (frame.kind === ARRAY) return key > 0 ? ',' : '';
+    if (frame.kind === ROOT) return '';
+    const comma = frame.wrote ? ',' : '';
+    frame.wrote = true;
+    return comma + JSON.stringify(key) + ':';
+  }
+
+  /** Serializes one child here (not in a native batch), walking it if it is a container. */
+  single(frame, key, value) {
+    const v = toJSONValue(typeof key === 'number' ? String(key) : key, value);
+    switch (typeof v) {
+      case 'string':
+        if (v.length > LONG_STRING) {
+          this.emit(this.lead(frame, key) + '"');
+          this.stack.push(new Frame(STRING, v, null, v.length, 0));
+        } else {
+          this.emit(this.lead(frame, key) + JSON.stringify(v));
+        }
+        return;
+      case 'number':
+        this.emit(this.lead(frame, key) + (Number.isFinite(v) ? String(v) : 'null'));
+        return;
+      case 'boolean':
+        this.emit(this.lead(frame, key) + (v ? 'true' : 'false'));
+        return;
+      case 'bigint':
+        throw new TypeError('Do not know how to serialize a BigInt');
+      case 'object':
+        if (v === null) this.emit(this.lead(frame, key) + 'null');
+        else this.descend(frame, key, v);
+        return;
+      default: // undefined, function, symbol: null in an array, left out of an object
+        if (frame.kind === ARRAY) this.emit(this.lead(frame, key) + 'null');
+        else if (frame.kind === ROOT) this.undefinedResult = true;
+    }
+  }
+
+  descend(frame, key, container) {
+    if (this.path.has(container)) throw new TypeError('Converting circular structure to JSON');
+    const isArray = Array.isArray(container);
+    const keys = isArray ? null : Object.keys(container);
+    const length = isArray ? toLength(container.length) : keys.length;
+    this.path.add(container);
+    this.descents++;
+    this.emit(this.lead(frame, key) + (isArray ? '[' : '{'));
+    this.stack.push(new Frame(isArray ? ARRAY : OBJECT, container, keys, length, this.msPerUnit));
+  }
+
+  close(frame) {
+    this.emit(frame.kind === ARRAY ? ']' : '}');
+    this.stack.pop();
+    this.path.delete(frame.container);
+  }
+
+  mayDescend() {
+    return this.descents < FREE_DESCENTS + this.outChars / CHARS_PER_DESCENT;
+  }
+
+  /**
+   * The estimated cost of a child in a native batch, in units (about one scalar value each), or -1 when the child
+   * must be serialized alone: a long string, a proxy, a wide container, a container to walk, or, in an array, a
+   * value whose toJSON native would call with the batch's index instead of the array's.
+   */
+  unitsInBatch(frame, value) {
+    switch (typeof value) {
+      case 'string':
+        return value.length > LONG_STRING ? -1 : 1 + value.length / STRING_CHARS_PER_UNIT;
+      case 'bigint':
+        return frame.kind === ARRAY ? -1 : 1;
+      case 'object':
+        if (value === null) return 1;
+        break;
+      case 'function':
+        if (types.isProxy(value)) return -1;
+        return frame.kind === ARRAY && 'toJSON' in value ? -1 : 1;
+      default:
+        return 1;
+    }
+    // `in` rather than a read: a toJSON getter must run once, when native serializes the value.
+    if (types.isProxy(value) || (frame.kind === ARRAY && 'toJSON' in value)) return -1;
+    const width = Array.isArray(value) ? value.length : Object.keys(value).length;
+    if (width > LARGE_CONTAINER || (frame.small && this.mayDescend())) return -1;
+    return 1 + width;
+  }
+
+  /** Hands the next children of frame to native JSON.stringify, as many as fit in what is left of the slice. */
+  batch(frame, deadline) {
+    const started = now();
+    const budget = (deadline - started) * (frame.measured ? 1 : PROBE_FRACTION);
+    const maxUnits = budget / frame.msPerUnit;
+    if (frame.kind === ARRAY) this.arrayBatch(frame, maxUnits, started);
+    else this.objectBatch(frame, maxUnits, started);
+  }
+
+  arrayBatch(frame, maxUnits, started) {
+    const array = frame.container;
+    const length = frame.length;
+    const first = frame.index;
+    const values = [];
+    let index = first;
+    let units = 0;
+    let mayHaveEffects = false; // a batched value whose serialization can run code (toJSON, getters)
+    while (index < length && (units < maxUnits || index === first)) {
+      // Native reads an element only after serializing the previous one; a getter here would run too early.
+      if (mayHaveEffects && !isSideEffectFreeRead(frame, index)) break;
+      const value = array[index++];
+      const type = typeof value;
+      if (type === 'number' || type === 'boolean' || type === 'undefined' || value === null) {
+        units++;
+      } else {
+        const cost = this.unitsInBatch(frame, value);
+        if (cost < 0) {
+          frame.index = index;
+          this.flush(frame, values, null, units, first, started);
+          this.single(frame, index - 1, value);
+          return;
+        }
+        units += cost;
+        mayHaveEffects = mayHaveEffects || type === 'object' || type === 'function';
+      }
+      values.push(value);
+    }
+    frame.index = index;
+    this.flush(frame, values, null, units, first, started);
+  }
+
+  objectBatch(frame, maxUnits, started) {
+    const object = frame.container;
+    const keys = frame.keys;
+    const end = Math.min(frame.length, frame.index + MAX_HOLDER_KEYS);
+    // Null prototype: no __proto__ setter, and no new hidden classes for the one-off key sets.
+    const holder = Object.create(null);
+    const values = [];
+    let units = 0;
+    let mayHaveEffects = false;
+    while (frame.index < end && (units < maxUnits || values.length === 0)) {
+      const key = keys[frame.index];
+      if (mayHaveEffects && !isSideEffectFreeRead(frame, key)) break;
+      // A holder property named toJSON would make the holder itself toJSON-able.
+      if (key === 'toJSON') {
+        if (values.length > 0) break;
+        frame.index++;
+        this.single(frame, key, object[key]);
+        return;
+      }
+      const value = object[key];
+      frame.index++;
+      const cost = this.unitsInBatch(frame, value);
+      if (cost < 0) {
+        this.flush(frame, values, holder, units, 0, started);
+        this.single(frame, key, value);
+        return;
+      }
+      holder[key] = value;
+      values.push(key);
+      units += cost;
+      const type = typeof value;
+      mayHaveEffects = mayHaveEffects || (type === 'object' && value !== null) || type === 'function' || type === 'bigint';
+    }
+    this.flush(frame, values, holder, units, 0, started);
+  }
+
+  /** Serializes a batch natively; first is the index of an array batch's first element, which decides its comma. */
+  flush(frame, values, holder, units, first, started) {
+    if (values.length === 0) return;
+    const text = JSON.stringify(holder === null ? values : holder);
+    frame.learn(now() - started, units);
+    this.msPerUnit = frame.msPerUnit;
+    this.nativeCalls++;
+    if (holder === null) {
+      if (first > 0) this.emit(',');
+      this.emit(text.slice(1, -1));
+    } else if (text.length > 2) {
+      if (frame.wrote) this.emit(',');
+      frame.wrote = true;
+      this.emit(text.slice(1, -1));
+    }
+  }
+
+  /** Escapes the next piece of a long string; escaping is per code point, so pieces must not split a pair. */
+  stringPiece(frame, deadline) {
+    const string = frame.container;
+    const chars = Math.max(MIN_STRING_PIECE, Math.floor((deadline - now()) * this.stringCharsPerMs));
+    let end = Math.min(frame.length, frame.index + chars);
+    const last = string.charCodeAt(end - 1);
+    if (end < frame.length && last >= 0xd800 && last <= 0xdbff) end--;
+    const started = now();
+    const text = JSON.stringify(string.slice(frame.index, end));
+    const ms = Math.max(now() - started, 0.001);
+    this.stringCharsPerMs = (this.stringCharsPerMs + (end - frame.index) / ms) / 2;
+    this.nativeCalls++;
+    this.emit(text.slice(1, -1));
+    frame.index = end;
+    if (end === frame.length) {
+      this.emit('"');
+      this.stack.pop();
+    }
+  }
+}
+
+function readOptions(options) {
+  const o = options === undefined || options === null ? {} : options;
+  const yieldMs = o.yieldMs === undefined ? DEFAULT_YIELD_MS : o.yieldMs;
+  if (typeof yieldMs !== 'number' || !(yieldMs > 0) || !Number.isFinite(yieldMs)) {
+    throw new RangeError(`yieldMs must be a positive number of milliseconds, got ${String(yieldMs)}`);
+  }
+  const signal = o.signal === undefined || o.signal === null ? null : o.signal;
+  if (signal !== null && typeof signal.aborted !== 'boolean') throw new TypeError('signal must be an AbortSignal');
+  const stats = o.stats === undefined ? null : o.stats;
+  if (stats !== null && (typeof stats !== 'object' || stats === null)) throw new TypeError('stats must be an object');
+  return { yieldMs, signal, stats, end: o.end === true };
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Runs a Walker slice by slice, yielding it after each slice, with a turn of the event loop between slices. */
+async function* slices(value, settings) {
+  const stats = settings.stats || {};
+  stats.yields = 0;
+  stats.nativeCalls = 0;
+  stats.maxSliceMs = 0;
+  throwIfAborted(settings.signal);
+  const walker = new Walker(value);
+  for (;;) {
+    const started = now();
+    const done = walker.step(started + settings.yieldMs);
+    stats.maxSliceMs = Math.max(stats.maxSliceMs, now() - started);
+    stats.nativeCalls = walker.nativeCalls;
+    yield walker;
+    if (done) return;
+    await nextTurn();
+    stats.yields++;
+    throwIfAborted(settings.signal);
+  }
+}
+
+async function stringify(value, options) {
+  let walker;
+  for await (const w of slices(value, readOptions(options))) walker = w;
+  return walker.text();
+}
+
+async function* chunksOf(settings, value) {
+  let pending = [];
+  let pendingChars = 0;
+  for await (const walker of slices(value, settings)) {
+    if (walker.undefinedResult) return;
+    const pieces = walker.take();
+    for (let i = 0; i < pieces.length; i++) pendingChars += pieces[i].length;
+    pending = pending.length === 0 ? pieces : pending.concat(pieces);
+    if (pendingChars >= CHUNK_CHARS) {
+      const chunk = pending.join('');
+      pending = [];
+      pendingChars = 0;
+      yield chunk;
+    }
+  }
+  if (pendingChars > 0) yield pending.join('');
+}
+
+function chunks(value, options) {
+  return chunksOf(readOptions(options), value);
+}
+
+/** Turns a writable's 'error' / early 'close' and the signal's abort into one failure that pending waits reject with. */
+function watch(writable, signal) {
+  let failure = null;
+  let waiter = null;
+  const fail = (err) => {
+    if (failure === null) failure = err;
+    if (waiter !== null) waiter.reject(failure);
+  };
+  const onError = (err) => fail(err);
+  const onClose = () => fail(new Error('the writable closed before serialization finished'));
+  const onAbort = () => fail(abortReason(signal));
+  const onDrain = () => waiter !== null && waiter.resolve();
+  const onFinish = onDrain;
+  writable.on('error', onError);
+  writable.on('close', onClose);
+  writable.on('drain', onDrain);
+  writable.on('finish', onFinish);
+  if (signal !== null && typeof signal.addEventListener === 'function') signal.addEventListener('abort', onAbort);
+  const wait = () =>
+    new Promise((resolve, reject) => {
+      waiter = { resolve, reject };
+    }).then(
+      () => (waiter = null),
+      (err) => {
+        waiter = null;
+        throw err;
+      },
+    );
+  return {
+    check() {
+      if (failure === null && signal !== null && signal.aborted) failure = abortReason(signal);
+      if (failure !== null) throw failure;
+    },
+    wait() {
+      this.check();
+      return wait();
+    },
+    dispose() {
+      writable.removeListener('error', onError);
+      writable.removeListener('close', onClose);
+      writable.removeListener('drain', onDrain);
+      writable.removeListener('finish', onFinish);
+      if (signal !== null && typeof signal.removeEventListener === 'function') signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+async function pipeTo(value, writable, options) {
+  const settings = readOptions(options);
+  if (writable.destroyed || writable.writableEnded) throw new Error('the writable is already ended or destroyed');
+  settings.stats = settings.stats || {};
+  const result = { bytes: 0, chunks: 0, yields: 0 };
+  const watcher = watch(writable, settings.signal);
+  try {
+    for await (const chunk of chunksOf(settings, value)) {
+      watcher.check();
+      result.bytes += Buffer.byteLength(chunk);
+      result.chunks++;
+      if (!writable.write(chunk)) await watcher.wait();
+    }
+    watcher.check();
+    if (settings.end) {
+      const finished = watcher.wait();
+      writable.end();
+      await finished;
+    }
+  } finally {
+    watcher.dispose();
+  }
+  result.yields = settings.stats.yields;
+  return result;
+}
+
+module.exports = { stringify, chunks, pipeTo, AbortError };

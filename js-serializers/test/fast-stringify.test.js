@@ -1,0 +1,233 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { Writable } = require('node:stream');
+const { performance } = require('node:perf_hooks');
+const { stringify, chunks, pipeTo } = require('../fast-stringify');
+const { cases } = require('./torture-corpus');
+const { generate } = require('../../payloads/js/index');
+
+const CHUNK_MIN_CHARS = 1 << 16; // documented: every chunk but the last holds at least this many characters
+
+function outcomeOf(run) {
+  try {
+    return { value: run() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+async function settle(promise) {
+  try {
+    return { value: await promise };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** actual must be native's outcome: the same text, or an error of the same class. */
+function assertSameOutcome(actual, expected, testCase) {
+  if (expected.error === undefined) {
+    if (actual.error !== undefined) throw actual.error;
+    assert.ok(actual.value === expected.value, `output differs from JSON.stringify in "${testCase.name}"`);
+    return;
+  }
+  // Past native's stack, a serializer that does not run out of stack must produce the correct text.
+  if (testCase.text && expected.error instanceof RangeError && actual.error === undefined) {
+    assert.ok(actual.value === testCase.text(), `output past native's depth is wrong in "${testCase.name}"`);
+    return;
+  }
+  assert.ok(actual.error !== undefined, `expected a ${expected.error.constructor.name}, got a result`);
+  assert.strictEqual(actual.error.constructor, expected.error.constructor, String(actual.error && actual.error.stack));
+}
+
+async function collect(iterable) {
+  const list = [];
+  for await (const chunk of iterable) list.push(chunk);
+  return list;
+}
+
+/** A Writable that buffers little and completes each write on a later turn, so pipeTo meets backpressure. */
+function slowWritable(options) {
+  const received = [];
+  const writable = new Writable({
+    highWaterMark: 1024,
+    write(chunk, encoding, callback) {
+      received.push(chunk);
+      setImmediate(callback);
+    },
+    ...options,
+  });
+  return { writable, received, bytes: () => Buffer.concat(received) };
+}
+
+for (const testCase of cases) {
+  test(`stringify, chunks and pipeTo equal JSON.stringify: ${testCase.name}`, async () => {
+    const expected = outcomeOf(() => JSON.stringify(testCase.make()));
+
+    assertSameOutcome(await settle(stringify(testCase.make())), expected, testCase);
+
+    const listed = await settle(collect(chunks(testCase.make())));
+    if (listed.value) {
+      listed.value.slice(0, -1).forEach((chunk) => assert.ok(chunk.length >= CHUNK_MIN_CHARS, 'a chunk is too small'));
+      if (expected.value === undefined && expected.error === undefined) assert.deepStrictEqual(listed.value, []);
+    }
+    assertSameOutcome(listed.value ? { value: listed.value.length ? listed.value.join('') : undefined } : listed, expected, testCase);
+
+    const sink = slowWritable();
+    const piped = await settle(pipeTo(testCase.make(), sink.writable));
+    if (piped.value) {
+      const text = sink.bytes().toString('utf8');
+      assert.strictEqual(piped.value.bytes, sink.bytes().length);
+      assertSameOutcome({ value: piped.value.bytes === 0 ? undefined : text }, expected, testCase);
+    } else {
+      assertSameOutcome(piped, expected, testCase);
+    }
+  });
+}
+
+test('the corpus is run on Node 14 too, when that runtime is installed', (t) => {
+  const node14 = path.join(__dirname, '../../.runtimes/node-14.21.3/bin/node');
+  if (!fs.existsSync(node14)) return t.skip('no Node 14 runtime in .runtimes/');
+  const script = `
+    const { stringify } = require(${JSON.stringify(path.join(__dirname, '../fast-stringify'))});
+    const { cases } = require(${JSON.stringify(path.join(__dirname, 'torture-corpus'))});
+    const outcome = (f) => { try { return { text: f() }; } catch (e) { return { error: e.constructor.name }; } };
+    (async () => {
+      const failures = [];
+      for (const c of cases) {
+        const expected = outcome(() => JSON.stringify(c.make()));
+        let actual;
+        try { actual = { text: await stringify(c.make()) }; } catch (e) { actual = { error: e.constructor.name }; }
+        const past = c.text && expected.error === 'RangeError' && actual.text === c.text();
+        if (!past && (actual.text !== expected.text || actual.error !== expected.error)) failures.push(c.name);
+      }
+      process.stdout.write(JSON.stringify({ version: process.version, cases: cases.length, failures }));
+    })();`;
+  const report = JSON.parse(execFileSync(node14, ['-e', script], { encoding: 'utf8', maxBuffer: 1 << 20 }));
+  assert.strictEqual(report.version, 'v14.21.3');
+  assert.deepStrictEqual(report.failures, []);
+});
+
+const bigDocument = () => generate({ document: 'records', seed: 1, size: 10000 }); // ~19.8 MB of JSON
+
+test('the 20 MB records document equals native, as a string, as chunks and through pipeTo', async () => {
+  const doc = bigDocument();
+  const expected = JSON.stringify(doc);
+  const stats = {};
+  assert.ok((await stringify(doc, { stats })) === expected);
+  assert.ok(stats.yields > 0 && stats.nativeCalls > 0 && stats.maxSliceMs > 0, JSON.stringify(stats));
+  const list = await collect(chunks(doc));
+  assert.ok(list.length > 1, 'one chunk for 20 MB');
+  assert.ok(list.join('') === expected);
+  const sink = slowWritable({ highWaterMark: 64 * 1024 });
+  const result = await pipeTo(doc, sink.writable);
+  assert.strictEqual(result.bytes, Buffer.byteLength(expected));
+  assert.strictEqual(result.chunks, sink.received.length);
+  assert.ok(result.yields > 0);
+  assert.ok(sink.bytes().equals(Buffer.from(expected)));
+});
+
+test('the event loop stays responsive while the 20 MB document is serialized', async () => {
+  const doc = bigDocument();
+  JSON.stringify(doc); // warm up, so the bound is about slicing, not compilation
+  let last = performance.now();
+  let maxGapMs = 0;
+  const timer = setInterval(() => {
+    const at = performance.now();
+    maxGapMs = Math.max(maxGapMs, at - last);
+    last = at;
+  }, 1);
+  const stats = {};
+  await stringify(doc, { stats, yieldMs: 5 });
+  clearInterval(timer);
+  maxGapMs = Math.max(maxGapMs, performance.now() - last);
+  // Responsiveness is the feature, so it is asserted, with a bound generous enough for a loaded CI machine.
+  assert.ok(maxGapMs < 50, `the 1 ms timer waited ${maxGapMs.toFixed(1)} ms (max slice ${stats.maxSliceMs.toFixed(1)} ms)`);
+});
+
+test('abort rejects promptly with AbortError and nothing is written after it', async () => {
+  const doc = bigDocument();
+  const controller = new AbortController();
+  let abortedAt = 0;
+  setTimeout(() => {
+    abortedAt = performance.now();
+    controller.abort();
+  }, 5);
+  const stats = {};
+  await assert.rejects(stringify(doc, { signal: controller.signal, stats }), { name: 'AbortError' });
+  const overshootMs = performance.now() - abortedAt;
+  assert.ok(abortedAt > 0 && overshootMs <= 50, `rejected ${overshootMs.toFixed(1)} ms after abort`);
+
+  const piping = new AbortController();
+  const sink = slowWritable({ highWaterMark: 256 * 1024 });
+  let writesAtAbort = -1;
+  setTimeout(() => {
+    writesAtAbort = sink.received.length;
+    piping.abort();
+  }, 5);
+  await assert.rejects(pipeTo(doc, sink.writable, { signal: piping.signal }), { name: 'AbortError' });
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.ok(writesAtAbort >= 0);
+  assert.strictEqual(sink.received.length, writesAtAbort, 'a chunk was written after the abort');
+  assert.ok(!sink.writable.writableEnded, 'pipeTo ended the writable');
+});
+
+test('abort uses the signal reason, and an aborted signal does no work at all', async () => {
+  const reason = new Error('stop now');
+  const controller = new AbortController();
+  controller.abort(reason);
+  const stats = {};
+  await assert.rejects(stringify(bigDocument(), { signal: controller.signal, stats }), (err) => err === reason);
+  assert.strictEqual(stats.nativeCalls, 0);
+  await assert.rejects(collect(chunks([1], { signal: AbortSignal.abort() })), { name: 'AbortError' });
+});
+
+test('concurrent calls each produce their own document', async () => {
+  const docs = [
+    ...[11, 12, 13, 14, 15].map((seed) => generate({ document: 'records', seed, size: 1500 })),
+    generate({ document: 'objects', seed: 2, size: 3000 }),
+    cases.find((c) => c.name === 'wide object').make(),
+    cases.find((c) => c.name === 'huge array of numbers').make(),
+  ];
+  const texts = await Promise.all(docs.map((doc) => stringify(doc, { yieldMs: 2 })));
+  texts.forEach((text, i) => assert.ok(text === JSON.stringify(docs[i]), `document ${i} differs`));
+});
+
+test('pipeTo rejects when the writable fails or closes early, and ends it only when asked', async () => {
+  const doc = generate({ document: 'records', seed: 2, size: 2000 });
+  const failure = new Error('disk full');
+  let writes = 0;
+  const failing = new Writable({
+    highWaterMark: 1024,
+    write(chunk, encoding, callback) {
+      setImmediate(() => callback(++writes === 1 ? failure : null));
+    },
+  });
+  failing.on('error', () => {}); // the rejection is what is tested
+  await assert.rejects(pipeTo(doc, failing), (err) => err === failure);
+
+  const closing = slowWritable();
+  setTimeout(() => closing.writable.destroy(), 2);
+  await assert.rejects(pipeTo(doc, closing.writable));
+
+  const destroyed = slowWritable();
+  destroyed.writable.destroy();
+  await assert.rejects(pipeTo(doc, destroyed.writable));
+
+  const ending = slowWritable();
+  const result = await pipeTo(doc, ending.writable, { end: true });
+  assert.ok(ending.writable.writableFinished);
+  assert.strictEqual(result.bytes, Buffer.byteLength(JSON.stringify(doc)));
+  assert.ok(ending.bytes().equals(Buffer.from(JSON.stringify(doc))));
+});
+
+test('options are validated', async () => {
+  await assert.rejects(stringify(1, { yieldMs: 0 }), RangeError);
+  await assert.rejects(stringify(1, { yieldMs: 'fast' }), RangeError);
+  await assert.rejects(stringify(1, { signal: {} }), TypeError);
+  await assert.rejects(stringify(1, { stats: 3 }), TypeError);
+});
