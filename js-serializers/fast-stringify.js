@@ -6,6 +6,7 @@
  *
  *   stringify(value, options?)          -> Promise<string | undefined>
  *       Resolves to exactly JSON.stringify(value), undefined included (top-level undefined, function or symbol).
+ *       Its last step joins the pieces into one flat string, a copy that cannot be split (its own slice).
  *   chunks(value, options?)             -> AsyncIterable<string>
  *       The same text as chunks whose concatenation equals JSON.stringify(value); the whole string is never built.
  *       A chunk holds at least 64 Ki characters (except the last) and at most one slice's output; no chunk when
@@ -23,18 +24,23 @@
  *   stats    an object that gets `yields`, `nativeCalls` and `maxSliceMs` filled in as the work progresses.
  *   end      pipeTo only: end the writable after the last chunk (default false: the caller decides).
  *
- * Errors are native's: TypeError for a cycle or a BigInt, RangeError where the native serializer runs out of stack,
- * and whatever a toJSON or a getter throws.
+ * Errors are native's: TypeError for a cycle or a BigInt, RangeError where native runs out of stack, and whatever a
+ * toJSON or a getter throws. Invalid options throw (stringify and pipeTo reject; chunks throws when called).
  *
  * How: containers near the top (the root, containers wider than LARGE_CONTAINER, and small containers while the
- * descent allowance lasts) are walked here with an explicit stack; their children are handed to the native
- * JSON.stringify in batches, whose size is adapted from the measured milliseconds per unit of work so that a slice
- * stays near yieldMs. A batch of array elements is an array copy (toJSON of an element would then see the wrong
- * index, so elements that have a toJSON are serialized alone); a batch of object properties is a holder object with
- * the same keys, so toJSON sees the right key for free.
+ * descent allowance lasts) are walked here with an explicit stack, so depth costs no call stack; their children are
+ * handed to the native JSON.stringify in batches whose size comes from the measured milliseconds per unit of work, so
+ * that a slice lasts about yieldMs. A batch of array elements is a copy of the elements, so elements with a toJSON
+ * (which would see the copy's index) are serialized one by one; a batch of object properties is a holder object with
+ * the same keys, so toJSON sees the right key. Each property is read once, and a read that could run code (a getter,
+ * a proxy trap) is not moved ahead of serializing a value that could run code too: the batch ends before it.
  *
- * Caveat, as for any serializer that yields: the value must not be changed by other code until the promise settles
- * or the iteration ends; a change made between slices may or may not show in the output.
+ * Limits:
+ * - A slice can outlast yieldMs when one step cannot be split: listing the keys of a very wide object (V8 takes
+ *   ~15 ms for 100k keys on a slow machine), one value whose subtree is far larger than its width and its measured
+ *   siblings suggest, a slow toJSON or getter, or a garbage collection.
+ * - The value must not change until the promise settles or the iteration ends: a change made between slices by other
+ *   code, or by a toJSON / getter to a property of a walked container that a batch has already read, may be missed.
  */
 const { types } = require('util');
 const { performance } = require('perf_hooks');
@@ -43,23 +49,26 @@ const DEFAULT_YIELD_MS = 5;
 // A container with more direct children than this is always walked here: handed to native whole, it could be a
 // slice of any length.
 const LARGE_CONTAINER = 1024;
-// Children of containers this small are walked here rather than batched (while the allowance lasts), because a small
-// container near the top is often a wrapper whose one child holds most of the document ({meta, data: {items}}).
+// Container children of containers this small are walked here rather than batched (while the allowance lasts),
+// because a small container near the top is often a wrapper whose one child holds most of the document
+// ({meta, data: {items}}). Arrays of scalars are the exception: their cost is known from their length.
 const SMALL_CONTAINER = 32;
-// Walking a container here costs about a microsecond more than native; the allowance keeps that overhead to a few
-// percent: FREE_DESCENTS at first, then one more per CHARS_PER_DESCENT characters of output.
-const FREE_DESCENTS = 256;
-const CHARS_PER_DESCENT = 2048;
+// Walking a container here costs about a microsecond more than leaving it to native. The allowance bounds that cost
+// on documents made only of small containers: FREE_DESCENTS at first, then one more per CHARS_PER_DESCENT characters
+// of output (about what native writes in a microsecond or two). Past it, small containers are batched on estimates.
+const FREE_DESCENTS = 1024;
+const CHARS_PER_DESCENT = 512;
 // Strings longer than this are escaped in pieces, so that one string cannot make one long slice.
 const LONG_STRING = 1 << 18;
 const MIN_STRING_PIECE = 1 << 14;
 const STRING_CHARS_PER_UNIT = 32; // a batched string costs about one scalar per this many characters
 const CHUNK_CHARS = 1 << 16;
+const JOIN_ALONE_CHARS = 1 << 20;
 // Object batches go through a holder object; past about a thousand keys, building and reading it gets slower per key.
 const MAX_HOLDER_KEYS = 1024;
 // Before anything is measured, assume a slow 2 us per unit: a first batch that is too small only costs a native call.
 const INITIAL_MS_PER_UNIT = 0.002;
-const INITIAL_STRING_CHARS_PER_MS = 1 << 18;
+const INITIAL_STRING_CHARS_PER_MS = 1 << 14; // escaping can be as slow as 15 ns a character
 // The first batch of a container is a probe of this fraction of the slice, so that a misjudged first estimate cannot
 // overshoot the slice by much.
 const PROBE_FRACTION = 1 / 8;
@@ -119,6 +128,19 @@ function isSideEffectFreeRead(frame, key) {
   if (frame.isProxy) return false;
   const descriptor = Object.getOwnPropertyDescriptor(frame.container, key);
   return descriptor !== undefined && 'value' in descriptor;
+}
+
+/**
+ * Whether an array's first element is a scalar, judged from its descriptor so that no getter runs. Elements of an
+ * array tend to be alike: an array of scalars costs about one unit per element and is not worth walking.
+ */
+function startsWithScalar(array) {
+  if (array.length === 0) return true;
+  const descriptor = Object.getOwnPropertyDescriptor(array, 0);
+  if (descriptor === undefined || !('value' in descriptor)) return false;
+  const first = descriptor.value;
+  const type = typeof first;
+  return first === null || (type === 'string' ? first.length <= LONG_STRING : type !== 'object' && type !== 'function');
 }
 
 class Frame {
@@ -274,8 +296,10 @@ class Walker {
     }
     // `in` rather than a read: a toJSON getter must run once, when native serializes the value.
     if (types.isProxy(value) || (frame.kind === ARRAY && 'toJSON' in value)) return -1;
-    const width = Array.isArray(value) ? value.length : Object.keys(value).length;
-    if (width > LARGE_CONTAINER || (frame.small && this.mayDescend())) return -1;
+    const isArray = Array.isArray(value);
+    const width = isArray ? value.length : Object.keys(value).length;
+    if (width > LARGE_CONTAINER) return -1;
+    if (frame.small && !(isArray && startsWithScalar(value)) && this.mayDescend()) return -1;
     return 1 + width;
   }
 
@@ -290,32 +314,37 @@ class Walker {
 
   arrayBatch(frame, maxUnits, started) {
     const array = frame.container;
-    const length = frame.length;
     const first = frame.index;
-    const values = [];
+    // Every element costs at least one unit, so the batch has at most this many; filling a preallocated array is
+    // measurably faster than push() on arrays of numbers, where the copy is a large part of the work.
+    const end = Math.min(frame.length, first + Math.max(1, Math.ceil(maxUnits)));
+    const values = new Array(end - first);
     let index = first;
     let units = 0;
     let mayHaveEffects = false; // a batched value whose serialization can run code (toJSON, getters)
-    while (index < length && (units < maxUnits || index === first)) {
+    while (index < end && (units < maxUnits || index === first)) {
       // Native reads an element only after serializing the previous one; a getter here would run too early.
       if (mayHaveEffects && !isSideEffectFreeRead(frame, index)) break;
-      const value = array[index++];
+      const value = array[index];
       const type = typeof value;
       if (type === 'number' || type === 'boolean' || type === 'undefined' || value === null) {
         units++;
       } else {
         const cost = this.unitsInBatch(frame, value);
         if (cost < 0) {
-          frame.index = index;
+          values.length = index - first;
+          frame.index = index + 1;
           this.flush(frame, values, null, units, first, started);
-          this.single(frame, index - 1, value);
+          this.single(frame, index, value);
           return;
         }
         units += cost;
         mayHaveEffects = mayHaveEffects || type === 'object' || type === 'function';
       }
-      values.push(value);
+      values[index - first] = value;
+      index++;
     }
+    values.length = index - first;
     frame.index = index;
     this.flush(frame, values, null, units, first, started);
   }
@@ -422,6 +451,7 @@ async function* slices(value, settings) {
     const done = walker.step(started + settings.yieldMs);
     stats.maxSliceMs = Math.max(stats.maxSliceMs, now() - started);
     stats.nativeCalls = walker.nativeCalls;
+    throwIfAborted(settings.signal); // a toJSON may have aborted: no output after an abort
     yield walker;
     if (done) return;
     await nextTurn();
@@ -431,9 +461,21 @@ async function* slices(value, settings) {
 }
 
 async function stringify(value, options) {
+  const settings = readOptions(options);
+  const stats = settings.stats || (settings.stats = {});
   let walker;
-  for await (const w of slices(value, readOptions(options))) walker = w;
-  return walker.text();
+  for await (const w of slices(value, settings)) walker = w;
+  // Making the one flat string is a copy of the whole output that cannot be split (about 0.4 ms a MB): a slice of its
+  // own when it is large. chunks() and pipeTo() never make it.
+  if (walker.outChars > JOIN_ALONE_CHARS) {
+    await nextTurn();
+    stats.yields++;
+    throwIfAborted(settings.signal);
+  }
+  const started = now();
+  const text = walker.text();
+  stats.maxSliceMs = Math.max(stats.maxSliceMs, now() - started);
+  return text;
 }
 
 async function* chunksOf(settings, value) {

@@ -6,7 +6,7 @@
 //
 //   node --expose-gc js-serializers/bench/fast-stringify-bench.js [--json]
 // --expose-gc is optional: with it, a full GC between runs keeps one run's garbage out of the next one's time.
-// --json prints the raw results as JSON instead of the table.
+// --json prints the raw results as JSON instead of the table; --shape <text> runs only the shapes whose name has it.
 const crypto = require('crypto');
 const os = require('os');
 const { performance } = require('perf_hooks');
@@ -118,8 +118,9 @@ function table(results) {
 
 async function main() {
   const started = performance.now();
+  const filter = process.argv.includes('--shape') ? process.argv[process.argv.indexOf('--shape') + 1] : '';
   const results = [];
-  for (const shape of SHAPES) results.push(await benchShape(shape));
+  for (const shape of SHAPES.filter((s) => s.name.includes(filter))) results.push(await benchShape(shape));
   const report = {
     node: process.version,
     v8: process.versions.v8,

@@ -7,7 +7,7 @@ const { execFileSync } = require('node:child_process');
 const { Writable } = require('node:stream');
 const { performance } = require('node:perf_hooks');
 const { stringify, chunks, pipeTo } = require('../fast-stringify');
-const { cases } = require('./torture-corpus');
+const { cases, shapes } = require('./torture-corpus');
 const { generate } = require('../../payloads/js/index');
 
 const CHUNK_MIN_CHARS = 1 << 16; // documented: every chunk but the last holds at least this many characters
@@ -80,14 +80,31 @@ for (const testCase of cases) {
     const sink = slowWritable();
     const piped = await settle(pipeTo(testCase.make(), sink.writable));
     if (piped.value) {
-      const text = sink.bytes().toString('utf8');
-      assert.strictEqual(piped.value.bytes, sink.bytes().length);
-      assertSameOutcome({ value: piped.value.bytes === 0 ? undefined : text }, expected, testCase);
+      const bytes = sink.bytes();
+      assert.strictEqual(piped.value.bytes, bytes.length);
+      assertSameOutcome({ value: bytes.length === 0 ? undefined : bytes.toString('utf8') }, expected, testCase);
+      // Byte equality also catches a chunk that ended inside a surrogate pair (each half would encode as U+FFFD).
+      if (typeof expected.value === 'string') assert.ok(bytes.equals(Buffer.from(expected.value)), 'piped bytes differ');
     } else {
       assertSameOutcome(piped, expected, testCase);
     }
   });
 }
+
+test('random documents and the corpus, sliced very thin, equal JSON.stringify', async () => {
+  // A tiny yieldMs puts slice and batch boundaries everywhere, where a wrong comma or a wrong key would show.
+  for (let seed = 1; seed <= 40; seed++) {
+    const value = shapes.randomValue(seed, 5000);
+    const expected = JSON.stringify(value);
+    assert.ok((await stringify(value, { yieldMs: 0.02 })) === expected, `random document ${seed}`);
+    const list = await collect(chunks(value, { yieldMs: 0.2 }));
+    assert.ok((list.length ? list.join('') : undefined) === expected, `random document ${seed} as chunks`);
+  }
+  for (const testCase of cases) {
+    const expected = outcomeOf(() => JSON.stringify(testCase.make()));
+    assertSameOutcome(await settle(stringify(testCase.make(), { yieldMs: 0.1 })), expected, testCase);
+  }
+});
 
 test('the corpus is run on Node 14 too, when that runtime is installed', (t) => {
   const node14 = path.join(__dirname, '../../.runtimes/node-14.21.3/bin/node');
@@ -181,7 +198,7 @@ test('abort uses the signal reason, and an aborted signal does no work at all', 
   const controller = new AbortController();
   controller.abort(reason);
   const stats = {};
-  await assert.rejects(stringify(bigDocument(), { signal: controller.signal, stats }), (err) => err === reason);
+  await assert.rejects(stringify(generate({ document: 'records', seed: 1, size: 100 }), { signal: controller.signal, stats }), (err) => err === reason);
   assert.strictEqual(stats.nativeCalls, 0);
   await assert.rejects(collect(chunks([1], { signal: AbortSignal.abort() })), { name: 'AbortError' });
 });

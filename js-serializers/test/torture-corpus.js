@@ -104,6 +104,35 @@ function recordsWithToJSON(size) {
   return doc;
 }
 
+/**
+ * A random document of about `budget` values: scalars, toJSON objects, Dates, boxed values, holes, long arrays and
+ * wide objects mixed at random depths, for checking what fixed cases do not think of.
+ */
+function randomValue(seed, budget) {
+  const next = mulberry32(seed);
+  let left = budget;
+  const scalar = () => {
+    const options = [0, -0, 0.1, 1e21, NaN, -Infinity, 'text', 'é\ud800"\n', '', null, true, false, undefined,
+      () => 1, Symbol('s'), Object(2), new Date(next() * 1000), `s${next()}`];
+    return options[next() % options.length];
+  };
+  const make = (depth) => {
+    const r = next() % 20;
+    if (depth > 8 || r < 8 || --left < 0) return scalar();
+    if (r < 12) {
+      const list = times(next() % (r === 8 ? 1500 : 6), () => make(depth + 1));
+      if (list.length > 2 && next() % 4 === 0) delete list[1];
+      return list;
+    }
+    if (r === 12) return new Keyed(next());
+    const out = {};
+    const width = next() % (r === 13 ? 1200 : 6);
+    for (let i = 0; i < width; i++) out[next() % 3 === 0 ? String(next() % 100) : `k${next() % 1000}`] = make(depth + 1);
+    return out;
+  };
+  return make(0);
+}
+
 function withGetter(object, key, get) {
   Object.defineProperty(object, key, { get, enumerable: true, configurable: true });
   return object;
@@ -292,4 +321,4 @@ const cases = [
 ];
 
 // The shape builders are exported for benchmarks, which want the same shapes at other sizes.
-module.exports = { cases, shapes: { deepTree, numbers, wideObject, escapeHeavyString, recordsWithToJSON } };
+module.exports = { cases, shapes: { deepTree, numbers, wideObject, escapeHeavyString, recordsWithToJSON, randomValue } };
