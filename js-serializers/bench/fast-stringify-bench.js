@@ -11,6 +11,7 @@ const crypto = require('crypto');
 const os = require('os');
 const { performance } = require('perf_hooks');
 const { stringify, chunks } = require('../fast-stringify');
+const { startGapMonitor } = require('../timer-gap');
 const { shapes } = require('../test/torture-corpus');
 const { generate } = require('../../payloads/js/index');
 
@@ -34,18 +35,11 @@ const collectGarbage = () => typeof global.gc === 'function' && global.gc();
 /** Runs `work` (sync or async) while a 1 ms timer records the longest gap between its ticks. */
 async function timed(work) {
   collectGarbage();
-  let last = performance.now();
-  let maxGapMs = 0;
-  const timer = setInterval(() => {
-    const at = performance.now();
-    maxGapMs = Math.max(maxGapMs, at - last);
-    last = at;
-  }, 1);
+  const stopMonitor = startGapMonitor();
   const started = performance.now();
   const output = await work();
   const ms = performance.now() - started;
-  clearInterval(timer);
-  maxGapMs = Math.max(maxGapMs, performance.now() - last);
+  const maxGapMs = stopMonitor();
   return { ms, maxGapMs, output };
 }
 
