@@ -1,0 +1,133 @@
+'use strict';
+// Side-by-side timing of native JSON.parse and fast-parse's parse(), on the 20 MB records document and on other
+// shapes. Each result is verified (sha256 of its JSON text equal to native's) before its numbers count; a wrong
+// result prints FAILED and the exit code is 1. Per shape: 2 warm-ups, then 5 rounds that run the two approaches one
+// after the other (so a noisy neighbour affects both alike), medians reported. A 1 ms interval timer measures the
+// longest event-loop gap of each run.
+//
+//   node --expose-gc js-serializers/bench/fast-parse-bench.js [--json] [--shape <text>]
+// --expose-gc is optional: with it, a full GC between runs keeps one run's garbage out of the next one's time.
+// --json prints the raw results as JSON instead of the table; --shape <text> runs only the shapes whose name has it.
+const crypto = require('crypto');
+const os = require('os');
+const { performance } = require('perf_hooks');
+const { parse } = require('../fast-parse');
+const { startGapMonitor } = require('../timer-gap');
+const { shapes } = require('../test/torture-corpus');
+const { randomText, textOf } = require('../test/parse-corpus');
+const { generate } = require('../../payloads/js/index');
+
+const WARMUPS = 2;
+const ROUNDS = 5;
+const YIELD_MS = 5;
+
+const json = (value) => JSON.stringify(value);
+// JSON.stringify's text, also past native's stack (the nested shape), for the verification.
+const hashOf = (value) => sha256(textOf(value));
+const SHAPES = [
+  { name: 'records 20 MB', text: () => json(generate({ document: 'records', seed: 1, size: 10000 })) },
+  { name: 'records pretty-printed 7 MB', text: () => JSON.stringify(generate({ document: 'records', seed: 2, size: 2500 }), null, 2) },
+  { name: 'objects 8 MB', text: () => json(generate({ document: 'objects', seed: 3, size: 6000 })) },
+  { name: 'wide object 100k keys', text: () => json(shapes.wideObject(100000, 6)) },
+  { name: 'deep tree 2000 levels', text: () => json(shapes.deepTree(1000, 500)) },
+  { name: 'nested arrays 10k levels', text: () => '['.repeat(10000) + ']'.repeat(10000) },
+  { name: 'number array 1M', text: () => json(shapes.numbers(1000000, 5)) },
+  { name: 'long string 16 MB', text: () => json(shapes.escapeHeavyString(16 * 1024 * 1024, 7)) },
+  { name: 'random documents with whitespace', text: () => `[${Array.from({ length: 40 }, (_, i) => randomText(i + 1, 2000)).join(',')}]` },
+];
+
+const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');
+const median = (list) => list.slice().sort((a, b) => a - b)[list.length >> 1];
+const collectGarbage = () => typeof global.gc === 'function' && global.gc();
+
+/** Runs `work` (sync or async) while a 1 ms timer records the longest gap between its ticks. */
+async function timed(work) {
+  collectGarbage();
+  const stopMonitor = startGapMonitor();
+  const started = performance.now();
+  const output = await work();
+  const ms = performance.now() - started;
+  const maxGapMs = stopMonitor();
+  return { ms, maxGapMs, output };
+}
+
+async function benchShape(shape) {
+  const text = shape.text();
+  const referenceHash = hashOf(JSON.parse(text));
+  const validated = hashOf(await parse(text, { yieldMs: YIELD_MS })) === referenceHash;
+  const runs = { native: [], fast: [] };
+  for (let round = 0; validated && round < WARMUPS + ROUNDS; round++) {
+    const native = await timed(() => JSON.parse(text));
+    const stats = {};
+    const fast = await timed(() => parse(text, { yieldMs: YIELD_MS, stats }));
+    if (round < WARMUPS) continue;
+    runs.native.push({ ms: native.ms, maxGapMs: native.maxGapMs });
+    runs.fast.push(Object.assign({ ms: fast.ms, maxGapMs: fast.maxGapMs }, stats));
+  }
+  const summary = (list) => (list.length === 0 ? null : {
+    ms: median(list.map((r) => r.ms)),
+    maxGapMs: Math.max(...list.map((r) => r.maxGapMs)),
+    maxSliceMs: list[0].maxSliceMs === undefined ? undefined : Math.max(...list.map((r) => r.maxSliceMs)),
+    yields: list[0].yields === undefined ? undefined : median(list.map((r) => r.yields)),
+    nativeCalls: list[0].nativeCalls === undefined ? undefined : median(list.map((r) => r.nativeCalls)),
+    spreadMs: [Math.min(...list.map((r) => r.ms)), Math.max(...list.map((r) => r.ms))],
+  });
+  return { shape: shape.name, chars: text.length, validated, native: summary(runs.native), fast: summary(runs.fast) };
+}
+
+function table(results) {
+  const header = ['shape', 'M chars', 'native ms', 'fast ms', 'ratio', 'yields', 'native calls', 'max slice ms',
+    'max gap ms (fast / native)', 'validated'];
+  const f1 = (n) => n.toFixed(1);
+  const rows = results.map((r) => (!r.validated
+    ? [r.shape, (r.chars / 1e6).toFixed(1), '', '', '', '', '', '', '', 'FAILED']
+    : [
+      r.shape,
+      (r.chars / 1e6).toFixed(1),
+      f1(r.native.ms),
+      f1(r.fast.ms),
+      (r.fast.ms / r.native.ms).toFixed(2),
+      String(r.fast.yields),
+      String(r.fast.nativeCalls),
+      f1(r.fast.maxSliceMs),
+      `${f1(r.fast.maxGapMs)} / ${f1(r.native.maxGapMs)}`,
+      'yes',
+    ]));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  return [line(header), `|${widths.map((w, i) => (i === 0 ? ':' : '-') + '-'.repeat(w) + (i === 0 ? '-' : ':')).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+async function main() {
+  const started = performance.now();
+  const filter = process.argv.includes('--shape') ? process.argv[process.argv.indexOf('--shape') + 1] : '';
+  const results = [];
+  for (const shape of SHAPES.filter((s) => s.name.includes(filter))) results.push(await benchShape(shape));
+  const report = {
+    node: process.version,
+    v8: process.versions.v8,
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg(),
+    gcBetweenRuns: typeof global.gc === 'function',
+    yieldMs: YIELD_MS,
+    warmups: WARMUPS,
+    rounds: ROUNDS,
+    at: new Date().toISOString(),
+    totalSeconds: (performance.now() - started) / 1000,
+    results,
+  };
+  if (process.argv.includes('--json')) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    console.log(`Node ${report.node} (V8 ${report.v8}), ${report.cpus} CPUs, load average ${report.loadAverage.map((l) => l.toFixed(2)).join(' ')}, ` +
+      `GC between runs: ${report.gcBetweenRuns ? 'yes' : 'no'}, yieldMs ${YIELD_MS}, median of ${ROUNDS} after ${WARMUPS} warm-ups`);
+    console.log(table(results));
+    console.log(`(ratio = fast / native; ${report.totalSeconds.toFixed(0)} s in all)`);
+  }
+  if (results.some((r) => !r.validated)) process.exitCode = 1;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

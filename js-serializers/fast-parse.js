@@ -1,0 +1,948 @@
+'use strict';
+/**
+ * Non-blocking JSON.parse: the same value, built in slices of about `yieldMs` milliseconds with a turn of the event
+ * loop (setImmediate) between slices, so timers and I/O keep running while a large text is parsed. Sister module of
+ * fast-stringify.js. CommonJS and Node 14 syntax, because the Node 14 services load it too.
+ *
+ *   parse(text, options?)               -> Promise<value>
+ *       Resolves to a value deep-equal to JSON.parse(text): same key order, "__proto__" as an own property, duplicate
+ *       keys resolved the same way (last value, first position), -0 kept, lone surrogates kept. No reviver.
+ *       Rejects with a SyntaxError on every text JSON.parse rejects, and accepts no other: its message names a
+ *       position in `text` where native's does (otherwise the range of the text that was being parsed).
+ *       A `text` that is not a string is converted with ToString first, as JSON.parse does (`undefined` is the text
+ *       "undefined" and rejects with a SyntaxError; a Symbol rejects with a TypeError).
+ *   parseChunks(chunks, options?)       -> Promise<value>
+ *       The same for an iterable or async iterable of strings, Buffers or Uint8Arrays (UTF-8), e.g. a request stream.
+ *       Not incremental: the chunks are collected (signal checked between them), joined, then parsed as above.
+ *
+ * Options (all optional):
+ *   signal   AbortSignal: once aborted, the promise rejects with signal.reason, or an AbortError (fast-stringify's,
+ *            re-exported here) when there is none, at the next slice boundary; no more work is done after it.
+ *   yieldMs  target length of one synchronous slice in ms (default 5).
+ *   stats    an object that gets `yields`, `nativeCalls` and `maxSliceMs` filled in as the work progresses.
+ *
+ * How: all the parsing is done by native JSON.parse, on batches. The containers near the top (the root, and any value
+ * too large for one slice) are walked here with an explicit stack, so depth costs no call stack. The children of a
+ * walked container are parsed in batches of consecutive values, `JSON.parse('[' + slice + ']')` (or '{...}' for
+ * members), whose length in characters comes from the measured milliseconds per character, so that a slice lasts
+ * about yieldMs. Where a batch ends (the first comma at the container's own level past the target length) is found
+ * one of two ways:
+ * - scanned: a sticky regular expression that skips everything but brackets and whole strings (V8 compiles it to
+ *   machine code; it runs on windows of the text, which bounds its backtracking stack) counts the nesting. A value
+ *   still open a quarter of a batch past the target ends the batch before it, or, when it comes first, is walked
+ *   itself: a container is descended into (the scan keeps the chain of containers it was in, so deep nesting is not
+ *   scanned again level by level), a long string is decoded in pieces cut between escapes.
+ * - guessed: once a scanned batch shows that the text around the commas between children is always the same (e.g.
+ *   `},{"id":` in an array of records, or `,` in an array of numbers) and appears nowhere else in the batch, the
+ *   next batches end at the first such comma past the target, found by indexOf, without reading what lies between.
+ *   Children of a thousand characters or more are then parsed one by one from slices of the text, which V8 does not
+ *   copy (a batch is one copy of its text). Two wrong guesses and the container is scanned to its end.
+ * Correctness does not rest on the scan nor on the guesses: native parses every batch, and JSON's grammar is
+ * unambiguous, so batches that each parse, joined by the commas, colons and brackets checked here, make up exactly
+ * a text JSON.parse accepts, and the values they build are the values it builds. A wrong guess only costs its parse.
+ * The batches of an array are copied into one array once it ends (by concat in a slice of its own, or past a million
+ * children by a loop spread over slices); those of an object are merged into the first one (adopted as is), key by key.
+ *
+ * Limits:
+ * - A slice can outlast yieldMs when one step cannot be split: a single key or number token (never cut), the copy of
+ *   an array's batches into one array (about 5 ms a million children, up to 1 Mi of them), the join
+ *   of a long string's pieces (a slice of its own, up to 4 Mi characters: about 1 ms per MB copied), parseChunks'
+ *   join of its chunks (the same), a wide object's hash table growing while a batch is merged into it (batches into
+ *   objects aim at half a slice for that), or a garbage collection: the values take as much memory as native's, and
+ *   on the machine of the benchmark Node 24's scavenges stay within a few ms, Node 14's reach 10-20 ms on 1M numbers;
+ *   a walk 100k levels deep also keeps ~200 bytes a level, whose collections have taken 10-15 ms.
+ * - A string longer than 4 Mi characters is returned as a concatenation of its pieces (a V8 cons string): equal to
+ *   native's, but the first operation that needs it flat copies it then (~1 ms per MB).
+ * - Time, on the 2-core machine of bench/fast-parse-bench.js (Node 24, median ratios to native JSON.parse): 1.1-1.3x
+ *   on documents of many similar values (records, number arrays, long strings), up to 1.5x on smaller ones (objects,
+ *   8 MB: the first, probing slices weigh more); more where batches must be scanned and merged: ~1.6-1.9x on an
+ *   object of 100k keys (each key set twice), ~1.6x on irregular documents, ~3.5x on a tree 2000 levels deep (a few
+ *   microseconds a level walked) and ~10x on text nested 200k levels deep (native takes 16 ms; ~1 us a level).
+ * - `text` is read, never copied whole; a string built by `+=` is flattened once, by the first regex, in the first
+ *   slice (about 1 ms per MB).
+ */
+const { performance } = require('perf_hooks');
+const { StringDecoder } = require('string_decoder');
+const { AbortError } = require('./fast-stringify');
+
+const DEFAULT_YIELD_MS = 5;
+// Before anything is measured, assume a slow 20 characters per microsecond (deeply nested arrays on Node 14 parse at
+// about that speed; most documents parse 10 to 30 times faster). A text this short at that rate is parsed whole.
+const INITIAL_MS_PER_CHAR = 1 / 20000;
+// The first batch of all is a probe of this fraction of the slice, so that a misjudged prior cannot overshoot; so is
+// the first batch merged into an object (the adopted first batch tells nothing of the cost of setting keys).
+const PROBE_FRACTION = 1 / 8;
+// The first batch of a container after the first probe of all aims at this fraction of what is left of the slice,
+// and batches merged into an object at MERGE_FRACTION.
+const NEW_FRAME_FRACTION = 1 / 2;
+const MERGE_FRACTION = 1 / 2;
+// A value that starts before the batch's target length may end this fraction of the batch past it.
+const SLACK_FRACTION = 1 / 4;
+const MIN_BATCH_CHARS = 256;
+const MIN_LEARN_CHARS = 2048;
+const MIN_PIECE_CHARS = 4096;
+// The scan regexes run on windows of this many characters: bounds their backtracking stack and their run time.
+const WINDOW = 1 << 16;
+// An array parsed in several batches is concatenated in one step, in a slice of its own, up to this many children.
+const MAX_CONCAT_CHILDREN = 1 << 20;
+// A long string's pieces are joined in a slice of their own past this many characters; past MAX_JOIN_CHARS they are
+// left concatenated (a V8 cons string), since one flat copy would outlast a slice (about 1 ms per MB written, most
+// of it page faults on the new memory).
+const JOIN_ALONE_CHARS = 1 << 20;
+const MAX_JOIN_CHARS = 1 << 22;
+// Of the containers the scan was inside when it gave up on a value, those that already spanned this fraction of the
+// scanned text are known to be large: the walk descends into them without scanning them again.
+const CHAIN_FRACTION = 1 / 8;
+// A container whose batches end at a guessed comma stops guessing after this many wrong guesses.
+const MAX_GUESS_FAILURES = 2;
+const MAX_SIGNATURE_CHARS = 24;
+// A signature is learnt from a scanned batch of at least this many children.
+const MIN_SIGNATURE_CHILDREN = 4;
+// Arrays whose children are this long on average are parsed child by child, from slices of the text (no copy).
+const ELEMENT_ALONE_CHARS = 1024;
+
+const ARRAY = 1;
+const OBJECT = 2;
+const STRING = 3;
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+// JSON whitespace, forwards.
+const WS = /[ \t\n\r]*/y;
+// Everything but brackets and quotes, and whole strings (valid escapes only): stops at a bracket, or at the quote of
+// a string that does not end in the window (or is invalid).
+const FLAT = /(?:[^"[\]{}]+|"[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*")*/y;
+// The rest of a string: stops at its closing quote, at a backslash that does not start a valid escape (or one cut by
+// the window's end), or at the window's end.
+const STRING_REST = /[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*/y;
+// Scalars, colons and whitespace: stops at a comma, a quote or a bracket.
+const TO_STOP = /[^",[\]{}]*/y;
+const POSITION = / at position (\d+)/;
+// The start of an object up to its first key's colon, for a signature.
+const FIRST_KEY = /\{[ \t\n\r]*"[^"\\]{0,16}"[ \t\n\r]*:/y;
+
+const now = () => performance.now();
+const isWhitespace = (code) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+
+function abortReason(signal) {
+  return signal.reason !== undefined ? signal.reason : new AbortError();
+}
+
+function throwIfAborted(signal) {
+  if (signal && signal.aborted) throw abortReason(signal);
+}
+
+/** An own data property, like JSON.parse's CreateDataProperty: "__proto__" must not reach the prototype setter. */
+function setMember(object, key, value) {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  else object[key] = value;
+}
+
+/** A rate in ms per character, learnt as a running mean; too short a run (timer and call overheads) is not learnt. */
+function average(previous, ms, chars, measured) {
+  if (chars < MIN_LEARN_CHARS) return previous;
+  const rate = Math.max(ms, 0.001) / chars;
+  return measured ? (previous + rate) / 2 : rate;
+}
+
+class Frame {
+  constructor(kind, pos, key, parseRate) {
+    this.kind = kind;
+    this.pos = pos; // next character to read: a value's start, a separator after afterValue, or a string piece
+    this.key = key; // the member name this value goes under, in an object parent
+    this.value = null; // OBJECT: the object built so far (its first batch's result, adopted); ARRAY: see closeAt
+    this.parts = null; // ARRAY: arrays of consecutive children (batch results), copied into one at the end; STRING: pieces
+    this.count = 0; // ARRAY: children in parts
+    this.closeAt = -1; // ARRAY: position of the closing bracket, once the parts are being copied into `value`
+    this.filled = 0; // ARRAY: children copied so far, from parts[0] to parts[partIndex - 1]
+    this.partIndex = 0;
+    this.needValue = false; // after a comma: a value must follow
+    this.afterValue = false; // a walked child has just been attached: a comma or the closing bracket follows
+    this.chain = null; // positions of nested containers known to be large, this frame's child at chainAt
+    this.chainAt = 0;
+    this.chars = 0; // STRING: length of the pieces
+    this.end = -1; // STRING: position after the closing quote, once found (the pieces wait for their join)
+    this.lastPiece = 0; // STRING: length of the last piece
+    this.failedCut = -1; // STRING: end of a piece that did not parse, and why (its end is looked for next)
+    this.failure = null;
+    this.parseRate = parseRate; // ms per character of native parsing and merging, for this container's children
+    this.measured = false;
+    this.mergeMeasured = false; // OBJECT: the rate of a batch merged into the object is known
+    this.signature = null; // what the text around a comma between two children looks like, once learnt
+    this.failures = 0; // batches whose guessed end was wrong
+    this.exactNext = false; // the next batch must be scanned (a large child follows, or a guess just failed)
+    this.elementChars = 0; // ARRAY: average length of a child
+  }
+}
+
+/** The parse state; step(deadline) does work until the deadline and says whether the value is complete. */
+class Parser {
+  constructor(text) {
+    this.text = text;
+    this.length = text.length;
+    this.stack = [];
+    this.started = false;
+    this.result = undefined;
+    this.nativeCalls = 0;
+    this.breakSlice = false; // the next step must start a slice of its own
+    this.parseRate = INITIAL_MS_PER_CHAR; // prior for new frames: the last measurement anywhere
+    this.scanRate = INITIAL_MS_PER_CHAR / 4; // ms per character scanned, all frames alike
+    this.measured = false; // before the first measurement, batches are probes
+    this.scanMeasured = false;
+    this.scanEnd = 0; // furthest position the last scan read
+    this.descent = null; // what scan() found to descend into, when it returns -1
+    this.cutBeforeLarge = false; // scan() ended the batch before a large value
+    this.merged = false; // the last object batch was merged into an object (not adopted)
+    this.children = 0; // children in the last batch (-1: not counted)
+    this.region = null; // the text nextComma() searches, from regionStart to regionEnd
+    this.regionStart = 0;
+    this.regionEnd = 0;
+    this.window = '';
+    this.windowStart = 0;
+    this.windowEnd = 0;
+  }
+
+  step(deadline) {
+    if (!this.started) {
+      this.started = true;
+      this.begin(deadline);
+    }
+    const stack = this.stack;
+    let progressed = false; // one step per slice at least, however short yieldMs is
+    while (stack.length > 0) {
+      if (progressed && (this.breakSlice || now() >= deadline)) {
+        this.breakSlice = false;
+        return false;
+      }
+      progressed = true;
+      const frame = stack[stack.length - 1];
+      if (frame.kind === STRING) this.stringStep(frame, deadline);
+      else if (frame.closeAt >= 0) this.assemble(frame, deadline);
+      else if (frame.afterValue) this.separator(frame);
+      else this.batch(frame, deadline);
+    }
+    return true;
+  }
+
+  begin(deadline) {
+    const text = this.text;
+    WS.lastIndex = 0;
+    WS.test(text);
+    const start = WS.lastIndex;
+    const code = text.charCodeAt(start);
+    const small = this.length * INITIAL_MS_PER_CHAR <= Math.max(deadline - now(), 0);
+    if (small || (code !== OPEN_BRACKET && code !== OPEN_BRACE && code !== QUOTE)) {
+      // A short text, or a top-level number or literal (a token is never cut): native whole, native's error.
+      this.nativeCalls++;
+      this.result = JSON.parse(text);
+      return;
+    }
+    const kind = code === OPEN_BRACKET ? ARRAY : code === OPEN_BRACE ? OBJECT : STRING;
+    this.stack.push(new Frame(kind, start + 1, undefined, this.parseRate));
+  }
+
+  /** After a walked child: a comma (a value must follow) or the container's end. */
+  separator(frame) {
+    WS.lastIndex = frame.pos;
+    WS.test(this.text);
+    const p = WS.lastIndex;
+    if (this.text.charCodeAt(p) === COMMA) {
+      frame.pos = p + 1;
+      frame.afterValue = false;
+      frame.needValue = true;
+    } else {
+      this.close(frame, p);
+    }
+  }
+
+  /** Parses the next children of frame natively, as many as fit in what is left of the slice, or descends into one. */
+  batch(frame, deadline) {
+    const started = now();
+    // The first batch of all is a probe: the prior rates may be far off. So is an object's first batch merged into
+    // its first (adopted as is): setting keys one by one on a large object costs as much as parsing them.
+    const merging = frame.kind === OBJECT && frame.value !== null;
+    let fraction = 1;
+    if (!this.measured || (merging && !frame.mergeMeasured)) fraction = PROBE_FRACTION;
+    else if (!frame.measured) fraction = NEW_FRAME_FRACTION; // another container's rate, a guide only
+    else if (merging) fraction = MERGE_FRACTION; // room for the object's hash table to grow (a copy of all its keys)
+    const left = Math.max(deadline - started, 0) * fraction;
+    const start = frame.pos;
+    if (frame.signature !== null && !frame.exactNext) {
+      const chars = Math.max(MIN_BATCH_CHARS, Math.floor(left / frame.parseRate));
+      const target = Math.min(this.length, start + chars);
+      if (this.guess(frame, start, target, Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION)), started)) return;
+    }
+    frame.exactNext = false;
+    // A scanned batch: the scan reads up to `limit`, native parses up to about `target`.
+    const chars = Math.max(MIN_BATCH_CHARS, Math.floor(left / (frame.parseRate + this.scanRate * (1 + SLACK_FRACTION))));
+    const target = Math.min(this.length, start + chars);
+    const limit = Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION));
+    if (frame.chain !== null && frame.kind === ARRAY) {
+      // Text nested deeply: the next child may be a container already known to be large.
+      WS.lastIndex = start;
+      WS.test(this.text);
+      if (WS.lastIndex === frame.chain[frame.chainAt]) {
+        const at = WS.lastIndex;
+        this.descent = { at, keyStart: -1, keyEnd: -1, chain: frame.chain, chainAt: frame.chainAt + 1 };
+        this.descend(frame);
+        return;
+      }
+    }
+    const end = this.scan(frame, start, target, limit);
+    const scanned = now();
+    const scannedChars = Math.max(end, this.scanEnd) - start;
+    this.scanRate = average(this.scanRate, scanned - started, scannedChars, this.scanMeasured);
+    this.scanMeasured = this.scanMeasured || scannedChars >= MIN_LEARN_CHARS;
+    if (end >= 0) {
+      const closing = this.text.charCodeAt(end) !== COMMA;
+      this.flush(frame, start, end, closing);
+      this.learn(frame, now() - scanned, end - start);
+      if (closing) {
+        this.close(frame, end);
+      } else {
+        frame.pos = end + 1;
+        frame.needValue = true;
+        if (this.cutBeforeLarge) frame.exactNext = true;
+        else if (frame.signature === null && frame.failures < MAX_GUESS_FAILURES) frame.signature = this.learnSignature(frame, start, end);
+      }
+    } else {
+      this.descend(frame);
+    }
+  }
+
+  /** Walks the large value that comes first in frame, found by scan() (which returned -1) and told by this.descent. */
+  descend(frame) {
+    const large = this.descent;
+    this.descent = null;
+    frame.needValue = false;
+    let key;
+    if (frame.kind === OBJECT) key = this.parseKey(large.keyStart, large.keyEnd);
+    const at = large.at;
+    const code = this.text.charCodeAt(at);
+    const kind = code === OPEN_BRACKET ? ARRAY : code === OPEN_BRACE ? OBJECT : STRING;
+    const child = new Frame(kind, at + 1, key, kind === STRING ? frame.parseRate : this.parseRate);
+    if (large.chain !== null && large.chainAt < large.chain.length) {
+      child.chain = large.chain;
+      child.chainAt = large.chainAt;
+    }
+    if (frame.chain !== null && frame.chain[frame.chainAt] === at) frame.chain = null;
+    this.stack.push(child);
+  }
+
+  /**
+   * Ends the batch without scanning it: at the first comma past the target that looks like the commas between the
+   * frame's children seen so far. Native's parse of the batch is the check (a comma inside a string or a nested
+   * value leaves an unfinished value, which it rejects). Arrays of large children are parsed child by child, from
+   * slices of the text, which saves copying them into a batch. Returns false when the batch must be scanned.
+   */
+  guess(frame, start, target, limit, started) {
+    const chainAt = frame.chain !== null ? frame.chain[frame.chainAt] : -1;
+    if (frame.kind === ARRAY && frame.elementChars >= ELEMENT_ALONE_CHARS) return this.elementBatch(frame, start, target, limit, started, chainAt);
+    const end = this.nextComma(frame.signature, target, limit);
+    if (end < 0 || (chainAt >= start && chainAt < end)) return false;
+    try {
+      this.flush(frame, start, end, false);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      this.guessFailed(frame);
+      return true;
+    }
+    this.learn(frame, now() - started, end - start);
+    frame.pos = end + 1;
+    frame.needValue = true;
+    return true;
+  }
+
+  elementBatch(frame, start, target, limit, started, chainAt) {
+    const text = this.text;
+    let at = start;
+    let count = 0;
+    let failed = false;
+    const values = [];
+    while (at < target) {
+      const end = this.nextComma(frame.signature, at, limit);
+      if (end < 0 || (chainAt >= at && chainAt < end)) break;
+      let value;
+      try {
+        value = this.native(text.slice(at, end), at, at, end);
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
+        failed = true;
+        break;
+      }
+      values.push(value);
+      count++;
+      at = end + 1;
+    }
+    if (count > 0) {
+      addPart(frame, values);
+      this.learn(frame, now() - started, at - start);
+      frame.elementChars = (at - start) / count;
+      frame.pos = at;
+      frame.needValue = true;
+    }
+    if (failed) this.guessFailed(frame);
+    return count > 0 || failed;
+  }
+
+  learn(frame, ms, chars) {
+    if (chars < MIN_LEARN_CHARS) return;
+    if (frame.kind === OBJECT && this.merged && !frame.mergeMeasured) {
+      frame.measured = false; // the rate of the object's first batch, adopted as is, is no guide
+      frame.mergeMeasured = true;
+    }
+    frame.parseRate = average(frame.parseRate, ms, chars, frame.measured);
+    frame.measured = true;
+    this.parseRate = frame.parseRate;
+    this.measured = true;
+  }
+
+  guessFailed(frame) {
+    frame.failures++;
+    if (frame.failures >= MAX_GUESS_FAILURES) frame.signature = null;
+    frame.exactNext = true;
+    this.breakSlice = true; // the wasted parse took part of the slice: scan in the next one
+  }
+
+  /**
+   * The signature of the comma that ended a scanned batch, if it is a safe guide: in the batch just parsed, it must
+   * appear at every comma between two children and nowhere else (a guess at a false one costs a wasted parse).
+   */
+  learnSignature(frame, start, end) {
+    if (this.children < MIN_SIGNATURE_CHILDREN) return null;
+    const signature = this.signatureAt(frame, end);
+    let count = 0;
+    for (let at = start; count < this.children;) {
+      const comma = this.nextComma(signature, at, end - 1);
+      if (comma < 0) break;
+      count++;
+      at = comma + 1;
+    }
+    return count === this.children - 1 ? signature : null;
+  }
+
+  /**
+   * The text around the comma at `comma`, between two children of frame: the end of the child before (a closing
+   * bracket or quote), whitespace, and the start of the next one up to its first key. Searched for with indexOf on
+   * a pattern of at most 6 characters (longer ones take V8 a table per call), starting at its rarest character.
+   */
+  signatureAt(frame, comma) {
+    const text = this.text;
+    let begin = comma;
+    while (begin > 0 && isWhitespace(text.charCodeAt(begin - 1))) begin--;
+    const before = text.charCodeAt(begin - 1);
+    if (before === CLOSE_BRACE || before === CLOSE_BRACKET || before === QUOTE) begin--;
+    else begin = comma;
+    WS.lastIndex = comma + 1;
+    WS.test(text);
+    const first = WS.lastIndex;
+    let end = first;
+    const code = text.charCodeAt(first);
+    if (code === OPEN_BRACE && frame.kind === ARRAY) {
+      FIRST_KEY.lastIndex = first;
+      end = FIRST_KEY.test(text) ? FIRST_KEY.lastIndex : first + 1;
+    } else if (code === OPEN_BRACE || code === OPEN_BRACKET || code === QUOTE) {
+      end = first + 1;
+    }
+    end = Math.min(end, begin + MAX_SIGNATURE_CHARS);
+    // The indexOf pattern starts at the next child's first character when it has one (rarer than a comma).
+    const searchFrom = end > first ? first : comma;
+    return {
+      text: text.slice(begin, end),
+      search: text.slice(searchFrom, Math.min(end, searchFrom + 6)),
+      searchOffset: searchFrom - begin,
+      commaOffset: comma - begin,
+    };
+  }
+
+  /** The first comma at or past `from` (and before `limit`) with the signature around it, or -1. */
+  nextComma(signature, from, limit) {
+    const begin = Math.max(0, from - signature.commaOffset);
+    const end = Math.min(this.length, limit + signature.text.length);
+    if (end - begin < signature.text.length) return -1;
+    // Searched in a slice that ends at the limit (indexOf must not run through the rest of the text), kept for the
+    // searches of one batch.
+    if (this.region === null || begin < this.regionStart || end !== this.regionEnd) {
+      this.regionStart = begin;
+      this.regionEnd = end;
+      this.region = this.text.slice(begin, end);
+    }
+    const region = this.region;
+    const offset = this.regionStart;
+    let at = begin - offset + signature.searchOffset;
+    for (;;) {
+      const found = region.indexOf(signature.search, at);
+      if (found < 0) return -1;
+      const candidate = found - signature.searchOffset;
+      const comma = offset + candidate + signature.commaOffset;
+      if (comma > limit) return -1;
+      if (comma >= from && region.startsWith(signature.text, candidate)) return comma;
+      at = found + 1;
+    }
+  }
+
+  /**
+   * Finds where the batch that starts at `start` ends: the first comma at the frame's level at or past `target`, or
+   * the frame's closing bracket; returns its position. A value still open at `limit` ends the batch before it, or,
+   * when it comes first, is left to the walk: then scan returns -1 and sets this.descent.
+   */
+  scan(frame, start, target, limit) {
+    this.cutBeforeLarge = false;
+    const text = this.text;
+    const length = this.length;
+    const chain = frame.chain;
+    const opens = []; // open brackets of the child being scanned, outermost first
+    let p = start;
+    let q;
+    for (;;) {
+      if (opens.length === 0 && p >= target) {
+        // At the frame's level, past the target: the batch ends at the next comma.
+        TO_STOP.lastIndex = p;
+        TO_STOP.test(text);
+        q = TO_STOP.lastIndex;
+        if (q >= length) throw syntaxError(this, length);
+      } else {
+        q = this.flatTo(p, opens.length === 0 ? target : limit);
+        if (q === this.windowEnd) {
+          p = q;
+          if (q >= length) throw syntaxError(this, length);
+          if (opens.length > 0 && q >= limit) {
+            this.scanEnd = limit;
+            return this.tooLarge(frame, start, opens[0], this.knownLarge(opens, start, limit), 1);
+          }
+          continue;
+        }
+      }
+      const code = text.charCodeAt(q);
+      if (code === QUOTE) {
+        const end = this.skipString(q, limit);
+        if (end >= 0) {
+          p = end;
+        } else if (opens.length > 0) {
+          this.scanEnd = limit;
+          return this.tooLarge(frame, start, opens[0], this.knownLarge(opens, start, limit), 1);
+        } else {
+          this.scanEnd = limit;
+          const cut = this.tooLarge(frame, start, q, null, 0);
+          if (cut !== -2) return cut;
+          // A key longer than the slack, first in its batch: keys are never cut, so it is read whole.
+          p = this.skipString(q, length);
+          limit = Math.min(length, p + (limit - start));
+        }
+      } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
+        if (opens.length === 0 && chain !== null && q === chain[frame.chainAt]) {
+          // Known to be large: no need to scan it again.
+          this.scanEnd = q;
+          return this.tooLarge(frame, start, q, chain, frame.chainAt + 1);
+        }
+        opens.push(q);
+        p = q + 1;
+      } else if (code === COMMA || opens.length === 0) {
+        // A comma past the target, or the frame's closing bracket (close() checks which).
+        this.scanEnd = q;
+        return q;
+      } else {
+        opens.pop();
+        p = q + 1;
+      }
+    }
+  }
+
+  /**
+   * A value at `at` (at the frame's level) reaches past the batch: returns the comma before its member, where the
+   * batch ends, or, when its member is the first of the batch, -1 with this.descent set (-2 for a key, which scan
+   * reads whole).
+   */
+  tooLarge(frame, start, at, chain, chainAt) {
+    const text = this.text;
+    let j = this.whitespaceBefore(at - 1);
+    let keyStart = -1;
+    let keyEnd = -1;
+    let isKey = false;
+    if (frame.kind === OBJECT) {
+      if (j >= start && text.charCodeAt(j) === COLON) {
+        j = this.whitespaceBefore(j - 1);
+        if (j < start || text.charCodeAt(j) !== QUOTE) throw syntaxError(this, j + 1);
+        keyEnd = j + 1;
+        keyStart = this.openingQuote(j, start);
+        j = this.whitespaceBefore(keyStart - 1);
+      } else if (text.charCodeAt(at) === QUOTE) {
+        isKey = true;
+      } else {
+        throw syntaxError(this, at); // a container where a key belongs
+      }
+    }
+    if (j >= start) {
+      if (text.charCodeAt(j) !== COMMA) throw syntaxError(this, j);
+      this.cutBeforeLarge = true;
+      if (chain !== null && chainAt === 1) {
+        // The next batch starts with it: keep what this scan learnt, so that it is not scanned again.
+        frame.chain = chain;
+        frame.chainAt = 0;
+      }
+      return j;
+    }
+    if (isKey) return -2;
+    this.descent = { at, keyStart, keyEnd, chain, chainAt };
+    return -1;
+  }
+
+  /**
+   * The containers the scan was in when it reached its limit (outermost first), cut to those that already spanned a
+   * good part of the scanned text: those are known to be large, the ones opened just before the limit may be small.
+   */
+  knownLarge(opens, start, limit) {
+    const minimum = (limit - start) * CHAIN_FRACTION;
+    let n = 1;
+    while (n < opens.length && limit - opens[n] >= minimum) n++;
+    opens.length = n;
+    return opens;
+  }
+
+  /** Position of the opening quote of the string whose closing quote is at `close` (an unescaped quote before it). */
+  openingQuote(close, start) {
+    const text = this.text;
+    let k = close - 1;
+    for (;;) {
+      k = text.lastIndexOf('"', k);
+      if (k < start) throw syntaxError(this, close);
+      let backslashes = 0;
+      while (text.charCodeAt(k - 1 - backslashes) === BACKSLASH) backslashes++;
+      if (backslashes % 2 === 0) return k;
+      k--;
+    }
+  }
+
+  whitespaceBefore(j) {
+    while (j >= 0 && isWhitespace(this.text.charCodeAt(j))) j--;
+    return j;
+  }
+
+  /** Runs FLAT from p on a window that ends at most at `limit`; returns where it stopped (windowEnd: nothing found). */
+  flatTo(p, limit) {
+    if (p < this.windowStart || p >= this.windowEnd || this.windowEnd > limit) {
+      this.windowStart = p;
+      this.windowEnd = Math.min(limit, p + WINDOW);
+      this.window = this.text.slice(p, this.windowEnd);
+    }
+    FLAT.lastIndex = p - this.windowStart;
+    FLAT.test(this.window);
+    return this.windowStart + FLAT.lastIndex;
+  }
+
+  /**
+   * Skips the string whose opening quote is at q; returns the position after its closing quote, or -1 when it does
+   * not end before `limit`. Throws on an invalid escape or a string that never ends.
+   */
+  skipString(q, limit) {
+    const text = this.text;
+    const length = this.length;
+    let p = q + 1;
+    for (;;) {
+      const end = Math.min(limit, p + WINDOW);
+      STRING_REST.lastIndex = 0;
+      STRING_REST.test(text.slice(p, end));
+      const m = p + STRING_REST.lastIndex;
+      if (m < end) {
+        if (text.charCodeAt(m) === QUOTE) return m + 1;
+        // A backslash: an escape cut by the window's end, or an invalid one (escapes are at most 6 characters).
+        if (end - m >= 6 || end === length) throw syntaxError(this, m + 1, 'Bad escaped character');
+        if (end === limit) return -1;
+        p = m;
+      } else {
+        if (end === length) throw syntaxError(this, length, 'Unterminated string');
+        if (end === limit) return -1;
+        p = end;
+      }
+    }
+  }
+
+  parseKey(start, end) {
+    return this.native(this.text.slice(start, end), start, start, end);
+  }
+
+  /** Parses text[start, end) natively as the members of frame (atClose: the container ends at `end`) and adds them. */
+  flush(frame, start, end, atClose) {
+    WS.lastIndex = start;
+    WS.test(this.text);
+    if (WS.lastIndex >= end) {
+      // No value: fine only for an empty container.
+      if (!atClose || frame.needValue) throw syntaxError(this, end);
+      return;
+    }
+    const slice = this.text.slice(start, end);
+    const batch = frame.kind === ARRAY
+      ? this.native(`[${slice}]`, start - 1, start, end)
+      : this.native(`{${slice}}`, start - 1, start, end);
+    this.merged = false;
+    if (frame.kind === ARRAY) {
+      frame.elementChars = (end - start) / batch.length;
+      addPart(frame, batch);
+      this.children = batch.length;
+      return;
+    }
+    const target = frame.value;
+    this.merged = target !== null;
+    if (target === null) {
+      frame.value = batch;
+      this.children = -1; // not counted (a key listing of a large object costs)
+    } else {
+      const keys = Object.keys(batch);
+      for (let i = 0; i < keys.length; i++) setMember(target, keys[i], batch[keys[i]]);
+      this.children = keys.length; // at most: duplicate keys count once
+    }
+  }
+
+  /** JSON.parse of a piece of text; offset: where the piece's first character is in the text (to map positions). */
+  native(piece, offset, from, to) {
+    this.nativeCalls++;
+    try {
+      return JSON.parse(piece);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      const match = POSITION.exec(error.message);
+      if (match !== null) {
+        const at = Math.max(from, Math.min(to, offset + Number(match[1])));
+        throw syntaxError(this, at, error.message.slice(0, match.index).replace(/ in JSON$/, ''));
+      }
+      throw new SyntaxError(`${error.message} (in the JSON text between positions ${from} and ${to})`);
+    }
+  }
+
+  close(frame, at) {
+    const code = this.text.charCodeAt(at);
+    if (code !== (frame.kind === ARRAY ? CLOSE_BRACKET : CLOSE_BRACE)) throw syntaxError(this, at);
+    if (frame.kind === OBJECT) {
+      this.finish(frame, frame.value !== null ? frame.value : {}, at + 1);
+    } else if (frame.parts === null || frame.parts.length === 1) {
+      this.finish(frame, frame.parts !== null ? frame.parts[0] : [], at + 1);
+    } else {
+      // Several batches: copied into one array by assemble(), in a slice of its own.
+      frame.closeAt = at;
+      if (frame.count > MAX_CONCAT_CHILDREN) frame.value = new Array(frame.count);
+      this.breakSlice = true;
+    }
+  }
+
+  /**
+   * Copies the children of an array parsed in several batches into its one array: by concat (one step, about 5 ms a
+   * million children), or past MAX_CONCAT_CHILDREN by a loop (half as fast, but it stops at the deadline).
+   */
+  assemble(frame, deadline) {
+    if (frame.value === null) {
+      this.finish(frame, Array.prototype.concat.apply([], frame.parts), frame.closeAt + 1);
+      return;
+    }
+    const target = frame.value;
+    const parts = frame.parts;
+    let k = frame.filled;
+    let p = frame.partIndex;
+    while (p < parts.length) {
+      const part = parts[p];
+      for (let i = 0; i < part.length; i++) target[k++] = part[i];
+      parts[p++] = null;
+      if (now() >= deadline) break;
+    }
+    frame.filled = k;
+    frame.partIndex = p;
+    if (p === parts.length) this.finish(frame, target, frame.closeAt + 1);
+  }
+
+  /** Pops frame, whose value ended at `end`, and attaches the value to its parent (or makes it the result). */
+  finish(frame, value, end) {
+    this.stack.pop();
+    const parent = this.stack.length > 0 ? this.stack[this.stack.length - 1] : null;
+    if (parent === null) {
+      WS.lastIndex = end;
+      WS.test(this.text);
+      if (WS.lastIndex < this.length) throw syntaxError(this, WS.lastIndex);
+      this.result = value;
+      return;
+    }
+    if (parent.kind === ARRAY) {
+      if (parent.parts === null) addPart(parent, [value]);
+      else {
+        parent.parts[parent.parts.length - 1].push(value);
+        parent.count++;
+      }
+    } else {
+      if (parent.value === null) parent.value = {};
+      setMember(parent.value, frame.key, value);
+    }
+    parent.pos = end;
+    parent.afterValue = true;
+  }
+
+  /** Decodes the next piece of a long string: cut before an escape, parsed natively. */
+  stringStep(frame, deadline) {
+    const text = this.text;
+    if (frame.end >= 0) {
+      // The join is a copy of the whole string that cannot be split: a slice of its own (step saw to that).
+      this.finish(frame, frame.parts.join(''), frame.end);
+      return;
+    }
+    if (frame.parts === null) frame.parts = [];
+    const started = now();
+    const start = frame.pos;
+    let cut = frame.failedCut;
+    if (cut < 0) {
+      const budget = Math.max(deadline - started, 0) * (frame.measured ? 1 : PROBE_FRACTION);
+      // A piece grows to at most twice the last one: the rate of the first small pieces can be far off.
+      const chars = Math.min(Math.max(MIN_PIECE_CHARS, Math.floor(budget / frame.parseRate)), 2 * Math.max(frame.lastPiece, MIN_PIECE_CHARS));
+      cut = this.escapeBoundary(start, Math.min(this.length, start + chars));
+      if (cut < this.length) {
+        // Guess that the string goes on past the cut: if the piece parses, it holds no closing quote, so it does.
+        try {
+          const piece = this.native(`"${text.slice(start, cut)}"`, start - 1, start, cut);
+          frame.parts.push(piece);
+          frame.chars += piece.length;
+          frame.lastPiece = cut - start;
+          frame.pos = cut;
+        } catch (error) {
+          // The string ends before the cut (or the piece is invalid): find out in a slice of its own.
+          if (!(error instanceof SyntaxError)) throw error;
+          frame.failedCut = cut;
+          frame.failure = error;
+          this.breakSlice = true;
+        }
+        // Strings decode at their own rate: learnt by the frame only.
+        frame.parseRate = average(frame.parseRate, now() - started, cut - start, frame.measured);
+        frame.measured = frame.measured || cut - start >= MIN_LEARN_CHARS;
+        return;
+      }
+    }
+    const end = this.skipString(start - 1, Math.min(this.length, cut + 1));
+    if (end < 0) throw frame.failure;
+    const piece = this.native(`"${text.slice(start, end - 1)}"`, start - 1, start, end);
+    frame.parts.push(piece);
+    frame.chars += piece.length;
+    frame.end = end;
+    if (frame.parts.length === 1) this.finish(frame, piece, end);
+    else if (frame.chars > MAX_JOIN_CHARS) this.finish(frame, frame.parts.reduce(concatenateStrings), end);
+    else if (frame.chars > JOIN_ALONE_CHARS) this.breakSlice = true;
+    else this.finish(frame, frame.parts.join(''), end);
+  }
+
+  /** Moves a cut back before an escape it would split (valid text from `start`; if not, the piece's parse fails). */
+  escapeBoundary(start, cut) {
+    const text = this.text;
+    for (let j = cut - 1; j >= cut - 5 && j > start; j--) { // cut - start >= MIN_PIECE_CHARS: j never reaches start
+      if (text.charCodeAt(j) !== BACKSLASH) continue;
+      let run = 1;
+      while (j - run >= start && text.charCodeAt(j - run) === BACKSLASH) run++;
+      if (run % 2 === 0) return cut; // j is an escaped backslash: the escape before it ended at j
+      const escapeEnd = j + (text.charCodeAt(j + 1) === 0x75 ? 6 : 2);
+      return escapeEnd > cut ? j : cut;
+    }
+    return cut;
+  }
+}
+
+const concatenateStrings = (a, b) => a + b;
+
+function addPart(frame, values) {
+  if (frame.parts === null) frame.parts = [values];
+  else frame.parts.push(values);
+  frame.count += values.length;
+}
+
+function syntaxError(parser, at, reason) {
+  if (reason === undefined && at >= parser.length) return new SyntaxError('Unexpected end of JSON input');
+  const what = reason || `Unexpected token ${JSON.stringify(parser.text.charAt(at))}`;
+  return new SyntaxError(`${what} in JSON at position ${at}`);
+}
+
+function readOptions(options) {
+  const o = options === undefined || options === null ? {} : options;
+  const yieldMs = o.yieldMs === undefined ? DEFAULT_YIELD_MS : o.yieldMs;
+  if (typeof yieldMs !== 'number' || !(yieldMs > 0) || !Number.isFinite(yieldMs)) {
+    throw new RangeError(`yieldMs must be a positive number of milliseconds, got ${String(yieldMs)}`);
+  }
+  const signal = o.signal === undefined || o.signal === null ? null : o.signal;
+  if (signal !== null && typeof signal.aborted !== 'boolean') throw new TypeError('signal must be an AbortSignal');
+  const stats = o.stats === undefined ? null : o.stats;
+  if (stats !== null && (typeof stats !== 'object' || stats === null)) throw new TypeError('stats must be an object');
+  return { yieldMs, signal, stats: stats || {} };
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+function resetStats(stats) {
+  stats.yields = 0;
+  stats.nativeCalls = 0;
+  stats.maxSliceMs = 0;
+}
+
+/** Runs a Parser slice by slice, with a turn of the event loop between slices. */
+async function run(text, settings) {
+  const stats = settings.stats;
+  throwIfAborted(settings.signal);
+  const parser = new Parser(text);
+  for (;;) {
+    const started = now();
+    let done;
+    try {
+      done = parser.step(started + settings.yieldMs);
+    } finally {
+      stats.maxSliceMs = Math.max(stats.maxSliceMs, now() - started);
+      stats.nativeCalls += parser.nativeCalls;
+      parser.nativeCalls = 0;
+    }
+    if (done) return parser.result;
+    await nextTurn();
+    stats.yields++;
+    throwIfAborted(settings.signal);
+  }
+}
+
+async function parse(text, options) {
+  const settings = readOptions(options);
+  resetStats(settings.stats);
+  return run(typeof text === 'string' ? text : `${text}`, settings);
+}
+
+async function parseChunks(chunks, options) {
+  const settings = readOptions(options);
+  resetStats(settings.stats);
+  throwIfAborted(settings.signal);
+  const parts = [];
+  let chars = 0;
+  let decoder = null;
+  const add = (part) => {
+    parts.push(part);
+    chars += part.length;
+  };
+  for await (const chunk of chunks) {
+    throwIfAborted(settings.signal);
+    if (typeof chunk === 'string') {
+      if (decoder !== null) add(decoder.end());
+      decoder = null;
+      add(chunk);
+    } else if (ArrayBuffer.isView(chunk)) {
+      if (decoder === null) decoder = new StringDecoder('utf8');
+      add(decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+    } else {
+      throw new TypeError('parseChunks takes strings, Buffers or Uint8Arrays');
+    }
+  }
+  if (decoder !== null) add(decoder.end());
+  if (chars > JOIN_ALONE_CHARS) {
+    // The join copies the whole text and cannot be split: a slice of its own.
+    await nextTurn();
+    settings.stats.yields++;
+    throwIfAborted(settings.signal);
+  }
+  const started = now();
+  const text = parts.join('');
+  settings.stats.maxSliceMs = Math.max(settings.stats.maxSliceMs, now() - started);
+  return run(text, settings);
+}
+
+module.exports = { parse, parseChunks, AbortError };

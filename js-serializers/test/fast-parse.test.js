@@ -1,0 +1,238 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { performance } = require('node:perf_hooks');
+const { parse, parseChunks, AbortError } = require('../fast-parse');
+const fastStringify = require('../fast-stringify');
+const { startGapMonitor } = require('../timer-gap');
+const { valid, invalid, tortureTexts, randomText, firstDifference } = require('./parse-corpus');
+const { generate } = require('../../payloads/js/index');
+
+// Slices so thin that every batch, piece and descent boundary is crossed; one step per slice for short texts.
+const THIN_MS = 0.05;
+const ONE_STEP_MS = 1e-9;
+const ONE_STEP_MAX_CHARS = 50000;
+// Responsiveness is the feature, so it is asserted, with a bound generous enough for a loaded CI machine; the
+// tight figure is the benchmark's (bench/fast-parse-bench.js).
+const MAX_GAP_MS = 100;
+
+async function settle(promise) {
+  try {
+    return { value: await promise };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function assertSame(actual, expected, what) {
+  const difference = firstDifference(actual, expected);
+  assert.ok(difference === null, `${what}: differs from JSON.parse at ${difference}`);
+}
+
+/** parse() equals JSON.parse on text, with default slices, thin slices and (short texts) one step per slice. */
+async function checkValid(name, text) {
+  const expected = JSON.parse(text);
+  const settings = [{}, { yieldMs: THIN_MS }];
+  if (text.length <= ONE_STEP_MAX_CHARS) settings.push({ yieldMs: ONE_STEP_MS });
+  for (const options of settings) {
+    const stats = {};
+    const outcome = await settle(parse(text, Object.assign({ stats }, options)));
+    if (outcome.error) throw new Error(`${name} (yieldMs ${options.yieldMs}): ${outcome.error.stack}`);
+    assertSame(outcome.value, expected, `${name} (yieldMs ${options.yieldMs})`);
+    assert.ok(stats.nativeCalls >= 0 && stats.yields >= 0 && stats.maxSliceMs >= 0, `${name}: stats not filled in`);
+  }
+}
+
+async function checkInvalid(name, text) {
+  assert.throws(() => JSON.parse(text), SyntaxError, `the corpus calls "${name}" invalid, native accepts it`);
+  const settings = [{}, { yieldMs: THIN_MS }];
+  if (text.length <= ONE_STEP_MAX_CHARS) settings.push({ yieldMs: ONE_STEP_MS });
+  for (const options of settings) {
+    const outcome = await settle(parse(text, options));
+    assert.ok(outcome.error !== undefined, `${name} (yieldMs ${options.yieldMs}): accepted an invalid text`);
+    assert.ok(outcome.error instanceof SyntaxError, `${name}: ${outcome.error && outcome.error.stack}`);
+  }
+}
+
+for (const testCase of valid) {
+  test(`parse equals JSON.parse: ${testCase.name}`, async () => {
+    const text = testCase.text; // built once: large cases are getters
+    const stopMonitor = startGapMonitor();
+    let maxGapMs;
+    try {
+      await checkValid(testCase.name, text);
+    } finally {
+      maxGapMs = stopMonitor();
+    }
+    assert.ok(maxGapMs < MAX_GAP_MS, `the 1 ms timer waited ${maxGapMs.toFixed(1)} ms`);
+  });
+}
+
+for (const testCase of invalid) {
+  test(`parse rejects with a SyntaxError: ${testCase.name}`, async () => {
+    await checkInvalid(testCase.name, testCase.text);
+  });
+}
+
+test('the JSON.stringify output of every torture-corpus case parses as native does', async () => {
+  for (const testCase of tortureTexts()) await checkValid(testCase.name, testCase.text);
+});
+
+test('random documents with random whitespace parse as native does', async () => {
+  for (let seed = 1; seed <= 20; seed++) await checkValid(`random document ${seed}`, randomText(seed, 3000));
+});
+
+test('syntax errors far into a large text name a position near the fault', async () => {
+  const cases = [
+    { text: `[${Array.from({ length: 200000 }, (_, i) => (i === 190000 ? '01' : i)).join(',')}]`, fault: ',01,' },
+    { text: `{${Array.from({ length: 100000 }, (_, i) => (i === 99000 ? `"k${i}" ${i}` : `"k${i}":${i}`)).join(',')}}`, fault: ' 99000' },
+    { text: `"${'ab\\n'.repeat(500000)}\\q"`, fault: '\\q' },
+    { text: `[${'1,'.repeat(300000)}1] x`, fault: ' x' },
+  ];
+  for (const { text, fault } of cases) {
+    const error = (await settle(parse(text))).error;
+    assert.ok(error instanceof SyntaxError, String(error));
+    const match = /position (\d+)/.exec(error.message);
+    assert.ok(match !== null, `no position in "${error.message}"`);
+    const expected = text.indexOf(fault) + 1;
+    assert.ok(Math.abs(Number(match[1]) - expected) <= 2, `"${error.message}": the fault is at ${expected}`);
+  }
+});
+
+const bigText = () => JSON.stringify(generate({ document: 'records', seed: 1, size: 10000 })); // ~19.8 MB
+
+test('the 20 MB records document parses as native does, in slices, with the event loop responsive', async () => {
+  const text = bigText();
+  const expected = JSON.parse(text);
+  await parse(text); // warm up, so the bound is about slicing, not compilation
+  const stats = {};
+  const stopMonitor = startGapMonitor();
+  let value;
+  let maxGapMs;
+  try {
+    value = await parse(text, { stats, yieldMs: 5 });
+  } finally {
+    maxGapMs = stopMonitor();
+  }
+  assertSame(value, expected, 'records');
+  assert.ok(stats.yields > 3 && stats.nativeCalls > 3 && stats.maxSliceMs > 0, JSON.stringify(stats));
+  assert.ok(maxGapMs < MAX_GAP_MS, `the 1 ms timer waited ${maxGapMs.toFixed(1)} ms (max slice ${stats.maxSliceMs.toFixed(1)} ms)`);
+});
+
+test('abort rejects promptly with AbortError and no work is done after it', async () => {
+  const text = bigText();
+  const controller = new AbortController();
+  let abortedAt = 0;
+  setTimeout(() => {
+    abortedAt = performance.now();
+    controller.abort();
+  }, 5);
+  const stats = {};
+  // A real AbortSignal has a reason (a DOMException named AbortError): it is what parse rejects with.
+  await assert.rejects(parse(text, { signal: controller.signal, stats }), (error) => error === controller.signal.reason && error.name === 'AbortError');
+  const overshootMs = performance.now() - abortedAt;
+  assert.ok(abortedAt > 0 && overshootMs <= 50, `rejected ${overshootMs.toFixed(1)} ms after abort`);
+  const callsAtRejection = stats.nativeCalls;
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.strictEqual(stats.nativeCalls, callsAtRejection, 'native parsing went on after the rejection');
+  assert.strictEqual(AbortError, fastStringify.AbortError, 'one AbortError for both modules');
+});
+
+test('abort uses the signal reason, and an aborted signal does no work at all', async () => {
+  const reason = new Error('stop now');
+  const controller = new AbortController();
+  controller.abort(reason);
+  const stats = {};
+  await assert.rejects(parse('[1,2,3]', { signal: controller.signal, stats }), (error) => error === reason);
+  assert.strictEqual(stats.nativeCalls, 0);
+  await assert.rejects(parse('[1]', { signal: { aborted: true } }), (error) => error instanceof AbortError); // no reason
+  await assert.rejects(parseChunks(['[1]'], { signal: AbortSignal.abort() }), { name: 'AbortError' });
+});
+
+test('concurrent parses do not interfere', async () => {
+  const texts = [
+    ...[11, 12, 13].map((seed) => JSON.stringify(generate({ document: 'records', seed, size: 800 }))),
+    JSON.stringify(generate({ document: 'objects', seed: 2, size: 1500 }), null, 1),
+    ...['wide object, 100k keys with escapes', 'long string with escapes and unicode (4 MB)', 'big array of numbers in every form',
+      'huge member between small ones', 'nested arrays, 10k levels'].map((name) => valid.find((c) => c.name === name).text),
+  ];
+  const values = await Promise.all(texts.map((text, i) => parse(text, { yieldMs: 1 + (i % 3) })));
+  values.forEach((value, i) => assertSame(value, JSON.parse(texts[i]), `document ${i}`));
+});
+
+test('a text that is not a string is converted as JSON.parse converts it', async () => {
+  await assert.rejects(parse(undefined), SyntaxError); // the text "undefined"
+  assert.strictEqual(await parse(42), 42);
+  assert.strictEqual(await parse(null), null);
+  assert.strictEqual(await parse(true), true);
+  assert.deepStrictEqual(await parse({ toString: () => '[1,{"a":2}]' }), [1, { a: 2 }]);
+  assert.deepStrictEqual(await parse(Buffer.from('{"b":[true]}')), { b: [true] });
+  await assert.rejects(parse(Symbol('s')), TypeError);
+});
+
+test('parseChunks takes strings and UTF-8 bytes, split anywhere', async () => {
+  const text = JSON.stringify({ s: 'é€😀'.repeat(5000), list: Array.from({ length: 3000 }, (_, i) => ({ i })) });
+  const expected = JSON.parse(text);
+  const pieces = (list, size) => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+  assertSame(await parseChunks(pieces(text, 777)), expected, 'string chunks');
+  const bytes = Buffer.from(text);
+  assertSame(await parseChunks(pieces(bytes, 1001)), expected, 'Buffer chunks split inside characters');
+  async function* slowly() {
+    for (const piece of pieces(new Uint8Array(bytes), 4096)) {
+      await new Promise((resolve) => setImmediate(resolve));
+      yield piece;
+    }
+  }
+  const stats = {};
+  assertSame(await parseChunks(slowly(), { stats }), expected, 'async iterable of Uint8Arrays');
+  assert.ok(stats.nativeCalls > 0);
+  await assert.rejects(parseChunks(['[1,', '2,]']), SyntaxError);
+  await assert.rejects(parseChunks([1, 2]), TypeError);
+});
+
+test('options are validated', async () => {
+  await assert.rejects(parse('1', { yieldMs: 0 }), RangeError);
+  await assert.rejects(parse('1', { yieldMs: 'fast' }), RangeError);
+  await assert.rejects(parse('1', { signal: {} }), TypeError);
+  await assert.rejects(parse('1', { stats: 3 }), TypeError);
+});
+
+test('the corpus is run on Node 14 too, when that runtime is installed', (t) => {
+  const node14 = path.join(__dirname, '../../.runtimes/node-14.21.3/bin/node');
+  if (!fs.existsSync(node14)) return t.skip(`no Node 14 runtime at ${node14}`);
+  const script = `
+    const { parse } = require(${JSON.stringify(path.join(__dirname, '../fast-parse'))});
+    const corpus = require(${JSON.stringify(path.join(__dirname, 'parse-corpus'))});
+    (async () => {
+      const failures = [];
+      const texts = corpus.valid.concat(corpus.tortureTexts());
+      for (let seed = 1; seed <= 10; seed++) texts.push({ name: 'random ' + seed, text: corpus.randomText(seed, 3000) });
+      for (const c of texts) {
+        const text = c.text;
+        for (const yieldMs of text.length > 200000 ? [5] : [5, ${THIN_MS}]) {
+          try {
+            const difference = corpus.firstDifference(await parse(text, { yieldMs }), JSON.parse(text));
+            if (difference !== null) failures.push(c.name + ' differs at ' + difference);
+          } catch (e) { failures.push(c.name + ' threw ' + e.message.slice(0, 200)); }
+        }
+      }
+      for (const c of corpus.invalid) {
+        const text = c.text;
+        let nativeAccepts = true;
+        try { JSON.parse(text); } catch (e) { nativeAccepts = false; }
+        if (nativeAccepts) failures.push(c.name + ' is accepted by native');
+        for (const yieldMs of text.length > 200000 ? [5] : [5, ${THIN_MS}]) {
+          try { await parse(text, { yieldMs }); failures.push(c.name + ' accepted'); }
+          catch (e) { if (!(e instanceof SyntaxError)) failures.push(c.name + ' threw a ' + e.constructor.name); }
+        }
+      }
+      process.stdout.write(JSON.stringify({ version: process.version, cases: texts.length + corpus.invalid.length, failures }));
+    })();`;
+  const report = JSON.parse(execFileSync(node14, ['-e', script], { encoding: 'utf8', maxBuffer: 1 << 20 }));
+  assert.strictEqual(report.version, 'v14.21.3');
+  assert.ok(report.cases > 150, `only ${report.cases} cases`);
+  assert.deepStrictEqual(report.failures, []);
+});
