@@ -13,7 +13,8 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const status = await (await fetch(`${base}/runs/latest`)).json();
     for (const s of status.completed.slice(shown)) {
-      console.log(`${s.passed ? 'passed' : 'FAILED'} ${s.name}: ${s.requests} requests, ${s.requestsPerSecond} req/s, p99 ${s.latencyP99Ms} ms${s.passed ? '' : ` — ${s.problems.join('; ')}`}`);
+      const probe = typeof s.probeMaxMs === 'number' ? `; probe p99 ${s.probeP99Ms} ms, max ${s.probeMaxMs} ms` : '';
+      console.log(`${s.passed ? 'passed' : 'FAILED'} ${s.name}: ${s.requests} requests, ${s.requestsPerSecond} req/s, p99 ${s.latencyP99Ms} ms${probe}${s.passed ? '' : ` — ${s.problems.join('; ')}`}`);
     }
     shown = status.completed.length;
     if (status.state === 'error') throw new Error(`suite ${suite}: ${status.error}`);

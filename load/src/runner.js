@@ -4,6 +4,7 @@ const autocannon = require('autocannon');
 const { loadSuite } = require('./suites');
 const { waitForTargets, describeTargets } = require('./targets');
 const { runScenario } = require('./scenario');
+const { describeProbe } = require('./probe');
 const { newRunDir, machine, writeJson } = require('./results');
 
 function summarize(outcome) {
@@ -17,6 +18,9 @@ function summarize(outcome) {
     requestsPerSecond: r.requests.average,
     latencyP99Ms: r.latency.p99,
     latencyMaxMs: r.latency.max,
+    // null without a probe, or when no probe request was answered (see the result file's probe section)
+    probeP99Ms: outcome.probe && outcome.probe.latencyMs ? outcome.probe.latencyMs.p99 : null,
+    probeMaxMs: outcome.probe && outcome.probe.latencyMs ? outcome.probe.latencyMs.max : null,
   };
 }
 
@@ -40,7 +44,8 @@ function createRunner({ config, metrics, log }) {
       if (stopping) break;
       status.current = scenario.name;
       const labels = { scenario: scenario.name, target: scenario.target };
-      log(`[${i + 1}/${suite.scenarios.length}] ${scenario.name}: ${scenario.method || 'GET'} ${scenario.target}${scenario.path}, ${scenario.connections} connections, ${scenario.durationSeconds} s`);
+      const probe = scenario.probe ? `, probe GET ${scenario.probe.path} at ${scenario.probe.ratePerSecond}/s` : '';
+      log(`[${i + 1}/${suite.scenarios.length}] ${scenario.name}: ${scenario.method || 'GET'} ${scenario.target}${scenario.path}, ${scenario.connections} connections, ${scenario.durationSeconds} s${probe}`);
       metrics.scenarioActive.set(labels, 1);
       let outcome;
       try {
@@ -48,6 +53,9 @@ function createRunner({ config, metrics, log }) {
           onStart(instance) {
             current = instance;
             if (process.stdout.isTTY) autocannon.track(instance, { renderResultsTable: false, renderLatencyTable: false });
+          },
+          onProbeResponse(seconds) {
+            metrics.probeLatency.observe(labels, seconds);
           },
         });
       } finally {
@@ -58,7 +66,8 @@ function createRunner({ config, metrics, log }) {
       const summary = summarize(outcome);
       status.completed.push(summary);
       metrics.scenarioRuns.inc({ scenario: scenario.name, target: scenario.target, verdict: summary.passed ? 'passed' : 'failed' });
-      log(`  ${summary.passed ? 'passed' : 'FAILED'}: ${summary.requests} requests, ${summary.requestsPerSecond} req/s, p99 ${summary.latencyP99Ms} ms${summary.passed ? '' : ` — ${summary.problems.join('; ')}`}`);
+      const probed = outcome.probe ? `; ${describeProbe(outcome.probe)}` : '';
+      log(`  ${summary.passed ? 'passed' : 'FAILED'}: ${summary.requests} requests, ${summary.requestsPerSecond} req/s, p99 ${summary.latencyP99Ms} ms${probed}${summary.passed ? '' : ` — ${summary.problems.join('; ')}`}`);
       if (!summary.passed && outcome.checks.samples.length > 0) log(`  first bad response: ${outcome.checks.samples[0]}`);
     }
     status.current = null;

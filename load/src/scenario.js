@@ -1,7 +1,9 @@
 'use strict';
 // Runs one scenario with autocannon's programmatic API, checking every response on the way: a /run result must say
-// validated: true, so a fast wrong answer fails the scenario instead of improving its numbers.
+// validated: true, so a fast wrong answer fails the scenario instead of improving its numbers. A scenario with a
+// `probe` also runs the light probe beside it (probe.js), started with it and stopped when it ends, however it ends.
 const autocannon = require('autocannon');
+const { startProbe } = require('./probe');
 
 /** A per-response check that counts what the scenario's `expect` rejects. */
 function responseChecker(expect) {
@@ -31,8 +33,12 @@ function responseChecker(expect) {
   return { counts, onResponse };
 }
 
-/** Resolves to {scenario, url, result (autocannon's JSON), checks, passed, problems}. */
-function runScenario(scenario, baseUrl, { onStart } = {}) {
+/**
+ * Resolves to {scenario, url, result (autocannon's JSON), checks, passed, problems} and, with a probe, `probe` (its
+ * section, see probe.js). The probe never adds to `problems`. onProbeResponse(seconds, statusCode) sees each probe
+ * response live.
+ */
+function runScenario(scenario, baseUrl, { onStart, onProbeResponse } = {}) {
   const checker = responseChecker(scenario.expect);
   const body = scenario.body === undefined ? undefined : typeof scenario.body === 'string' ? scenario.body : JSON.stringify(scenario.body);
   const headers = Object.assign(body !== undefined ? { 'content-type': 'application/json' } : {}, scenario.headers);
@@ -45,15 +51,25 @@ function runScenario(scenario, baseUrl, { onStart } = {}) {
     requests: [{ method: scenario.method || 'GET', path: scenario.path, body, headers, onResponse: checker.onResponse }],
   };
   return new Promise((resolve, reject) => {
+    let ended = false;
+    let probe = null;
     const instance = autocannon(options, (err, result) => {
-      if (err) return reject(err);
-      const problems = [];
-      if (result.errors > 0) problems.push(`${result.errors} connection errors (${result.timeouts} timeouts)`);
-      if (result.non2xx > 0) problems.push(`${result.non2xx} non-2xx responses`);
-      if (checker.counts.invalid > 0) problems.push(`${checker.counts.invalid} responses not validated`);
-      if (result.requests.total === 0) problems.push('no request completed');
-      resolve({ scenario, url: baseUrl, result, checks: checker.counts, passed: problems.length === 0, problems });
+      ended = true;
+      const probeDone = probe ? probe.stop() : Promise.resolve(undefined);
+      probeDone.then((probeResult) => {
+        if (err) return reject(err);
+        const problems = [];
+        if (result.errors > 0) problems.push(`${result.errors} connection errors (${result.timeouts} timeouts)`);
+        if (result.non2xx > 0) problems.push(`${result.non2xx} non-2xx responses`);
+        if (checker.counts.invalid > 0) problems.push(`${checker.counts.invalid} responses not validated`);
+        if (result.requests.total === 0) problems.push('no request completed');
+        const outcome = { scenario, url: baseUrl, result, checks: checker.counts, passed: problems.length === 0, problems };
+        if (probeResult) outcome.probe = probeResult;
+        resolve(outcome);
+      });
     });
+    // autocannon reports bad options synchronously through the callback: then there is nothing to probe beside.
+    if (scenario.probe && !ended) probe = startProbe(scenario.probe, baseUrl, scenario.durationSeconds, onProbeResponse);
     if (onStart) onStart(instance);
   });
 }

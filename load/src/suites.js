@@ -9,6 +9,9 @@ const SUITES_DIR = path.join(__dirname, '..', 'suites');
 // Every load is bounded in time AND count, whatever a suite file says.
 const LIMITS = { connections: 200, durationSeconds: 120, maxRequests: 1000000 };
 const METHODS = ['GET', 'POST'];
+// The probe beside a scenario is light by construction: one GET at a low fixed rate (probe.js).
+const PROBE_FIELDS = ['path', 'ratePerSecond'];
+const PROBE_MAX_RATE = 200;
 
 function suiteNames(dir = SUITES_DIR) {
   return fs
@@ -31,6 +34,16 @@ function checkScenario(scenario, where, targets) {
     check(Number.isInteger(value) && value >= 1 && value <= max, where, `${field} must be an integer in [1, ${max}]`);
   }
   check(['validated', 'status'].includes(scenario.expect), where, 'expect must be "validated" (a /run result) or "status" (2xx only)');
+  if (scenario.probe !== undefined) checkProbe(scenario.probe, where);
+}
+
+function checkProbe(probe, where) {
+  check(probe !== null && typeof probe === 'object' && !Array.isArray(probe), where, 'probe must be an object like {"path": "/healthz", "ratePerSecond": 20}');
+  const unknown = Object.keys(probe).filter((k) => !PROBE_FIELDS.includes(k));
+  check(unknown.length === 0, where, `probe has unknown field ${unknown.join(', ')}; its fields are ${PROBE_FIELDS.join(', ')}`);
+  check(typeof probe.path === 'string' && probe.path.startsWith('/'), where, 'probe.path must start with / (normally /healthz)');
+  const rate = probe.ratePerSecond;
+  check(Number.isInteger(rate) && rate >= 1 && rate <= PROBE_MAX_RATE, where, `probe.ratePerSecond must be an integer in [1, ${PROBE_MAX_RATE}]`);
 }
 
 /** Reads and checks suite `name` from dir against the known targets. Returns {name, description, scenarios}. */

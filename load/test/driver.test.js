@@ -39,7 +39,8 @@ test('a suite started over HTTP checks responses, writes results and marks the s
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-'));
   const scenario = (name, pathAndQuery, expect) => ({ name, target: 'node-async', path: pathAndQuery, connections: 2, durationSeconds: 1, maxRequests: 40, expect });
   fs.mkdirSync(path.join(dir, 'suites'));
-  fs.writeFileSync(path.join(dir, 'suites', 'good.json'), JSON.stringify({ scenarios: [scenario('stringify', '/run/stringify?approach=async&size=20', 'validated')] }));
+  const probed = Object.assign(scenario('stringify', '/run/stringify?approach=async&size=20', 'validated'), { probe: { path: '/healthz', ratePerSecond: 10 } });
+  fs.writeFileSync(path.join(dir, 'suites', 'good.json'), JSON.stringify({ scenarios: [probed] }));
   fs.writeFileSync(path.join(dir, 'suites', 'bad.json'), JSON.stringify({ scenarios: [scenario('bad-size', '/run/stringify?size=0', 'validated')] }));
   const driver = await startDriver({ PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', LOAD_TARGETS: `node-async=${service.url}`, LOAD_SUITES_DIR: path.join(dir, 'suites'), RESULTS_DIR: path.join(dir, 'results') });
   t.after(async () => {
@@ -62,6 +63,9 @@ test('a suite started over HTTP checks responses, writes results and marks the s
   assert.ok(run.machine.cpus > 0);
   const saved = JSON.parse(fs.readFileSync(path.join(good.resultsDir, '01-stringify.json'), 'utf8'));
   assert.strictEqual(saved.result.requests.total, good.completed[0].requests);
+  assert.ok(saved.probe.requests > 0 && saved.probe.errors === 0, JSON.stringify(saved.probe));
+  assert.strictEqual(good.completed[0].probeMaxMs, saved.probe.latencyMs.max);
+  assert.strictEqual(good.completed[0].probeP99Ms, saved.probe.latencyMs.p99);
 
   assert.strictEqual((await request(`${url}/runs?suite=bad`, { method: 'POST' })).status, 202);
   const bad = await waitForEnd(url);
@@ -72,4 +76,6 @@ test('a suite started over HTTP checks responses, writes results and marks the s
   assert.strictEqual(sumOf(metrics, 'lab_load_scenario_active', { scenario: 'stringify', target: 'node-async' }), 0);
   assert.strictEqual(sumOf(metrics, 'lab_load_scenario_runs_total', { scenario: 'stringify', verdict: 'passed' }), 1);
   assert.strictEqual(sumOf(metrics, 'lab_load_scenario_runs_total', { scenario: 'bad-size', verdict: 'failed' }), 1);
+  assert.strictEqual(sumOf(metrics, 'lab_load_probe_latency_seconds_count', { scenario: 'stringify', target: 'node-async' }), saved.probe.requests);
+  assert.strictEqual(bad.completed[0].probeMaxMs, null, 'no probe, no probe latency');
 });

@@ -13,6 +13,9 @@ test('the shipped suites load, and smoke and demo exist', () => {
   const names = suiteNames();
   assert.ok(names.includes('smoke') && names.includes('demo'), names.join());
   for (const name of names) assert.ok(loadSuite(name, targets).scenarios.length > 0, name);
+  // The dashboards' probe panel needs probe observations for every target the smoke suite loads.
+  const smoke = loadSuite('smoke', targets).scenarios;
+  for (const target of new Set(smoke.map((s) => s.target))) assert.ok(smoke.some((s) => s.target === target && s.probe), `smoke probes no ${target} scenario`);
 });
 
 test('a suite with a mistake is rejected naming the scenario and the field', () => {
@@ -26,12 +29,33 @@ test('a suite with a mistake is rejected naming the scenario and the field', () 
     [{ path: 'healthz' }, /path must start with/],
     [{ expect: 'anything' }, /expect must be/],
     [{ method: 'DELETE' }, /method must be/],
+    [{ probe: true }, /probe must be an object like/],
+    [{ probe: null }, /probe must be an object like/],
+    [{ probe: ['/healthz', 20] }, /probe must be an object like/],
+    [{ probe: { path: '/healthz', rate: 20 } }, /probe has unknown field rate; its fields are path, ratePerSecond/],
+    [{ probe: { path: 'healthz', ratePerSecond: 20 } }, /probe\.path must start with \//],
+    [{ probe: { ratePerSecond: 20 } }, /probe\.path must start with \//],
+    [{ probe: { path: '/healthz' } }, /probe\.ratePerSecond must be an integer in \[1, 200\]/],
+    [{ probe: { path: '/healthz', ratePerSecond: 0 } }, /probe\.ratePerSecond must be an integer in \[1, 200\]/],
+    [{ probe: { path: '/healthz', ratePerSecond: 201 } }, /probe\.ratePerSecond must be an integer in \[1, 200\]/],
+    [{ probe: { path: '/healthz', ratePerSecond: 2.5 } }, /probe\.ratePerSecond must be an integer/],
+    [{ probe: { path: '/healthz', ratePerSecond: '20' } }, /probe\.ratePerSecond must be an integer/],
   ];
   for (const [change, message] of cases) {
     fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ scenarios: [Object.assign({}, good, change)] }));
     assert.throws(() => loadSuite('bad', targets, dir), (err) => message.test(err.message) && /scenario 0 \(x\)/.test(err.message), JSON.stringify(change));
   }
   assert.throws(() => loadSuite('missing', targets, dir), /no suite "missing"; suites: bad/);
+});
+
+test('a probe is optional, and a good one is kept as written', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'suites-'));
+  const scenario = { target: 'node-async', path: '/run/x', connections: 1, durationSeconds: 1, maxRequests: 10, expect: 'status' };
+  const probes = [{ path: '/healthz', ratePerSecond: 20 }, { path: '/healthz?x=1', ratePerSecond: 1 }, { path: '/', ratePerSecond: 200 }];
+  const scenarios = probes.map((probe, i) => Object.assign({ name: `p${i}`, probe }, scenario)).concat([Object.assign({ name: 'none' }, scenario)]);
+  fs.writeFileSync(path.join(dir, 'probes.json'), JSON.stringify({ scenarios }));
+  const loaded = loadSuite('probes', targets, dir).scenarios;
+  assert.deepStrictEqual(loaded.map((s) => s.probe), probes.concat([undefined]));
 });
 
 test('LOAD_TARGETS is parsed strictly', () => {
