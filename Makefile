@@ -7,7 +7,7 @@ COMPONENTS := $(patsubst %/Makefile,%,$(wildcard services/*/Makefile)) load
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'js-serializers/test/*.test.js' 'dashboards/test/*.test.js' 'scripts/test/*.test.js'
 
-.PHONY: setup system-packages native test test-components test-shared check-config test-integration smoke \
+.PHONY: setup system-packages native bench-stringify test test-components test-shared check-config test-integration smoke \
 	smoke-if-engine lint lint-tools
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -18,6 +18,13 @@ system-packages:
 
 native: setup
 	$(NODE) scripts/native.js
+
+# Seed 000's table for every approach of both Node services (each on its own Node line), then the lab's own fast
+# serializer and parser against native on other shapes. Benchmarks print ratios; they are not tests.
+bench-stringify: setup
+	$(NODE) js-serializers/bench/seed-table.js
+	$(NODE) --expose-gc js-serializers/bench/fast-stringify-bench.js
+	$(NODE) --expose-gc js-serializers/bench/fast-parse-bench.js
 
 test: setup test-components test-shared check-config lint test-integration smoke-if-engine
 

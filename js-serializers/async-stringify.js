@@ -15,11 +15,13 @@ class AbortedError extends Error {
 
 /**
  * Resolves to exactly what JSON.stringify(value) returns (a string, or undefined). Options: yieldMs (default 5),
- * signal (an AbortSignal-like {aborted}), checked at every yield. Returns {text, yields}.
+ * signal (an AbortSignal-like {aborted}), checked at every yield, and stats, whose `yields` is kept up to date (so
+ * an aborted run still tells how often it yielded). Returns {text, yields}.
  */
 async function asyncStringify(value, options) {
   const yieldMs = (options && options.yieldMs) || 5;
   const signal = options && options.signal;
+  const stats = (options && options.stats) || {};
   const guard = cycleGuard();
   const parts = [];
   let yields = 0;
@@ -31,7 +33,7 @@ async function asyncStringify(value, options) {
     sinceCheck = 0;
     if (Date.now() - lastYield < yieldMs) return;
     await new Promise((resolve) => setImmediate(resolve));
-    yields++;
+    stats.yields = ++yields;
     if (signal && signal.aborted) throw new AbortedError();
     lastYield = Date.now();
   }

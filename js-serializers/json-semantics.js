@@ -2,6 +2,8 @@
 // JSON.stringify's rules for one value (ECMA-262 SerializeJSONProperty, without replacer or indent), shared by the
 // hand-written serializers so that each only decides HOW it walks and yields, never WHAT it writes.
 
+const { types } = require('util');
+
 const SKIP = Symbol('skip');
 
 /**
@@ -9,15 +11,17 @@ const SKIP = Symbol('skip');
  * symbols), a string of finished JSON text (primitives), or the array / object to walk.
  */
 function prepare(key, value) {
-  if (value !== null && (typeof value === 'object' || typeof value === 'bigint')) {
+  if (value !== null && (typeof value === 'object' || typeof value === 'function' || typeof value === 'bigint')) {
     const toJSON = value.toJSON;
     if (typeof toJSON === 'function') value = toJSON.call(value, key);
   }
+  // Boxed primitives by their internal slot, as native does: numbers and strings through ToNumber / ToString (which
+  // call valueOf / toString), booleans and BigInts from the slot itself.
   if (value !== null && typeof value === 'object') {
-    if (value instanceof Number) value = Number(value);
-    else if (value instanceof String) value = String(value);
-    else if (value instanceof Boolean) value = value.valueOf();
-    else if (typeof BigInt === 'function' && value instanceof BigInt) value = value.valueOf();
+    if (types.isNumberObject(value)) value = Number(value);
+    else if (types.isStringObject(value)) value = String(value);
+    else if (types.isBooleanObject(value)) value = Boolean.prototype.valueOf.call(value);
+    else if (types.isBigIntObject(value)) value = BigInt.prototype.valueOf.call(value);
   }
   switch (typeof value) {
     case 'string':

@@ -1,38 +1,74 @@
 'use strict';
 // The `stringify` workload of seed 000, shared by node14-fibers and node-async: each passes the approaches its Node
-// line can run. The timed section is the approach alone; its output is hashed and compared with the reference after.
-const { createInputs, sha256, msSince } = require('../node-kit');
+// line can run (stringify-approaches.js). A run is timed from the first call until the approach's last chunk (with
+// body=1: until the last byte went to the client), watched for event-loop blocks, bounded by timeoutMs, and hashed
+// in slices afterwards, so checking the output never blocks the service longer than producing it did.
+const { startLoopWatch } = require('./event-loop');
+const { startRunControl } = require('./run-control');
+const { createTextHash, hashText } = require('./text-hash');
+const { writeText } = require('./sink-writer');
+const approachesModule = require('./stringify-approaches');
 
 const PARAMS = {
   size: { default: 1000, min: 1, max: 20000 }, // records of ~2 KB: the cap is a ~40 MB document
   seed: { default: 1, min: 0, max: 2147483647 },
   yieldMs: { default: 5, min: 1, max: 1000 },
+  timeoutMs: { default: 0, min: 0, max: 600000 }, // 0: no timeout
+  body: { default: 0, min: 0, max: 1 }, // 1: stream the JSON to the client; the summary goes in a trailer
 };
 
-// Two documents at the cap are ~0.5 GB of heap; more would let alternating sizes grow the cache past that.
-const CACHED_DOCUMENTS = 2;
-
-const native = (value) => ({ text: JSON.stringify(value), yields: 0 });
-
-/** approaches: {name: (value, {yieldMs}) -> {text, yields} | Promise of it}; `native` is added first. */
-function stringifyWorkload(approaches) {
-  const all = Object.assign({ native }, approaches);
-  const inputs = createInputs(CACHED_DOCUMENTS);
+/**
+ * approaches: {name: approach} in the shape of stringify-approaches.js; `native` is added first.
+ * inputs: node-kit's createInputs, shared with the service's other workloads.
+ */
+function stringifyWorkload(approaches, inputs) {
+  const all = Object.assign({ native: approachesModule.native }, approaches);
   return {
     approaches: Object.keys(all),
     params: PARAMS,
     caseOf: () => 'records',
-    async run({ approach, params }) {
+    streams: (params) => params.body === 1,
+    async run({ approach, params }, { signal: clientSignal, sink } = {}) {
       const spec = { document: 'records', seed: params.seed, size: params.size };
       const value = inputs.input(spec);
       const expected = inputs.reference(spec);
-      const started = process.hrtime.bigint();
-      const { text, yields } = await all[approach](value, { yieldMs: params.yieldMs });
-      const ms = msSince(started);
-      const hash = sha256(text);
-      return { ms, bytes: Buffer.byteLength(text), hash, validated: hash === expected.hash, reference: expected.reference, yields };
+      const stopWatch = startLoopWatch();
+      const control = startRunControl({ timeoutMs: params.timeoutMs, clientSignal });
+      const stats = { yields: 0 };
+      const produced = [];
+      const streamed = sink ? createTextHash({ yieldMs: params.yieldMs }) : null;
+      let timing;
+      try {
+        for await (const chunk of all[approach](value, { yieldMs: params.yieldMs, signal: control.signal, stats })) {
+          if (sink) {
+            await writeText(sink, chunk, control.signal);
+            await streamed.add(chunk);
+          } else {
+            produced.push(chunk);
+          }
+        }
+        timing = control.finish();
+      } catch (err) {
+        timing = control.finish(err); // rethrows a failure that is not the interruption
+      } finally {
+        stopWatch(); // also on a failure: the watch's timers must not outlive the run
+      }
+      const output = timing.interrupted ? null : streamed ? streamed.digest() : await hashText(produced, { yieldMs: params.yieldMs });
+      produced.length = 0;
+      return {
+        ms: timing.ms,
+        bytes: output ? output.bytes : null,
+        hash: output ? output.hash : null,
+        validated: output !== null && output.hash === expected.hash,
+        reference: expected.reference,
+        yields: stats.yields,
+        interrupted: timing.interrupted,
+        interruptedBy: timing.interruptedBy,
+        overshootMs: timing.overshootMs,
+        eventLoop: stopWatch(),
+      };
     },
   };
 }
 
-module.exports = { stringifyWorkload };
+module.exports = { stringifyWorkload, PARAMS };

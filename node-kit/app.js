@@ -3,13 +3,17 @@
 // rejections because express 4 would not.
 const { HttpError } = require('./errors');
 const { parseRunRequest, describeWorkload } = require('./params');
+const { createAbortController } = require('./abort');
 
 const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /info', 'GET /run/:workload'];
 
 function sendError(res, err) {
   const status = err instanceof HttpError ? err.status : 500;
   const body = err instanceof HttpError ? err.toJSON() : { error: err && err.message ? err.message : String(err) };
-  if (!res.headersSent) res.status(status).json(body);
+  if (!res.headersSent) {
+    res.removeHeader('Trailer'); // set by a streamed run that failed before its first byte
+    res.status(status).json(body);
+  }
   else res.destroy();
 }
 
@@ -51,24 +55,64 @@ function runWorkload(definition, metrics, limiter) {
       return;
     }
     const labels = { workload: name, approach: request.approach };
+    const summary = { service: definition.name, workload: name, approach: request.approach, params: request.params, case: workload.caseOf(request.params) };
+    const clientGone = watchClient(res);
+    const sink = workload.streams && workload.streams(request.params) ? startStream(res) : undefined;
     Promise.resolve()
-      .then(() => workload.run(request))
+      .then(() => workload.run(request, { signal: clientGone.signal, sink }))
       .then(
         (result) => {
-          const outcome = outcomeOf(result);
-          metrics.runs.inc(Object.assign({ outcome }, labels));
-          if (outcome === 'ok') {
-            metrics.runDuration.observe(Object.assign({ case: workload.caseOf(request.params) }, labels), result.ms / 1000);
-          }
-          res.json(Object.assign({ service: definition.name, workload: name, approach: request.approach, params: request.params, case: workload.caseOf(request.params) }, result));
+          recordRun(metrics, labels, workload.caseOf(request.params), result);
+          const body = Object.assign(summary, result);
+          if (sink) endStream(res, body);
+          else res.json(body);
         },
         (err) => {
           metrics.runs.inc(Object.assign({ outcome: 'error' }, labels));
           sendError(res, err);
         },
       )
+      .then(clientGone.stop, clientGone.stop)
       .then(limiter.release, limiter.release);
   };
+}
+
+function recordRun(metrics, labels, runCase, result) {
+  const outcome = outcomeOf(result);
+  metrics.runs.inc(Object.assign({ outcome }, labels));
+  if (result.eventLoop) metrics.maxBlock.observe(labels, result.eventLoop.maxBlockMs / 1000);
+  if (typeof result.yields === 'number') metrics.yields.inc(labels, result.yields);
+  if (outcome !== 'ok') return;
+  metrics.runDuration.observe(Object.assign({ case: runCase }, labels), result.ms / 1000);
+  if (typeof result.bytes === 'number') metrics.bytes.inc(labels, result.bytes);
+}
+
+/** An abort signal for the run that fires if the client disconnects before the response is complete. */
+function watchClient(res) {
+  const controller = createAbortController();
+  const onClose = () => {
+    if (!res.writableFinished) controller.abort(new Error('the client went away'));
+  };
+  res.on('close', onClose);
+  return { signal: controller.signal, stop: () => res.removeListener('close', onClose) };
+}
+
+// A streamed run writes the document as the body; its result arrives after the last byte, so it travels as an HTTP
+// trailer (chunked encoding), and a failure after the first byte can only cut the connection.
+const RESULT_TRAILER = 'X-Lab-Result';
+
+function startStream(res) {
+  res.status(200);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Trailer', RESULT_TRAILER);
+  return res;
+}
+
+function endStream(res, body) {
+  if (res.destroyed) return;
+  if (!res.headersSent) res.flushHeaders();
+  res.addTrailers({ [RESULT_TRAILER]: JSON.stringify(body) });
+  res.end();
 }
 
 function concurrencyLimiter(limit) {

@@ -27,20 +27,24 @@ function keyOf(spec) {
 }
 
 /**
- * A cache of spec documents (limit: how many documents may be held at once; each service sizes it against its caps).
- * input(spec) -> the value; reference(spec) -> {hash, reference}: the vector's sha256 where vectors.json pins the spec,
- * else the sha256 of native JSON.stringify of the value.
+ * A cache of spec documents (limit: how many documents, and how many texts, may be held at once; each service sizes
+ * it against its caps).
+ * input(spec) -> the value; text(spec) -> its native JSON text (what a parse workload parses);
+ * reference(spec) -> {hash, reference}: the vector's sha256 where vectors.json pins the spec, else the sha256 of
+ * native JSON.stringify of the value.
  */
 function createInputs(limit) {
   const values = lru(limit);
+  const texts = lru(limit);
   const references = lru(64);
   const input = (spec) => values(keyOf(spec), () => generate(spec));
+  const text = (spec) => texts(keyOf(spec), () => JSON.stringify(input(spec)));
   const reference = (spec) =>
     references(keyOf(spec), () => {
       const pinned = vectorHashes.get(keyOf(spec));
       return pinned ? { hash: pinned, reference: 'vector' } : { hash: sha256(JSON.stringify(input(spec))), reference: 'native' };
     });
-  return { input, reference };
+  return { input, text, reference };
 }
 
 module.exports = { createInputs, sha256 };

@@ -6,10 +6,15 @@ const METRIC = {
   runDuration: 'lab_run_duration_seconds',
   runs: 'lab_runs_total',
   httpDuration: 'http_request_duration_seconds',
+  maxBlock: 'lab_run_max_block_seconds',
+  bytes: 'lab_run_bytes_total',
+  yields: 'lab_run_yields_total',
 };
 
 // Runs span sub-millisecond transfers to multi-second serializations.
 const RUN_BUCKETS = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+// From an idle loop's ~1 ms to a native call on a 40 MB document.
+const BLOCK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 // 1 ms instead of prom-client's 10 ms: the delay histogram records whole timer intervals, so an idle process reads
@@ -32,6 +37,25 @@ function createMetrics(promClient) {
       name: METRIC.runs,
       help: 'Runs by outcome: ok, invalid (output differs from the reference), interrupted, error',
       labelNames: ['workload', 'approach', 'outcome'],
+      registers: [registry],
+    }),
+    maxBlock: new promClient.Histogram({
+      name: METRIC.maxBlock,
+      help: 'Longest event-loop block during each run that reports one (eventLoop.maxBlockMs), whatever its outcome',
+      labelNames: ['workload', 'approach'],
+      buckets: BLOCK_BUCKETS,
+      registers: [registry],
+    }),
+    bytes: new promClient.Counter({
+      name: METRIC.bytes,
+      help: 'Bytes of validated runs: the text produced (stringify) or parsed (parse)',
+      labelNames: ['workload', 'approach'],
+      registers: [registry],
+    }),
+    yields: new promClient.Counter({
+      name: METRIC.yields,
+      help: 'Turns given to the event loop by runs that report them',
+      labelNames: ['workload', 'approach'],
       registers: [registry],
     }),
     httpDuration: new promClient.Histogram({

@@ -2,14 +2,22 @@
 // The seed 000 document's fiber serializer: plain synchronous recursion that calls Fiber.yield() when it has run
 // for `yieldMs`; the driver resumes the fiber from setImmediate, so the event loop runs between slices. No promise
 // per value, which is why it stays close to native speed. node-fibers only builds for Node < 16.
+// Interruption is the fiber way: once the signal is aborted the fiber is not resumed but reset, which unwinds its
+// stack (and frees the pieces written so far) without running another line of the serializer.
 const Fiber = require('fibers');
 const { SKIP, prepare, cycleGuard } = require('../../../js-serializers/json-semantics');
 
 const CLOCK_CHECK_EVERY = 100; // values between clock reads
 
-/** Resolves to {text, yields}: text is exactly what JSON.stringify(value) returns. Options: yieldMs (default 5). */
+/**
+ * Resolves to {text, yields}: text is exactly what JSON.stringify(value) returns. Options: yieldMs (default 5),
+ * signal (AbortSignal-like: once aborted, the promise rejects with signal.reason at the next resume), stats (its
+ * `yields` kept up to date).
+ */
 function fiberStringify(value, options) {
   const yieldMs = (options && options.yieldMs) || 5;
+  const signal = options && options.signal;
+  const stats = (options && options.stats) || {};
   return new Promise((resolve, reject) => {
     let yields = 0;
     let finished = false;
@@ -23,7 +31,7 @@ function fiberStringify(value, options) {
         if (++sinceCheck < CLOCK_CHECK_EVERY) return;
         sinceCheck = 0;
         if (Date.now() - lastYield < yieldMs) return;
-        yields++;
+        stats.yields = ++yields;
         Fiber.yield();
         lastYield = Date.now();
       }
@@ -68,6 +76,11 @@ function fiberStringify(value, options) {
       finished = true;
     });
     const resume = () => {
+      if (signal && signal.aborted) {
+        fiber.reset();
+        reject(signal.reason);
+        return;
+      }
       fiber.run();
       if (!finished) setImmediate(resume);
     };

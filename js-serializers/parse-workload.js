@@ -1,0 +1,69 @@
+'use strict';
+// The `parse` workload: the same documents as `stringify`, parsed from their native JSON text. A run is timed from
+// the call until the value is complete, watched for event-loop blocks and bounded by timeoutMs. The value is then
+// checked by serializing it again with fast-stringify (byte-identical to JSON.stringify, and non-blocking) and
+// hashing that in slices: it must hash like the reference text.
+const { startLoopWatch } = require('./event-loop');
+const { startRunControl } = require('./run-control');
+const { hashText } = require('./text-hash');
+const fastStringify = require('./fast-stringify');
+const approachesModule = require('./parse-approaches');
+
+const PARAMS = {
+  size: { default: 1000, min: 1, max: 20000 }, // the same cap as stringify: a ~40 MB text
+  seed: { default: 1, min: 0, max: 2147483647 },
+  yieldMs: { default: 5, min: 1, max: 1000 },
+  timeoutMs: { default: 0, min: 0, max: 600000 }, // 0: no timeout
+};
+
+/**
+ * approaches: {name: approach} in the shape of parse-approaches.js; `native` is added first.
+ * inputs: node-kit's createInputs, shared with the service's other workloads.
+ */
+function parseWorkload(approaches, inputs) {
+  const all = Object.assign({ native: approachesModule.native }, approaches);
+  const textBytes = new Map(); // the UTF-8 length of each text, measured once (a few entries: cleared past 64)
+  return {
+    approaches: Object.keys(all),
+    params: PARAMS,
+    caseOf: () => 'records',
+    async run({ approach, params }, { signal: clientSignal } = {}) {
+      const spec = { document: 'records', seed: params.seed, size: params.size };
+      const text = inputs.text(spec);
+      const expected = inputs.reference(spec);
+      const key = `${spec.seed}/${spec.size}`;
+      if (!textBytes.has(key)) {
+        if (textBytes.size >= 64) textBytes.clear();
+        textBytes.set(key, Buffer.byteLength(text, 'utf8'));
+      }
+      const stopWatch = startLoopWatch();
+      const control = startRunControl({ timeoutMs: params.timeoutMs, clientSignal });
+      const stats = { yields: 0 };
+      let value;
+      let timing;
+      try {
+        value = await all[approach](text, { yieldMs: params.yieldMs, signal: control.signal, stats });
+        timing = control.finish();
+      } catch (err) {
+        timing = control.finish(err); // rethrows a failure that is not the interruption
+      } finally {
+        stopWatch(); // also on a failure: the watch's timers must not outlive the run
+      }
+      const check = timing.interrupted ? null : await hashText(fastStringify.chunks(value, { yieldMs: params.yieldMs }), { yieldMs: params.yieldMs });
+      return {
+        ms: timing.ms,
+        bytes: textBytes.get(key),
+        hash: check ? check.hash : null,
+        validated: check !== null && check.hash === expected.hash,
+        reference: expected.reference,
+        yields: stats.yields,
+        interrupted: timing.interrupted,
+        interruptedBy: timing.interruptedBy,
+        overshootMs: timing.overshootMs,
+        eventLoop: stopWatch(),
+      };
+    },
+  };
+}
+
+module.exports = { parseWorkload, PARAMS };

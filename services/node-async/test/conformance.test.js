@@ -1,0 +1,184 @@
+'use strict';
+// Where each approach departs from native on the lab's corpora (js-serializers/test/conformance.js): the lab's own
+// approaches nowhere, the third-party libraries where written below (the why is what the run said). A change in a
+// library's behaviour fails this test: then update the list and js-serializers/README.md.
+const path = require('node:path');
+const test = require('node:test');
+const assert = require('node:assert');
+const { conformanceSuite } = require('../../../js-serializers/test/conformance-suite');
+
+const EXPECTED_DEPARTURES = {
+  stringify: {
+    async: [],
+    // yieldable-json 2.1.0 stringifyAsync: 36 cases
+    yieldable: [
+      'top-level string with escapes', // different result
+      'top-level function', // threw Error: Unexpected Character
+      'top-level symbol', // threw Error: Unexpected Character
+      'top-level toJSON returning undefined', // different result
+      'top-level toJSON gets the empty key', // different result
+      'top-level boxed string', // different result
+      'skipped values: left out of objects, null in arrays', // different result
+      'object with only skipped values', // different result
+      'boxed primitives are unwrapped', // different result
+      'boxed primitives unwrapped the way native does', // different result
+      'keys that need escaping', // different result
+      'sparse arrays: holes are null', // different result
+      'lone surrogates and control characters', // different result
+      'toJSON on nested values and Dates', // different result
+      'toJSON gets the array index as a string, also far into a large array', // different result
+      'toJSON gets the property key, also in a wide object', // different result
+      'toJSON on functions is called', // different result
+      'toJSON result is serialized without calling its own toJSON', // different result
+      'toJSON on the prototype (class instances) and on an Array subclass', // different result
+      'records with Dates and toJSON at every level', // different result
+      'getters run once each, in order, interleaved with toJSON', // different result
+      'a toJSON getter is read the way native reads it', // different result
+      'index getters in a large array see the side effects of earlier elements', // different result
+      'nested arrays, 5000 levels (past native on Node 24)', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
+      'nested objects, 5000 levels (past native on Node 24)', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
+      'long string with escapes and unicode (5 MB)', // different result
+      'many medium strings', // different result
+      'cycle through an object', // threw Error where native throws TypeError
+      'cycle through an array', // returned a result where native throws TypeError
+      'cycle to the root from deep inside a large array', // returned a result where native throws TypeError
+      'cycle inside one element of a large array', // returned a result where native throws TypeError
+      'cycle through a toJSON result', // returned a result where native throws TypeError
+      'BigInt in an object', // returned a result where native throws TypeError
+      'BigInt in an array', // returned a result where native throws TypeError
+      'boxed BigInt', // returned a result where native throws TypeError
+      'BigInt deep in a large array', // returned a result where native throws TypeError
+    ],
+    // @discoveryjs/json-ext 1.1.0 stringifyChunked: 14 cases
+    'json-ext': [
+      'top-level undefined', // different result
+      'top-level function', // different result
+      'top-level symbol', // different result
+      'top-level toJSON returning undefined', // different result
+      'top-level toJSON gets the empty key', // different result
+      'boxed primitives unwrapped the way native does', // different result
+      'toJSON on nested values and Dates', // different result
+      'toJSON gets the array index as a string, also far into a large array', // different result
+      'toJSON gets the property key, also in a wide object', // different result
+      'toJSON on functions is called', // different result
+      'toJSON result is serialized without calling its own toJSON', // different result
+      'toJSON on the prototype (class instances) and on an Array subclass', // different result
+      'records with Dates and toJSON at every level', // different result
+      'boxed BigInt', // returned a result where native throws TypeError
+    ],
+    fast: [],
+  },
+  parse: {
+    // yieldable-json 2.1.0 parseAsync: 97 cases
+    yieldable: [
+      '__proto__ key is an own property', // different result
+      '__proto__ key nested and in arrays', // different result
+      'duplicate __proto__ keys', // different result
+      'nested arrays, 10k levels', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
+      'nested objects, 10k levels', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
+      'nested arrays and objects alternating, 10k levels', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
+      'nested arrays, 200k levels', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
+      'wide object with duplicate and __proto__ keys spread across it', // different result
+      'long string with escapes and unicode (4 MB)', // did not finish
+      'long string of \\u escapes', // did not finish
+      'long string of escaped backslashes and quotes', // did not finish
+      'long string of raw surrogate pairs', // threw ParseError: Unexpected Character
+      'long ascii string', // threw ParseError: Unexpected Character
+      'long strings in an array and an object', // threw ParseError: Bad array
+      'long key', // threw ParseError: Bad object
+      'records document (small)', // threw ParseError: Bad object
+      'records with a huge record and a huge string among them', // threw ParseError: Bad object
+      'random document with random whitespace', // threw ParseError: Unexpected Character
+      'empty text', // threw ParseError where native throws SyntaxError
+      'only whitespace', // threw ParseError where native throws SyntaxError
+      'non-JSON whitespace (no-break space)', // threw ParseError where native throws SyntaxError
+      'byte order mark', // threw ParseError where native throws SyntaxError
+      'comment', // threw ParseError where native throws SyntaxError
+      'lone minus', // returned a result where native throws SyntaxError
+      'plus sign', // threw ParseError where native throws SyntaxError
+      'leading zero', // returned a result where native throws SyntaxError
+      'negative leading zero', // returned a result where native throws SyntaxError
+      'leading zeros in an array', // returned a result where native throws SyntaxError
+      'trailing dot', // returned a result where native throws SyntaxError
+      'leading dot', // threw ParseError where native throws SyntaxError
+      'empty exponent', // returned a result where native throws SyntaxError
+      'exponent sign only', // returned a result where native throws SyntaxError
+      'hex number', // threw ParseError where native throws SyntaxError
+      'NaN', // threw ParseError where native throws SyntaxError
+      'Infinity', // threw ParseError where native throws SyntaxError
+      '-Infinity', // threw ParseError where native throws SyntaxError
+      'undefined', // threw ParseError where native throws SyntaxError
+      'truncated literal', // threw ParseError where native throws SyntaxError
+      'capitalized literal', // threw ParseError where native throws SyntaxError
+      'single-quoted string', // threw ParseError where native throws SyntaxError
+      'single-quoted key', // threw ParseError where native throws SyntaxError
+      'unquoted key', // threw ParseError where native throws SyntaxError
+      'trailing comma in an array', // threw ParseError where native throws SyntaxError
+      'trailing comma in an object', // threw ParseError where native throws SyntaxError
+      'leading comma', // threw ParseError where native throws SyntaxError
+      'double comma', // threw ParseError where native throws SyntaxError
+      'comma only', // returned a result where native throws SyntaxError
+      'object comma only', // threw ParseError where native throws SyntaxError
+      'missing comma', // returned a result where native throws SyntaxError
+      'missing comma between members', // threw ParseError where native throws SyntaxError
+      'missing colon', // threw ParseError where native throws SyntaxError
+      'missing value', // threw ParseError where native throws SyntaxError
+      'key without value', // threw ParseError where native throws SyntaxError
+      'number as key', // threw ParseError where native throws SyntaxError
+      'array as key', // returned a result where native throws SyntaxError
+      'unclosed array', // threw ParseError where native throws SyntaxError
+      'unclosed object', // threw ParseError where native throws SyntaxError
+      'unclosed nested', // threw ParseError where native throws SyntaxError
+      'extra closing bracket', // returned a result where native throws SyntaxError
+      'mismatched brackets', // threw ParseError where native throws SyntaxError
+      'mismatched braces', // threw ParseError where native throws SyntaxError
+      'lone closing bracket', // threw ParseError where native throws SyntaxError
+      'unterminated string', // returned a result where native throws SyntaxError
+      'unterminated string in an array', // returned a result where native throws SyntaxError
+      'escaped closing quote', // threw ParseError where native throws SyntaxError
+      'bad escape', // threw ParseError where native throws SyntaxError
+      'short unicode escape', // returned a result where native throws SyntaxError
+      'bad unicode escape', // threw ParseError where native throws SyntaxError
+      'escaped single quote', // returned a result where native throws SyntaxError
+      'raw tab in a string', // returned a result where native throws SyntaxError
+      'raw newline in a string', // threw ParseError where native throws SyntaxError
+      'raw NUL in a string', // returned a result where native throws SyntaxError
+      'raw U+001F in a key', // threw ParseError where native throws SyntaxError
+      'trailing garbage', // threw ParseError where native throws SyntaxError
+      'two values', // returned a result where native throws SyntaxError
+      'two objects', // returned a result where native throws SyntaxError
+      'trailing NUL', // threw ParseError where native throws SyntaxError
+      'trailing comma at the end of a large array', // threw ParseError where native throws SyntaxError
+      'double comma deep in a large array', // returned a result where native throws SyntaxError
+      'bad number deep in a large array', // returned a result where native throws SyntaxError
+      'unclosed large array', // threw ParseError where native throws SyntaxError
+      'large array closed by a brace', // threw ParseError where native throws SyntaxError
+      'large object closed by a bracket', // threw ParseError where native throws SyntaxError
+      'trailing comma in a large object', // threw ParseError where native throws SyntaxError
+      'missing colon deep in a large object', // threw ParseError where native throws SyntaxError
+      'unquoted key deep in a large object', // threw ParseError where native throws SyntaxError
+      'garbage after a large document', // threw ParseError where native throws SyntaxError
+      'second value after a large document', // threw ParseError where native throws SyntaxError
+      'unterminated long string', // threw ParseError where native throws SyntaxError
+      'bad escape deep in a long string', // threw ParseError where native throws SyntaxError
+      'raw control character deep in a long string', // threw ParseError where native throws SyntaxError
+      'short unicode escape at the end of a long string', // threw ParseError where native throws SyntaxError
+      'long string escaping its own closing quote', // threw ParseError where native throws SyntaxError
+      'unclosed nesting, 10k levels', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
+      'mismatched close deep in nesting', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
+      'unclosed huge element', // threw ParseError where native throws SyntaxError
+      'trailing comma inside a huge element', // threw ParseError where native throws SyntaxError
+    ],
+    // @discoveryjs/json-ext 1.1.0 parseChunked: 5 cases
+    'json-ext': [
+      'wide object, 100k keys with escapes', // threw SyntaxError: Expected ',' or ']' after array element in JSON at position 524282 (lin
+      'wide object with duplicate and __proto__ keys spread across it', // different result
+      'unclosed nested', // returned a result where native throws SyntaxError
+      'unclosed nesting, 10k levels', // returned a result where native throws SyntaxError
+      'unclosed huge element', // returned a result where native throws SyntaxError
+    ],
+    fast: [],
+  },
+};
+
+conformanceSuite(test, assert, path.join(__dirname, '..', 'src', 'approaches.js'), EXPECTED_DEPARTURES);

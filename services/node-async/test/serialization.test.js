@@ -1,0 +1,9 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const { serializationSuite } = require('../../../js-serializers/test/serialization-suite');
+const { makeService } = require('../src/service');
+
+serializationSuite(test, assert, makeService, {
+  interruptible: { stringify: ['async', 'json-ext', 'fast'], parse: ['json-ext', 'fast'] },
+});
