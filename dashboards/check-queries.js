@@ -6,9 +6,9 @@
 //   node dashboards/check-queries.js <prometheus-url> [--require-node-jobs]
 //
 // Prints one line per query (OK / EMPTY / ERROR / MISSING, series count, panel) and exits 1 unless all are OK.
-// --require-node-jobs also fails the lag panel's queries unless every Node job is in their result.
+// --require-node-jobs also fails a lag panel's query unless every Node job it selects is in its result.
 
-const { NODE_JOBS, readDashboards, panelsOf, isLagPanel } = require('./read-dashboards');
+const { NODE_JOBS, readDashboards, panelsOf, isLagPanel, jobsSelected } = require('./read-dashboards');
 
 // Grafana's $__rate_interval is at least 4x the datasource's scrape interval (1 s); 10 s leaves room for a
 // target that has only been scraped for a few seconds and for scrape jitter.
@@ -24,13 +24,18 @@ function substituteVariables(expr) {
   });
 }
 
-// Every query of every panel: {dashboard, panel, refId, expr, lag}.
+// Every query of every panel: {dashboard, panel, refId, expr, lag, lagJobs}. `lagJobs` is set on the queries of a
+// dashboard's lag panel: the Node jobs the query selects (lab-overview shows all of them, a dashboard about some
+// services only theirs).
 function dashboardQueries(dashboards = readDashboards()) {
   const queries = [];
   for (const { dashboard } of dashboards) {
     for (const panel of panelsOf(dashboard)) {
       for (const target of panel.targets || []) {
-        queries.push({ dashboard: dashboard.title, panel: panel.title, refId: target.refId, expr: target.expr || '', lag: isLagPanel(panel) });
+        const expr = target.expr || '';
+        const lag = isLagPanel(panel);
+        const lagJobs = lag ? jobsSelected(expr, NODE_JOBS) : null;
+        queries.push({ dashboard: dashboard.title, panel: panel.title, refId: target.refId, expr, lag, lagJobs });
       }
     }
   }
@@ -52,8 +57,8 @@ async function instantQuery(prometheusUrl, expr) {
 }
 
 // [{dashboard, panel, refId, expr, query, status, series, jobs, missingJobs?, error?}], in dashboard order.
-// `missingJobs` is set on the lag panel's queries: the Node jobs absent from their result. With requireNodeJobs
-// such a query is MISSING instead of OK.
+// `missingJobs` is set on the lag panels' queries: the Node jobs a query selects that are absent from its result.
+// With requireNodeJobs such a query is MISSING instead of OK.
 async function checkDashboardQueries(prometheusUrl, { requireNodeJobs = false, dashboards } = {}) {
   const results = [];
   for (const q of dashboardQueries(dashboards)) {
@@ -70,7 +75,7 @@ async function checkDashboardQueries(prometheusUrl, { requireNodeJobs = false, d
       row.error = err.message;
     }
     if (q.lag) {
-      row.missingJobs = NODE_JOBS.filter((job) => !row.jobs.includes(job));
+      row.missingJobs = q.lagJobs.filter((job) => !row.jobs.includes(job));
       if (requireNodeJobs && row.status === 'OK' && row.missingJobs.length > 0) row.status = 'MISSING';
     }
     results.push(row);

@@ -1,6 +1,6 @@
 'use strict';
 // The facts the dashboard test and the query checker share: where the JSON lives, which jobs are Node services,
-// and how to walk a dashboard's panels.
+// how to walk a dashboard's panels and which jobs a query selects.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -49,4 +49,16 @@ function isLagPanel(panel) {
   return (panel.targets || []).some((t) => LAG_METRICS.some((m) => (t.expr || '').includes(m)));
 }
 
-module.exports = { JSON_DIR, NODE_JOBS, LAG_METRICS, readDashboards, panelsOf, isLagPanel };
+// The jobs among `jobs` that every job matcher of `expr` (=, !=, =~, !~) lets through, regexes anchored as
+// Prometheus anchors them. An expression without a job matcher lets every job through.
+function jobsSelected(expr, jobs) {
+  const matchers = [...expr.matchAll(/\bjob\s*(=~|!~|!=|=)\s*"([^"]*)"/g)];
+  return jobs.filter((job) =>
+    matchers.every(([, op, value]) => {
+      const matches = op.endsWith('~') ? new RegExp(`^(?:${value})$`).test(job) : job === value;
+      return op.startsWith('!') ? !matches : matches;
+    }),
+  );
+}
+
+module.exports = { JSON_DIR, NODE_JOBS, LAG_METRICS, readDashboards, panelsOf, isLagPanel, jobsSelected };

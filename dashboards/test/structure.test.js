@@ -6,11 +6,18 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { JSON_DIR, NODE_JOBS, LAG_METRICS, readDashboards, panelsOf, isLagPanel } = require('../read-dashboards');
+const { JSON_DIR, NODE_JOBS, LAG_METRICS, readDashboards, panelsOf, isLagPanel, jobsSelected } = require('../read-dashboards');
 const { substituteVariables } = require('../check-queries');
 
 const DASHBOARDS_DIR = path.join(__dirname, '..');
 const DATASOURCE_UID = 'lab-prometheus';
+const GRID_COLUMNS = 24;
+// The Node jobs each dashboard's lag panel shows: the overview all of them, the serialization dashboard the services
+// that run stringify and parse. A dashboard missing here fails, so a new one says which services it is about.
+const LAG_JOBS = {
+  'lab-overview': NODE_JOBS,
+  'lab-serialization': ['node14-fibers', 'node-async'],
+};
 const dashboards = readDashboards();
 const read = (...parts) => fs.readFileSync(path.join(DASHBOARDS_DIR, ...parts), 'utf8');
 
@@ -31,13 +38,6 @@ const yamlValue = (text, key) => {
   return values[0];
 };
 
-// The label values a `job=~"..."` (or `job="..."`) matcher selects, anchored as Prometheus anchors it.
-function jobsSelected(expr, jobs) {
-  const m = expr.match(/job(=~|=)"([^"]*)"/);
-  if (!m) return [];
-  return jobs.filter((job) => (m[1] === '=' ? job === m[2] : new RegExp(`^(?:${m[2]})$`).test(job)));
-}
-
 test('there is at least one dashboard and every uid and title is unique', () => {
   assert.ok(dashboards.length > 0, `no dashboard JSON in ${JSON_DIR}`);
   for (const key of ['uid', 'title']) {
@@ -45,6 +45,8 @@ test('there is at least one dashboard and every uid and title is unique', () => 
     values.forEach((v, i) => assert.ok(typeof v === 'string' && v.length > 0, `${dashboards[i].file}: no ${key}`));
     assert.equal(new Set(values).size, values.length, `duplicate ${key}: ${values}`);
   }
+  const uids = dashboards.map(({ dashboard }) => dashboard.uid);
+  for (const uid of Object.keys(LAG_JOBS)) assert.ok(uids.includes(uid), `LAG_JOBS names ${uid}, which no dashboard has`);
 });
 
 for (const { file, dashboard } of dashboards) {
@@ -72,28 +74,42 @@ for (const { file, dashboard } of dashboards) {
       }
     }
   });
+
+  test(`${name}: panel ids are unique and the panels fit the ${GRID_COLUMNS}-column grid without overlapping`, () => {
+    const panels = panelsOf(dashboard);
+    const ids = panels.map((p) => p.id);
+    assert.ok(ids.every(Number.isInteger), `ids ${ids}`);
+    assert.equal(new Set(ids).size, ids.length, `duplicate id in ${ids}`);
+    for (const { title, gridPos: g } of panels) {
+      assert.ok(g.x >= 0 && g.y >= 0 && g.w > 0 && g.h > 0 && g.x + g.w <= GRID_COLUMNS, `${title}: gridPos ${JSON.stringify(g)}`);
+    }
+    const overlap = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    panels.forEach((a, i) =>
+      panels.slice(i + 1).forEach((b) => assert.ok(!overlap(a.gridPos, b.gridPos), `"${a.title}" overlaps "${b.title}"`)),
+    );
+  });
+
+  test(`${name}: the event-loop lag panel comes first and shows p99 and max of its Node services by job`, () => {
+    const expected = LAG_JOBS[dashboard.uid];
+    assert.ok(expected, `LAG_JOBS names no Node jobs for uid ${dashboard.uid}`);
+    const [first] = panelsOf(dashboard);
+    assert.ok(isLagPanel(first), `first panel is "${first.title}"`);
+    assert.deepEqual([first.gridPos.x, first.gridPos.y], [0, 0]);
+    for (const metric of LAG_METRICS) {
+      const targets = first.targets.filter((t) => t.expr.includes(metric));
+      assert.equal(targets.length, 1, `one query of ${metric}`);
+      assert.deepEqual(jobsSelected(targets[0].expr, NODE_JOBS), expected, `${metric} selects ${expected}`);
+      assert.match(targets[0].legendFormat, /\{\{job\}\}/, 'legend by job');
+    }
+  });
+
+  test(`${name}: read-only, refreshes live over the last 15 minutes`, () => {
+    assert.equal(dashboard.editable, false);
+    assert.deepEqual(dashboard.time, { from: 'now-15m', to: 'now' });
+    assert.ok(['2s', '5s'].includes(dashboard.refresh), `refresh ${dashboard.refresh}`);
+    assert.ok(dashboard.schemaVersion >= 39, `schemaVersion ${dashboard.schemaVersion}`);
+  });
 }
-
-test('lab-overview: the event-loop lag panel comes first and shows p99 and max of every Node service', () => {
-  const found = dashboards.find(({ dashboard }) => dashboard.uid === 'lab-overview');
-  assert.ok(found, 'no dashboard with uid lab-overview');
-  const [first] = panelsOf(found.dashboard);
-  assert.ok(isLagPanel(first), `first panel is "${first.title}"`);
-  assert.deepEqual(first.gridPos.y, 0);
-  for (const metric of LAG_METRICS) {
-    const targets = first.targets.filter((t) => t.expr.includes(metric));
-    assert.equal(targets.length, 1, `one query of ${metric}`);
-    assert.deepEqual(jobsSelected(targets[0].expr, NODE_JOBS), NODE_JOBS, `${metric} selects every Node job`);
-    assert.match(targets[0].legendFormat, /\{\{job\}\}/, 'legend by job');
-  }
-});
-
-test('lab-overview: refreshes live over the last 15 minutes', () => {
-  const { dashboard } = dashboards.find(({ dashboard: d }) => d.uid === 'lab-overview');
-  assert.deepEqual(dashboard.time, { from: 'now-15m', to: 'now' });
-  assert.ok(['2s', '5s'].includes(dashboard.refresh), `refresh ${dashboard.refresh}`);
-  assert.ok(dashboard.schemaVersion >= 39, `schemaVersion ${dashboard.schemaVersion}`);
-});
 
 test('the datasource is the default Prometheus, with the uid the panels use and the scrape interval', () => {
   const text = read('datasources', 'lab-prometheus.yml');
@@ -123,7 +139,10 @@ test('the dashboard provider loads the JSON folder read-only, at the mount the R
   assert.ok(readme.includes(`GF_PATHS_PROVISIONING=${mount}`), `README.md sets GF_PATHS_PROVISIONING=${mount}`);
 });
 
-test('every Node job of the lag panel is a scrape job of prometheus.yml', () => {
+test('every Node job of the lag panels is a scrape job of prometheus.yml', () => {
   const jobs = yamlValues(fs.readFileSync(path.join(DASHBOARDS_DIR, '..', 'prometheus.yml'), 'utf8'), 'job_name');
   for (const job of NODE_JOBS) assert.ok(jobs.includes(job), `${job} not in ${jobs}`);
+  for (const [uid, lagJobs] of Object.entries(LAG_JOBS)) {
+    for (const job of lagJobs) assert.ok(NODE_JOBS.includes(job), `${uid}: ${job} is not a Node job`);
+  }
 });
