@@ -6,6 +6,7 @@
 // Node 14 syntax.
 // A case still running after this long is recorded as "did not finish" (yieldable-json on multi-megabyte strings).
 const DEFAULT_CASE_TIMEOUT_MS = 8000;
+const HUNG = 'did not finish';
 
 function settleSync(run) {
   try {
@@ -42,7 +43,7 @@ async function collectText(iterable) {
 
 /** Why actual is not expected (both {value} or {error}), or null when they agree. */
 function departure(actual, expected, sameValue, pastNativeDepth) {
-  if (actual.hung) return 'did not finish';
+  if (actual.hung) return HUNG;
   if (expected.error === undefined) {
     if (actual.error !== undefined) return `threw ${actual.error.name}: ${String(actual.error.message).slice(0, 120)}`;
     return sameValue(actual.value, expected.value) ? null : 'different result';
@@ -126,4 +127,4 @@ async function departures(workload, approach, options) {
   return found;
 }
 
-module.exports = { departures, corpusOf, DEFAULT_CASE_TIMEOUT_MS };
+module.exports = { departures, corpusOf, DEFAULT_CASE_TIMEOUT_MS, HUNG };

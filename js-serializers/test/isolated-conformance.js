@@ -2,11 +2,13 @@
 // conformance.js in a child process, for third-party approaches that can take the process down: yieldable-json throws
 // from inside its own setImmediate callbacks on deep nesting, an uncaught exception no caller can catch. The child
 // reports case by case; when one crashes it, that case is recorded as such and a new child goes on from the next.
+// A case that did not finish ends its child too: still running, it would share yieldable-json's module-level state
+// with the next cases and make them fail for its sake.
 // Run as a script it is the child:
 //   node isolated-conformance.js <approaches module> <workload> <approach> <first case index>
 // where the module exports {approaches: {<workload>: {<approach>: fn}}}. Node 14 syntax.
 const { execFile } = require('child_process');
-const { corpusOf, DEFAULT_CASE_TIMEOUT_MS } = require('./conformance');
+const { corpusOf, DEFAULT_CASE_TIMEOUT_MS, HUNG } = require('./conformance');
 
 async function child(modulePath, workload, approachName, first) {
   const approach = require(modulePath).approaches[workload][approachName];
@@ -20,6 +22,7 @@ async function child(modulePath, workload, approachName, first) {
     current = index;
     const why = await corpus[index].check(approach, DEFAULT_CASE_TIMEOUT_MS);
     console.log(JSON.stringify({ index, why }));
+    if (why === HUNG) process.exit(0);
   }
   console.log(JSON.stringify({ done: true }));
 }
@@ -37,7 +40,8 @@ async function isolatedDepartures(modulePath, workload, approachName) {
     }
     const last = lines[lines.length - 1];
     if (last && last.done) return found;
-    if (!last || last.why === null || !/^crashed/.test(last.why)) throw new Error(`conformance child stopped without a verdict:\n${stdout}`);
+    const restart = last && last.why !== null && (last.why === HUNG || /^crashed/.test(last.why));
+    if (!restart) throw new Error(`conformance child stopped without a verdict:\n${stdout}`);
     first = last.index + 1;
   }
 }

@@ -6,7 +6,6 @@ const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert');
 const { conformanceSuite } = require('../../../js-serializers/test/conformance-suite');
-
 const EXPECTED_DEPARTURES = {
   stringify: {
     async: [],
@@ -69,7 +68,7 @@ const EXPECTED_DEPARTURES = {
     fast: [],
   },
   parse: {
-    // yieldable-json 2.1.0 parseAsync: 97 cases
+    // yieldable-json 2.1.0 parseAsync: 92 cases
     yieldable: [
       '__proto__ key is an own property', // different result
       '__proto__ key nested and in arrays', // different result
@@ -82,13 +81,8 @@ const EXPECTED_DEPARTURES = {
       'long string with escapes and unicode (4 MB)', // did not finish
       'long string of \\u escapes', // did not finish
       'long string of escaped backslashes and quotes', // did not finish
-      'long string of raw surrogate pairs', // threw ParseError: Unexpected Character
-      'long ascii string', // threw ParseError: Unexpected Character
-      'long strings in an array and an object', // threw ParseError: Bad array
-      'long key', // threw ParseError: Bad object
-      'records document (small)', // threw ParseError: Bad object
-      'records with a huge record and a huge string among them', // threw ParseError: Bad object
-      'random document with random whitespace', // threw ParseError: Unexpected Character
+      'long strings in an array and an object', // did not finish
+      'records with a huge record and a huge string among them', // did not finish
       'empty text', // threw ParseError where native throws SyntaxError
       'only whitespace', // threw ParseError where native throws SyntaxError
       'non-JSON whitespace (no-break space)', // threw ParseError where native throws SyntaxError
@@ -133,17 +127,17 @@ const EXPECTED_DEPARTURES = {
       'mismatched brackets', // threw ParseError where native throws SyntaxError
       'mismatched braces', // threw ParseError where native throws SyntaxError
       'lone closing bracket', // threw ParseError where native throws SyntaxError
-      'unterminated string', // returned a result where native throws SyntaxError
-      'unterminated string in an array', // returned a result where native throws SyntaxError
+      'unterminated string', // threw ParseError where native throws SyntaxError
+      'unterminated string in an array', // threw ParseError where native throws SyntaxError
       'escaped closing quote', // threw ParseError where native throws SyntaxError
-      'bad escape', // threw ParseError where native throws SyntaxError
+      'bad escape', // returned a result where native throws SyntaxError
       'short unicode escape', // returned a result where native throws SyntaxError
-      'bad unicode escape', // threw ParseError where native throws SyntaxError
+      'bad unicode escape', // returned a result where native throws SyntaxError
       'escaped single quote', // returned a result where native throws SyntaxError
       'raw tab in a string', // returned a result where native throws SyntaxError
-      'raw newline in a string', // threw ParseError where native throws SyntaxError
+      'raw newline in a string', // returned a result where native throws SyntaxError
       'raw NUL in a string', // returned a result where native throws SyntaxError
-      'raw U+001F in a key', // threw ParseError where native throws SyntaxError
+      'raw U+001F in a key', // returned a result where native throws SyntaxError
       'trailing garbage', // threw ParseError where native throws SyntaxError
       'two values', // returned a result where native throws SyntaxError
       'two objects', // returned a result where native throws SyntaxError
@@ -155,14 +149,14 @@ const EXPECTED_DEPARTURES = {
       'large array closed by a brace', // threw ParseError where native throws SyntaxError
       'large object closed by a bracket', // threw ParseError where native throws SyntaxError
       'trailing comma in a large object', // threw ParseError where native throws SyntaxError
-      'missing colon deep in a large object', // threw ParseError where native throws SyntaxError
+      'missing colon deep in a large object', // returned a result where native throws SyntaxError
       'unquoted key deep in a large object', // threw ParseError where native throws SyntaxError
       'garbage after a large document', // threw ParseError where native throws SyntaxError
       'second value after a large document', // threw ParseError where native throws SyntaxError
       'unterminated long string', // threw ParseError where native throws SyntaxError
-      'bad escape deep in a long string', // threw ParseError where native throws SyntaxError
-      'raw control character deep in a long string', // threw ParseError where native throws SyntaxError
-      'short unicode escape at the end of a long string', // threw ParseError where native throws SyntaxError
+      'bad escape deep in a long string', // did not finish
+      'raw control character deep in a long string', // did not finish
+      'short unicode escape at the end of a long string', // returned a result where native throws SyntaxError
       'long string escaping its own closing quote', // threw ParseError where native throws SyntaxError
       'unclosed nesting, 10k levels', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
       'mismatched close deep in nesting', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
