@@ -112,9 +112,10 @@ function serializationSuite(test, assert, makeService, expect) {
 
   test('serialization: a client that goes away interrupts its run', async () => {
     const before = sumOf(await metricsText(), 'lab_runs_total', { approach: 'fast', outcome: 'interrupted' });
+    // Leave once the server has the request (a busy machine may take longer than the delay to deliver it).
+    server.server.once('request', () => setTimeout(() => req.destroy(), 15));
     const req = http.get(`${server.url}/run/stringify?approach=fast&size=${BIG}&yieldMs=1`, { agent: false });
     req.on('error', () => {});
-    setTimeout(() => req.destroy(), 15);
     await eventually('the interrupted run in the metrics', async () => sumOf(await metricsText(), 'lab_runs_total', { approach: 'fast', outcome: 'interrupted' }) > before);
     assert.strictEqual((await request(`${server.url}/healthz`)).status, 200);
   });
