@@ -16,7 +16,7 @@
  *       Not incremental: the chunks are collected (signal checked between them), joined, then parsed as above.
  *
  * Options (all optional):
- *   signal   AbortSignal: once aborted, the promise rejects with signal.reason, or an AbortError (fast-stringify's,
+ *   signal   AbortSignal: once aborted, the promise rejects with signal.reason, or an AbortError (slices.js's,
  *            re-exported here) when there is none, at the next slice boundary; no more work is done after it.
  *   yieldMs  target length of one synchronous slice in ms (default 5).
  *   stats    an object that gets `yields`, `nativeCalls` and `maxSliceMs` filled in as the work progresses.
@@ -63,9 +63,8 @@
  */
 const { performance } = require('perf_hooks');
 const { StringDecoder } = require('string_decoder');
-const { AbortError } = require('./fast-stringify');
+const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn } = require('./slices');
 
-const DEFAULT_YIELD_MS = 5;
 // Before anything is measured, assume a slow 20 characters per microsecond (deeply nested arrays on Node 14 parse at
 // about that speed; most documents parse 10 to 30 times faster). A text this short at that rate is parsed whole.
 const INITIAL_MS_PER_CHAR = 1 / 20000;
@@ -131,13 +130,6 @@ const FIRST_KEY = /\{[ \t\n\r]*"[^"\\]{0,16}"[ \t\n\r]*:/y;
 const now = () => performance.now();
 const isWhitespace = (code) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
-function abortReason(signal) {
-  return signal.reason !== undefined ? signal.reason : new AbortError();
-}
-
-function throwIfAborted(signal) {
-  if (signal && signal.aborted) throw abortReason(signal);
-}
 
 /** An own data property, like JSON.parse's CreateDataProperty: "__proto__" must not reach the prototype setter. */
 function setMember(object, key, value) {
@@ -860,19 +852,9 @@ function syntaxError(parser, at, reason) {
 }
 
 function readOptions(options) {
-  const o = options === undefined || options === null ? {} : options;
-  const yieldMs = o.yieldMs === undefined ? DEFAULT_YIELD_MS : o.yieldMs;
-  if (typeof yieldMs !== 'number' || !(yieldMs > 0) || !Number.isFinite(yieldMs)) {
-    throw new RangeError(`yieldMs must be a positive number of milliseconds, got ${String(yieldMs)}`);
-  }
-  const signal = o.signal === undefined || o.signal === null ? null : o.signal;
-  if (signal !== null && typeof signal.aborted !== 'boolean') throw new TypeError('signal must be an AbortSignal');
-  const stats = o.stats === undefined ? null : o.stats;
-  if (stats !== null && (typeof stats !== 'object' || stats === null)) throw new TypeError('stats must be an object');
-  return { yieldMs, signal, stats: stats || {} };
+  const settings = readSliceOptions(options);
+  return Object.assign(settings, { stats: settings.stats || {} });
 }
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 function resetStats(stats) {
   stats.yields = 0;

@@ -44,8 +44,8 @@
  */
 const { types } = require('util');
 const { performance } = require('perf_hooks');
+const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn } = require('./slices');
 
-const DEFAULT_YIELD_MS = 5;
 // A container with more direct children than this is always walked here: handed to native whole, it could be a
 // slice of any length.
 const LARGE_CONTAINER = 1024;
@@ -80,22 +80,6 @@ const STRING = 3;
 const ROOT_FRAME = { kind: ROOT };
 
 const now = () => performance.now();
-
-class AbortError extends Error {
-  constructor(message) {
-    super(message || 'The operation was aborted');
-    this.name = 'AbortError';
-    this.code = 'ABORT_ERR';
-  }
-}
-
-function abortReason(signal) {
-  return signal.reason !== undefined ? signal.reason : new AbortError();
-}
-
-function throwIfAborted(signal) {
-  if (signal && signal.aborted) throw abortReason(signal);
-}
 
 /** ES ToLength: what native uses for the length of an array (matters only for proxies of arrays). */
 function toLength(length) {
@@ -424,19 +408,8 @@ class Walker {
 }
 
 function readOptions(options) {
-  const o = options === undefined || options === null ? {} : options;
-  const yieldMs = o.yieldMs === undefined ? DEFAULT_YIELD_MS : o.yieldMs;
-  if (typeof yieldMs !== 'number' || !(yieldMs > 0) || !Number.isFinite(yieldMs)) {
-    throw new RangeError(`yieldMs must be a positive number of milliseconds, got ${String(yieldMs)}`);
-  }
-  const signal = o.signal === undefined || o.signal === null ? null : o.signal;
-  if (signal !== null && typeof signal.aborted !== 'boolean') throw new TypeError('signal must be an AbortSignal');
-  const stats = o.stats === undefined ? null : o.stats;
-  if (stats !== null && (typeof stats !== 'object' || stats === null)) throw new TypeError('stats must be an object');
-  return { yieldMs, signal, stats, end: o.end === true };
+  return Object.assign(readSliceOptions(options), { end: Boolean(options && options.end === true) });
 }
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Runs a Walker slice by slice, yielding it after each slice, with a turn of the event loop between slices. */
 async function* slices(value, settings) {

@@ -4,8 +4,9 @@
 
 class AbortError extends Error {
   constructor(message) {
-    super(message || 'the operation was aborted');
+    super(message || 'The operation was aborted');
     this.name = 'AbortError';
+    this.code = 'ABORT_ERR';
   }
 }
 
