@@ -7,7 +7,7 @@ COMPONENTS := $(patsubst %/Makefile,%,$(wildcard services/*/Makefile)) load
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'js-serializers/test/*.test.js' 'dashboards/test/*.test.js' 'scripts/test/*.test.js'
 
-.PHONY: setup system-packages native bench-stringify test test-components test-shared check-config test-integration smoke \
+.PHONY: setup system-packages native bench-stringify bench-offload test test-components test-shared check-config test-integration smoke \
 	smoke-if-engine lint lint-tools
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -25,6 +25,11 @@ bench-stringify: setup
 	$(NODE) js-serializers/bench/seed-table.js
 	$(NODE) --expose-gc js-serializers/bench/fast-stringify-bench.js
 	$(NODE) --expose-gc js-serializers/bench/fast-parse-bench.js
+
+# Seed 004's tables: node-async under the seed's load (100 connections, 30 s per route, POST test-data.json) on the
+# worker-pool and main-thread routes, beside one worker's rate measured alone, the main-thread lag and the targets.
+bench-offload: setup
+	$(NODE) services/node-async/bench/offload-bench.js
 
 test: setup test-components test-shared check-config lint test-integration smoke-if-engine
 

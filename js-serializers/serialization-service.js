@@ -1,6 +1,6 @@
 'use strict';
-// A Node service of seed 000: node-kit's contract around the stringify and parse workloads, with the approaches its
-// Node line runs. Both workloads share one input cache.
+// Seed 000's workloads for a Node service: stringify and parse with the approaches its Node line runs, sharing one
+// input cache, and node14-fibers' whole service around them.
 const { createService, createInputs } = require('../node-kit');
 const { stringifyWorkload } = require('./stringify-workload');
 const { parseWorkload } = require('./parse-workload');
@@ -9,15 +9,17 @@ const { parseWorkload } = require('./parse-workload');
 // the caches past that.
 const CACHED_DOCUMENTS = 2;
 
+/** approaches: {stringify, parse} -> node-kit workloads {stringify, parse}. */
+function serializationWorkloads(approaches) {
+  const inputs = createInputs(CACHED_DOCUMENTS);
+  return { stringify: stringifyWorkload(approaches.stringify, inputs), parse: parseWorkload(approaches.parse, inputs) };
+}
+
 /** options: node-kit's createService definition without workloads, plus approaches: {stringify, parse}. */
 function serializationService(options) {
-  const inputs = createInputs(CACHED_DOCUMENTS);
-  const { approaches } = options;
-  const definition = Object.assign({}, options, {
-    workloads: { stringify: stringifyWorkload(approaches.stringify, inputs), parse: parseWorkload(approaches.parse, inputs) },
-  });
+  const definition = Object.assign({}, options, { workloads: serializationWorkloads(options.approaches) });
   delete definition.approaches;
   return createService(definition);
 }
 
-module.exports = { serializationService };
+module.exports = { serializationService, serializationWorkloads };

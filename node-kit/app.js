@@ -1,17 +1,27 @@
 'use strict';
 // The contract's routes on an injected express (4 on Node 14, 5 on Node 24). Handlers catch their own promise
 // rejections because express 4 would not.
-const { HttpError } = require('./errors');
+const { HttpError, busy } = require('./errors');
 const { parseRunRequest, describeWorkload } = require('./params');
 const { createAbortController } = require('./abort');
 
 const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /info', 'GET /run/:workload'];
+
+// What a body parser or express says about a request it refused (400 bad JSON, 413 too large, ...) is the client's
+// error and is answered as one; anything else from a handler is a failure of the service.
+function asClientError(err) {
+  const status = err && (err.status || err.statusCode);
+  if (err instanceof HttpError || !(status >= 400 && status < 500)) return err;
+  const details = typeof err.limit === 'number' ? { limitBytes: err.limit } : {}; // the body parser's size cap
+  return new HttpError(status, err.expose === false ? 'bad request' : err.message, details);
+}
 
 function sendError(res, err) {
   const status = err instanceof HttpError ? err.status : 500;
   const body = err instanceof HttpError ? err.toJSON() : { error: err && err.message ? err.message : String(err) };
   if (!res.headersSent) {
     res.removeHeader('Trailer'); // set by a streamed run that failed before its first byte
+    if (err instanceof HttpError) res.set(err.headers);
     res.status(status).json(body);
   }
   else res.destroy();
@@ -50,8 +60,7 @@ function runWorkload(definition, metrics, limiter) {
       return;
     }
     if (!limiter.tryAcquire()) {
-      res.set('Retry-After', '1');
-      sendError(res, new HttpError(503, `${limiter.limit} runs already in progress; retry later`));
+      sendError(res, busy(`${limiter.limit} runs already in progress; retry later`));
       return;
     }
     const labels = { workload: name, approach: request.approach };
@@ -130,6 +139,26 @@ function concurrencyLimiter(limit) {
   };
 }
 
+/**
+ * A service's own routes beside the contract's: {method, path, handlers: [middleware..., handler]}. A handler may
+ * return a promise; its rejection is answered like any error (express 4 would leave it hanging).
+ */
+function addRoutes(app, routes) {
+  for (const route of routes) {
+    const handlers = route.handlers.map((handler) => (req, res, next) => {
+      let outcome;
+      try {
+        outcome = handler(req, res, next);
+      } catch (err) {
+        next(err);
+        return;
+      }
+      if (outcome && typeof outcome.then === 'function') outcome.then(undefined, next);
+    });
+    app[route.method.toLowerCase()](route.path, ...handlers);
+  }
+}
+
 function buildApp(definition, metrics, state) {
   const app = definition.express();
   app.disable('x-powered-by');
@@ -150,11 +179,15 @@ function buildApp(definition, metrics, state) {
     libraries: definition.libraries,
     workloads: Object.fromEntries(Object.entries(definition.workloads).map(([name, w]) => [name, describeWorkload(w)])),
   };
+  Object.assign(info, definition.info); // what a service adds about its own routes (node-async: the worker pool)
   app.get('/info', (req, res) => res.json(info));
   app.get('/run/:workload', runWorkload(definition, metrics, concurrencyLimiter(definition.maxConcurrentRuns)));
-  app.use((req, res) => sendError(res, new HttpError(404, `no route ${req.method} ${req.path}`, { routes: ROUTES })));
+  const routes = definition.routes || [];
+  addRoutes(app, routes);
+  const allRoutes = ROUTES.concat(routes.map((r) => `${r.method.toUpperCase()} ${r.path}`));
+  app.use((req, res) => sendError(res, new HttpError(404, `no route ${req.method} ${req.path}`, { routes: allRoutes })));
   // eslint-disable-next-line no-unused-vars
-  app.use((err, req, res, next) => sendError(res, err.status === 400 ? new HttpError(400, err.message) : err));
+  app.use((err, req, res, next) => sendError(res, asClientError(err)));
   return app;
 }
 

@@ -1,13 +1,15 @@
 'use strict';
 // One implementation of CONTRACT.md for the lab's Node services (Node 14 and 24). The service passes in its own
 // express and prom-client, so each keeps the versions it pins; this folder has no dependencies of its own.
+const fs = require('fs');
 const http = require('http');
+const path = require('path');
 const { buildApp } = require('./app');
 const { createMetrics } = require('./metrics');
-const { checkWorkload } = require('./params');
+const { checkWorkload, parseOnlyParams } = require('./params');
 const { gracefulCloser, closeOnSignals } = require('./shutdown');
 const { createInputs, sha256 } = require('./inputs');
-const { HttpError, badRequest } = require('./errors');
+const { HttpError, badRequest, busy } = require('./errors');
 
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
 
@@ -19,7 +21,10 @@ function envInteger(name, fallback) {
 
 /**
  * definition: {name, defaultPort, express, promClient, libraries: {name: version}, runtime (default: this Node),
- *   workloads: {name: {approaches, params, caseOf(params), run({approach, params}) -> Promise<result>}}}
+ *   workloads: {name: {approaches, params, caseOf(params), run({approach, params}) -> Promise<result>}},
+ *   routes (optional): (metrics) -> [{method, path, handlers}] beside the contract's (app.js addRoutes),
+ *   close (optional): () -> Promise, run after the server has closed (a worker pool's shutdown),
+ *   info (optional): {key: value} added to /info}.
  * Returns {app, metrics, start({port, host, handleSignals}) -> Promise<{port, close}>}.
  */
 function createService(definition) {
@@ -31,7 +36,8 @@ function createService(definition) {
   const state = { shuttingDown: false };
   const metrics = createMetrics(definition.promClient);
   const defaults = { maxConcurrentRuns: config.maxConcurrentRuns, runtime: { name: 'node', version: process.versions.node } };
-  const app = buildApp(Object.assign(defaults, definition), metrics, state);
+  const routes = definition.routes ? definition.routes(metrics) : [];
+  const app = buildApp(Object.assign(defaults, definition, { routes }), metrics, state);
   const log = (message) => console.log(`[${definition.name}] ${message}`);
 
   function start(options) {
@@ -40,7 +46,8 @@ function createService(definition) {
     const closeServer = gracefulCloser(server, config.shutdownTimeoutMs);
     const close = () => {
       state.shuttingDown = true;
-      return closeServer();
+      const closeRest = () => (definition.close ? definition.close() : Promise.resolve());
+      return closeServer().then(closeRest, (err) => closeRest().then(() => Promise.reject(err)));
     };
     if (opts.handleSignals) closeOnSignals(close, log);
     return new Promise((resolve, reject) => {
@@ -58,7 +65,24 @@ function createService(definition) {
 
 /** {name: version} of the named packages, resolved by the service's own require (node-kit has no dependencies). */
 function packageVersions(serviceRequire, names) {
-  return Object.fromEntries(names.map((name) => [name, serviceRequire(`${name}/package.json`).version]));
+  return Object.fromEntries(names.map((name) => [name, packageJsonOf(serviceRequire, name).version]));
+}
+
+// A package whose `exports` leaves out package.json (piscina, csv-parse) is found from its entry point upwards.
+function packageJsonOf(serviceRequire, name) {
+  try {
+    return serviceRequire(`${name}/package.json`);
+  } catch (err) {
+    if (err.code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw err;
+  }
+  for (let dir = path.dirname(serviceRequire.resolve(name)); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) {
+      const json = JSON.parse(fs.readFileSync(file, 'utf8'));
+      if (json.name === name) return json;
+    }
+  }
+  throw new Error(`no package.json found for ${name}`);
 }
 
 /** A service's main: starts it (or the service a promise resolves to), exiting 1 with the reason if that fails. */
@@ -74,4 +98,6 @@ function serve(service) {
 /** Milliseconds elapsed since a process.hrtime.bigint() reading. */
 const msSince = (started) => Number(process.hrtime.bigint() - started) / 1e6;
 
-module.exports = { createService, serve, packageVersions, createInputs, sha256, msSince, HttpError, badRequest };
+module.exports = {
+  createService, serve, packageVersions, createInputs, sha256, msSince, envInteger, parseOnlyParams, HttpError, badRequest, busy,
+};

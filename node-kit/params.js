@@ -44,11 +44,24 @@ function parseRunRequest(workload, query) {
       throw badRequest(`unknown parameter ${name}`, { parameter: name, allowed: ['approach'].concat(Object.keys(workload.params)) });
     }
   }
+  return { approach, params: parseParams(workload.params, query) };
+}
+
+/** Typed values of every parameter in schemas ({name: schema}, as a workload's params) from a query, defaults filled. */
+function parseParams(schemas, query) {
   const params = {};
-  for (const [name, schema] of Object.entries(workload.params)) {
+  for (const [name, schema] of Object.entries(schemas)) {
     params[name] = query[name] === undefined ? schema.default : parseOne(name, query[name], schema);
   }
-  return { approach, params };
+  return params;
+}
+
+/** parseParams, refusing any parameter that schemas does not name. */
+function parseOnlyParams(schemas, query) {
+  for (const name of Object.keys(query)) {
+    if (!(name in schemas)) throw badRequest(`unknown parameter ${name}`, { parameter: name, allowed: Object.keys(schemas) });
+  }
+  return parseParams(schemas, query);
 }
 
 /** Checks a workload definition at start-up, so a bad default fails the service, not a request. */
@@ -66,4 +79,4 @@ function checkWorkload(name, workload) {
   }
 }
 
-module.exports = { parseRunRequest, describeWorkload, checkWorkload };
+module.exports = { parseRunRequest, parseOnlyParams, describeWorkload, checkWorkload };

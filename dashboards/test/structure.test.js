@@ -17,6 +17,7 @@ const GRID_COLUMNS = 24;
 const LAG_JOBS = {
   'lab-overview': NODE_JOBS,
   'lab-serialization': ['node14-fibers', 'node-async'],
+  'lab-offload': ['node-async'],
 };
 const dashboards = readDashboards();
 const read = (...parts) => fs.readFileSync(path.join(DASHBOARDS_DIR, ...parts), 'utf8');

@@ -1,7 +1,8 @@
 'use strict';
-// Runs one scenario with autocannon's programmatic API, checking every response on the way: a /run result must say
-// validated: true, so a fast wrong answer fails the scenario instead of improving its numbers. A scenario with a
-// `probe` also runs the light probe beside it (probe.js), started with it and stopped when it ends, however it ends.
+// Runs one scenario with autocannon's programmatic API, checking every response on the way: a /run result (or any
+// answer that checks itself, like node-async's process-data) must say validated: true, so a fast wrong answer fails
+// the scenario instead of improving its numbers. A scenario with a `probe` also runs the light probe beside it
+// (probe.js), started with it and stopped when it ends, however it ends.
 const autocannon = require('autocannon');
 const { startProbe } = require('./probe');
 
@@ -38,7 +39,19 @@ function responseChecker(expect) {
  * section, see probe.js). The probe never adds to `problems`. onProbeResponse(seconds, statusCode) sees each probe
  * response live.
  */
-function runScenario(scenario, baseUrl, { onStart, onProbeResponse } = {}) {
+async function runScenario(scenario, baseUrl, options) {
+  const body = scenario.bodyFrom === undefined ? scenario.body : await fetchBody(baseUrl, scenario.bodyFrom);
+  return runWithBody(Object.assign({}, scenario, { body }), baseUrl, options);
+}
+
+// A body the target generates (GET bodyFrom), so a suite names its request instead of copying it.
+async function fetchBody(baseUrl, path) {
+  const res = await fetch(`${baseUrl}${path}`, { signal: AbortSignal.timeout(10000) });
+  if (!res.ok) throw new Error(`bodyFrom ${path}: HTTP ${res.status} ${await res.text()}`);
+  return res.text();
+}
+
+function runWithBody(scenario, baseUrl, { onStart, onProbeResponse } = {}) {
   const checker = responseChecker(scenario.expect);
   const body = scenario.body === undefined ? undefined : typeof scenario.body === 'string' ? scenario.body : JSON.stringify(scenario.body);
   const headers = Object.assign(body !== undefined ? { 'content-type': 'application/json' } : {}, scenario.headers);

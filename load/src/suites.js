@@ -33,7 +33,11 @@ function checkScenario(scenario, where, targets) {
     const value = scenario[field];
     check(Number.isInteger(value) && value >= 1 && value <= max, where, `${field} must be an integer in [1, ${max}]`);
   }
-  check(['validated', 'status'].includes(scenario.expect), where, 'expect must be "validated" (a /run result) or "status" (2xx only)');
+  check(['validated', 'status'].includes(scenario.expect), where, 'expect must be "validated" (an answer with validated: true) or "status" (2xx only)');
+  if (scenario.bodyFrom !== undefined) {
+    check(typeof scenario.bodyFrom === 'string' && scenario.bodyFrom.startsWith('/'), where, 'bodyFrom must be a path on the target, starting with /');
+    check(scenario.body === undefined, where, 'give body or bodyFrom, not both');
+  }
   if (scenario.probe !== undefined) checkProbe(scenario.probe, where);
 }
 

@@ -40,6 +40,8 @@ test('a suite with a mistake is rejected naming the scenario and the field', () 
     [{ probe: { path: '/healthz', ratePerSecond: 201 } }, /probe\.ratePerSecond must be an integer in \[1, 200\]/],
     [{ probe: { path: '/healthz', ratePerSecond: 2.5 } }, /probe\.ratePerSecond must be an integer/],
     [{ probe: { path: '/healthz', ratePerSecond: '20' } }, /probe\.ratePerSecond must be an integer/],
+    [{ bodyFrom: 'api/test-data' }, /bodyFrom must be a path on the target/],
+    [{ bodyFrom: '/api/test-data', body: {} }, /give body or bodyFrom, not both/],
   ];
   for (const [change, message] of cases) {
     fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ scenarios: [Object.assign({}, good, change)] }));

@@ -20,6 +20,6 @@ const approaches = {
   },
 };
 
-const LIBRARIES = ['express', 'prom-client', 'yieldable-json', '@discoveryjs/json-ext'];
+const LIBRARIES = ['express', 'prom-client', 'yieldable-json', '@discoveryjs/json-ext', 'piscina'];
 
 module.exports = { approaches, LIBRARIES };

@@ -1,0 +1,37 @@
+'use strict';
+// Seed 004 in node-async: the worker pool, its routes and metrics, configured from the environment (README).
+const { envInteger } = require('../../../../node-kit');
+const { availableCpus } = require('./cpus');
+const { createOffloadPool } = require('./pool');
+const { createOffloadMetrics } = require('./offload-metrics');
+const { offloadRoutes, ROUTE } = require('./routes');
+
+function offloadConfig() {
+  const config = {
+    workers: envInteger('OFFLOAD_WORKERS', availableCpus()),
+    // 100 connections (the seed's load) fit with room to spare; each queued task holds one checked body (<= 64 KiB).
+    maxQueue: envInteger('OFFLOAD_MAX_QUEUE', 256),
+    // Below autocannon's and compose's 10 s, so a client hears 503 instead of timing out.
+    taskTimeoutMs: envInteger('OFFLOAD_TASK_TIMEOUT_MS', 8000),
+  };
+  if (config.workers < 1) throw new TypeError('OFFLOAD_WORKERS must be at least 1');
+  if (config.taskTimeoutMs < 1) throw new TypeError('OFFLOAD_TASK_TIMEOUT_MS must be at least 1');
+  return config;
+}
+
+/**
+ * {express, promClient, config (overrides the environment's)} -> {pool, info, routes(metrics), close()}: the parts
+ * node-kit's createService takes.
+ */
+function workerOffload({ express, promClient, config }) {
+  const settings = Object.assign(offloadConfig(), config);
+  const pool = createOffloadPool(settings);
+  return {
+    pool,
+    info: { offload: Object.assign({ routes: ROUTE }, settings) },
+    routes: (metrics) => offloadRoutes({ express, pool, metrics: createOffloadMetrics(promClient, metrics.registry, pool) }),
+    close: () => pool.close(),
+  };
+}
+
+module.exports = { workerOffload, ROUTE };

@@ -1,0 +1,78 @@
+'use strict';
+// Seed 004's two routes, the same work either way: `unoptimized` runs it on the main thread (every other request
+// waits), `optimized` hands it to the worker pool. Bodies are checked before any work starts; GET /api/test-data
+// serves the seed's test-data.json, generated.
+const { badRequest, parseOnlyParams } = require('../../../../node-kit');
+const { readProcessRequest, LIMITS } = require('./request-body');
+const { processData, referenceOf, hashOf } = require('./process-data');
+const { testData, PARAMS } = require('./body-generator');
+
+const ROUTE = { optimized: '/api/optimized/process-data', unoptimized: '/api/unoptimized/process-data' };
+
+/** The answer both routes give: the result, its check against the iterative reference, and where the time went. */
+function answer(route, request, work) {
+  const expected = referenceOf(request);
+  const hash = hashOf(work.result);
+  return {
+    route,
+    result: work.result,
+    hash,
+    validated: hash === expected.hash,
+    reference: expected.reference,
+    ms: round(work.runMs),
+    waitMs: work.waitMs === null ? null : round(work.waitMs),
+    threadId: work.threadId,
+  };
+}
+
+const round = (ms) => Math.round(ms * 1000) / 1000;
+
+/** {express, pool (pool.js), metrics (offload-metrics.js)} -> node-kit routes. */
+function offloadRoutes({ express, pool, metrics }) {
+  const jsonBody = express.json({ limit: LIMITS.bodyBytes });
+  const readBody = (req) => {
+    if (req.body === undefined) throw badRequest('send the body as JSON with Content-Type: application/json', { field: 'body' });
+    return readProcessRequest(req.body);
+  };
+  const count = (route, outcome) => metrics.tasks.inc({ route, outcome });
+
+  function unoptimized(req, res) {
+    const request = readBody(req);
+    const started = process.hrtime.bigint();
+    const result = processData(request); // blocks the event loop: the seed's point
+    const runMs = Number(process.hrtime.bigint() - started) / 1e6;
+    metrics.runSeconds.observe({ route: 'unoptimized' }, runMs / 1000);
+    count('unoptimized', 'ok');
+    res.json(answer('unoptimized', request, { result, runMs, waitMs: null, threadId: 0 }));
+  }
+
+  async function optimized(req, res) {
+    const request = readBody(req);
+    const clientGone = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) clientGone.abort(new Error('the client went away'));
+    };
+    res.on('close', onClose);
+    let work;
+    try {
+      work = await pool.run(request, clientGone.signal);
+    } catch (err) {
+      count('optimized', err.outcome || 'failed');
+      throw err;
+    } finally {
+      res.removeListener('close', onClose);
+    }
+    metrics.runSeconds.observe({ route: 'optimized' }, work.runMs / 1000);
+    metrics.waitSeconds.observe(work.waitMs / 1000);
+    count('optimized', 'ok');
+    res.json(answer('optimized', request, work));
+  }
+
+  return [
+    { method: 'POST', path: ROUTE.unoptimized, handlers: [jsonBody, unoptimized] },
+    { method: 'POST', path: ROUTE.optimized, handlers: [jsonBody, optimized] },
+    { method: 'GET', path: '/api/test-data', handlers: [(req, res) => res.json(testData(parseOnlyParams(PARAMS, req.query)))] },
+  ];
+}
+
+module.exports = { offloadRoutes, ROUTE };

@@ -1,0 +1,206 @@
+'use strict';
+// Seed 004's routes on a real server: the same validated answer from both, bodies refused before any work, and every
+// pool fault (full queue, timeout, crashed worker, departed client) answered while the service keeps serving.
+const test = require('node:test');
+const assert = require('node:assert');
+const { startService, sumOf } = require('../../../node-kit/testing');
+const { makeService } = require('../src/service');
+const { ROUTE } = require('../src/offload');
+const { processData, fibonacciIterative } = require('../src/offload/process-data');
+const { testData } = require('../src/offload/body-generator');
+const { cgroupQuota } = require('../src/offload/cpus');
+
+// ~300 ms of CPU (30 × Fibonacci(30)): faults that need a task still running when they strike.
+const HEAVY = testData({ items: 30, fibonacciN: 30 });
+
+const post = (url, body, init = {}) =>
+  fetch(url, Object.assign({ method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }, init));
+
+async function metricsOf(server) {
+  return (await fetch(`${server.url}/metrics`)).text();
+}
+
+/** Polls until check(metrics text) holds, failing after timeoutMs. */
+async function waitForMetrics(server, check, what, timeoutMs = 10000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await metricsOf(server);
+    if (check(text)) return text;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function withService(config, body) {
+  const service = makeService({ offload: config });
+  const server = await startService(service);
+  try {
+    await body(server, service);
+  } finally {
+    await server.close();
+  }
+}
+
+async function expectServing(server) {
+  const response = await post(`${server.url}${ROUTE.optimized}`, testData({ items: 2, fibonacciN: 10 }));
+  assert.strictEqual(response.status, 200);
+  assert.strictEqual((await response.json()).validated, true);
+}
+
+test('both routes return the same validated result for the generated test data', async () => {
+  await withService({ workers: 2 }, async (server) => {
+    const body = await (await fetch(`${server.url}/api/test-data`)).json();
+    assert.deepStrictEqual(body, testData(), 'GET /api/test-data serves the generator defaults');
+    const [optimized, unoptimized] = await Promise.all([post(`${server.url}${ROUTE.optimized}`, body), post(`${server.url}${ROUTE.unoptimized}`, body)]);
+    const a = await optimized.json();
+    const b = await unoptimized.json();
+    assert.strictEqual(a.validated, true);
+    assert.strictEqual(b.validated, true);
+    assert.strictEqual(a.hash, b.hash);
+    assert.deepStrictEqual(a.result, b.result);
+    assert.deepStrictEqual(a.result, processData(body, fibonacciIterative));
+    assert.strictEqual(a.result.items[0].fibonacci, 196418, 'Fibonacci(27)');
+    assert.ok(a.threadId > 0 && a.waitMs >= 0, 'the optimized answer ran in a worker');
+    assert.strictEqual(b.waitMs, null);
+    const metrics = await metricsOf(server);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_task_run_seconds_count', { route: 'optimized' }), 1);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_task_run_seconds_count', { route: 'unoptimized' }), 1);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_task_wait_seconds_count', {}), 1);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_pool_size', {}), 2);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_workers', {}), 2);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_queue_length', {}), 0);
+  });
+});
+
+test('test data is deterministic, configurable and its parameters are checked', async () => {
+  await withService({ workers: 1 }, async (server) => {
+    const a = await (await fetch(`${server.url}/api/test-data?items=5&fibonacciN=12&seed=9`)).json();
+    assert.deepStrictEqual(a, testData({ items: 5, fibonacciN: 12, seed: 9 }));
+    assert.notDeepStrictEqual(testData({ seed: 9 }).items, testData({ seed: 10 }).items);
+    for (const query of ['items=0', 'fibonacciN=31', 'items=x', 'size=3']) {
+      const response = await fetch(`${server.url}/api/test-data?${query}`);
+      assert.strictEqual(response.status, 400, query);
+      assert.match((await response.json()).error, /must|unknown/, query);
+    }
+  });
+});
+
+test('invalid and oversized bodies are refused before any work is queued', async () => {
+  await withService({ workers: 1 }, async (server) => {
+    const item = { id: 1, name: 'a', value: 1 };
+    const invalid = [
+      ['no JSON content type', 'fibonacciN=3', { headers: { 'content-type': 'text/plain' } }],
+      ['malformed JSON', '{"fibonacciN": 3,'],
+      ['an array', [item]],
+      ['fibonacciN too large', { fibonacciN: 31, items: [item] }],
+      ['fibonacciN not an integer', { fibonacciN: 2.5, items: [item] }],
+      ['no items', { fibonacciN: 3, items: [] }],
+      ['too many items', { fibonacciN: 3, items: Array.from({ length: 101 }, () => item) }],
+      ['a negative value', { fibonacciN: 3, items: [{ id: 1, name: 'a', value: -1 }] }],
+      ['an item without a name', { fibonacciN: 3, items: [{ id: 1, value: 1 }] }],
+    ];
+    for (const route of [ROUTE.optimized, ROUTE.unoptimized]) {
+      for (const [what, body, init] of invalid) {
+        const response = await post(`${server.url}${route}`, body, init);
+        assert.strictEqual(response.status, 400, `${route}: ${what}`);
+        assert.strictEqual(typeof (await response.json()).error, 'string', what);
+      }
+      const oversized = await post(`${server.url}${route}`, JSON.stringify({ fibonacciN: 1, items: [item], pad: 'x'.repeat(70 * 1024) }));
+      assert.strictEqual(oversized.status, 413);
+      assert.strictEqual((await oversized.json()).limitBytes, 64 * 1024);
+    }
+    const metrics = await metricsOf(server);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', {}), 0, 'no task was counted');
+    assert.strictEqual(sumOf(metrics, 'lab_offload_task_run_seconds_count', {}), 0, 'no work ran');
+    await expectServing(server);
+  });
+});
+
+test('a full queue answers 503 with Retry-After and the service keeps serving', async () => {
+  await withService({ workers: 1, maxQueue: 1 }, async (server) => {
+    const running = post(`${server.url}${ROUTE.optimized}`, HEAVY);
+    await waitForMetrics(server, () => true, 'the first task'); // a scrape round trip: the first task is in the pool
+    const queued = post(`${server.url}${ROUTE.optimized}`, HEAVY);
+    await waitForMetrics(server, (text) => sumOf(text, 'lab_offload_queue_length', {}) === 1, 'one queued task');
+    const refused = await post(`${server.url}${ROUTE.optimized}`, HEAVY);
+    assert.strictEqual(refused.status, 503);
+    assert.strictEqual(refused.headers.get('retry-after'), '1');
+    assert.match((await refused.json()).error, /queued/);
+    for (const response of await Promise.all([running, queued])) assert.strictEqual((await response.json()).validated, true);
+    const metrics = await metricsOf(server);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { outcome: 'queue-full' }), 1);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { outcome: 'ok' }), 2);
+    await expectServing(server);
+  });
+});
+
+test('a task past its timeout is stopped, answered 503, and its worker replaced', async () => {
+  await withService({ workers: 1, taskTimeoutMs: 100 }, async (server) => {
+    const started = Date.now();
+    const response = await post(`${server.url}${ROUTE.optimized}`, testData({ items: 100, fibonacciN: 30 })); // ~1 s
+    assert.strictEqual(response.status, 503);
+    assert.match((await response.json()).error, /within 100 ms/);
+    assert.ok(Date.now() - started < 900, 'answered at the deadline, not after the work');
+    await waitForMetrics(server, (text) => sumOf(text, 'lab_offload_workers', {}) === 1, 'a replacement worker');
+    assert.strictEqual(sumOf(await metricsOf(server), 'lab_offload_tasks_total', { outcome: 'timeout' }), 1);
+    await expectServing(server);
+  });
+});
+
+test('a worker that dies mid-task fails only its request; a new worker takes over', async () => {
+  await withService({ workers: 1 }, async (server, service) => {
+    const inFlight = post(`${server.url}${ROUTE.optimized}`, HEAVY);
+    await waitForMetrics(server, () => true, 'the task to start');
+    const [worker] = service.pool.threads;
+    await worker.terminate(); // what an abort() or a fatal error inside the worker looks like from outside
+    const response = await inFlight;
+    assert.strictEqual(response.status, 500);
+    assert.match((await response.json()).error, /worker running the task failed/);
+    await waitForMetrics(server, (text) => sumOf(text, 'lab_offload_workers', {}) === 1, 'a replacement worker');
+    assert.notStrictEqual(service.pool.threads[0], worker);
+    assert.strictEqual(sumOf(await metricsOf(server), 'lab_offload_tasks_total', { outcome: 'failed' }), 1);
+    await expectServing(server);
+  });
+});
+
+test('a client that leaves cancels its task', async () => {
+  await withService({ workers: 1 }, async (server) => {
+    const leaving = new AbortController();
+    const request = post(`${server.url}${ROUTE.optimized}`, testData({ items: 100, fibonacciN: 30 }), { signal: leaving.signal });
+    setTimeout(() => leaving.abort(), 100);
+    await assert.rejects(request, { name: 'AbortError' });
+    await waitForMetrics(server, (text) => sumOf(text, 'lab_offload_tasks_total', { outcome: 'client-gone' }) === 1, 'the cancelled task');
+    await expectServing(server);
+  });
+});
+
+// Responsiveness is this seed's feature: the bounds are generous (a loaded 2-core runner), and the unoptimized one
+// is a floor that only a slower machine makes easier to meet.
+test('the main thread answers /healthz while workers run, and waits while the unoptimized route computes', async () => {
+  await withService({ workers: 2 }, async (server) => {
+    const healthzMs = async () => {
+      const started = performance.now();
+      assert.strictEqual((await fetch(`${server.url}/healthz`)).status, 200);
+      return performance.now() - started;
+    };
+    await healthzMs(); // the connection pool is warm
+    const offloaded = [1, 2, 3].map(() => post(`${server.url}${ROUTE.optimized}`, HEAVY));
+    await waitForMetrics(server, () => true, 'the tasks to start');
+    assert.ok((await healthzMs()) < 150, '/healthz beside running workers');
+    await Promise.all(offloaded);
+    let done = false;
+    const blocking = post(`${server.url}${ROUTE.unoptimized}`, HEAVY).then((response) => ((done = true), response.json()));
+    let blockedMs = 0;
+    while (!done) blockedMs = Math.max(blockedMs, await healthzMs()); // some /healthz lands while the work runs
+    const answer = await blocking;
+    assert.ok(blockedMs >= answer.ms / 3, `/healthz waited at most ${blockedMs} ms beside ${answer.ms} ms of main-thread work`);
+  });
+});
+
+test('the pool is sized from the cgroup quota when there is one', () => {
+  assert.strictEqual(cgroupQuota(() => 'max 100000\n'), Infinity);
+  assert.strictEqual(cgroupQuota(() => '200000 100000\n'), 2);
+  assert.strictEqual(cgroupQuota(() => '150000 100000\n'), 2);
+  assert.strictEqual(cgroupQuota(() => '50000 100000\n'), 1);
+  assert.strictEqual(cgroupQuota(() => { throw new Error('ENOENT'); }), Infinity);
+});
