@@ -191,4 +191,4 @@ function buildApp(definition, metrics, state) {
   return app;
 }
 
-module.exports = { buildApp };
+module.exports = { buildApp, watchClient };

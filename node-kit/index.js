@@ -4,7 +4,7 @@
 const fs = require('fs');
 const http = require('http');
 const path = require('path');
-const { buildApp } = require('./app');
+const { buildApp, watchClient } = require('./app');
 const { createMetrics } = require('./metrics');
 const { checkWorkload, parseOnlyParams } = require('./params');
 const { gracefulCloser, closeOnSignals } = require('./shutdown');
@@ -99,5 +99,5 @@ function serve(service) {
 const msSince = (started) => Number(process.hrtime.bigint() - started) / 1e6;
 
 module.exports = {
-  createService, serve, packageVersions, createInputs, sha256, msSince, envInteger, parseOnlyParams, HttpError, badRequest, busy,
+  createService, serve, packageVersions, createInputs, sha256, msSince, envInteger, parseOnlyParams, watchClient, HttpError, badRequest, busy,
 };

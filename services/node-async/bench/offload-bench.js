@@ -1,7 +1,7 @@
 'use strict';
 // Seed 004's tables from one run (`make bench-offload`): node-async started as its own process, one pool worker's
-// rate measured alone, then the seed's load (100 connections, 30 s, POST test-data.json) against the worker-pool route
-// and the main-thread route, each with the load driver's /healthz probe and every answer checked (validated: true).
+// rate measured alone, then the load suite's seed004 scenarios (100 connections, 30 s, POST test-data.json) against
+// the worker-pool route and the main-thread route, each with its /healthz probe and every answer checked.
 // Prints the seed's figures beside ours and the issue's targets. A benchmark, not a test: it exits 1 only when an
 // answer was wrong or the service failed, never for a missed target.
 //   node bench/offload-bench.js [--duration 30] [--connections 100] [--worker-seconds 10]
@@ -10,12 +10,14 @@ const path = require('node:path');
 const os = require('node:os');
 const Piscina = require('piscina');
 const { runScenario } = require('../../../load/src/scenario');
+const { loadSuite } = require('../../../load/src/suites');
 const { samples } = require('../../../node-kit/testing');
 const { referenceOf, hashOf } = require('../src/offload/process-data');
 const { ROUTE } = require('../src/offload');
 const { SEED } = require('./seed004-figures');
 
-const args = parseArgs(process.argv.slice(2), { duration: 30, connections: 100, 'worker-seconds': 10 });
+// duration and connections default to the seed004 suite's (the seed's profile).
+const args = parseArgs(process.argv.slice(2), { duration: undefined, connections: undefined, 'worker-seconds': 10 });
 const log = (message) => process.stderr.write(`${message}\n`);
 const TARGET = { throughputShare: 0.9, lagP99Ms: 20 };
 
@@ -87,24 +89,22 @@ async function settle(url) {
   }
 }
 
+/** The load suite's seed004 scenario for a route, with the command line's duration and connections. */
+function scenarioFor(url, route) {
+  const { scenarios } = loadSuite('seed004', { 'node-async': url });
+  const scenario = scenarios.find((s) => s.path === ROUTE[route]);
+  return Object.assign({}, scenario, {
+    durationSeconds: args.duration || scenario.durationSeconds,
+    connections: args.connections || scenario.connections,
+  });
+}
+
 async function loadRoute(url, route) {
   await settle(url);
   await mainThreadLag(url); // resets the lag histogram: the next scrape covers the scenario only
-  log(`${route}: ${args.connections} connections for ${args.duration} s...`);
-  const outcome = await runScenario(
-    {
-      name: `seed004-${route}`,
-      method: 'POST',
-      path: ROUTE[route],
-      bodyFrom: '/api/test-data',
-      connections: args.connections,
-      durationSeconds: args.duration,
-      maxRequests: 1000000,
-      expect: 'validated',
-      probe: { path: '/healthz', ratePerSecond: 20 },
-    },
-    url,
-  );
+  const scenario = scenarioFor(url, route);
+  log(`${route}: ${scenario.connections} connections for ${scenario.durationSeconds} s...`);
+  const outcome = await runScenario(scenario, url);
   const lag = await mainThreadLag(url);
   return { outcome, lag };
 }
@@ -161,9 +161,10 @@ async function main() {
     const info = await getJson(`${server.url}/info`);
     const body = await getJson(`${server.url}/api/test-data`);
     const { workers } = info.offload;
+    const profile = scenarioFor(server.url, 'optimized');
     console.log(`# Seed 004 offload benchmark: node ${process.versions.node}, piscina ${info.libraries.piscina}, ${os.cpus().length} CPUs, ` +
       `${workers} workers, queue ${info.offload.maxQueue}; body: ${body.items.length} items at Fibonacci(${body.fibonacciN}); ` +
-      `${args.connections} connections, ${args.duration} s per route; seed figures from its README\n`);
+      `${profile.connections} connections, ${profile.durationSeconds} s per route; seed figures from its README\n`);
     log(`one worker alone for ${args['worker-seconds']} s...`);
     const workerRate = await oneWorkerRate(body, args['worker-seconds']);
     const runs = {};

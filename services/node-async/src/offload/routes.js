@@ -2,7 +2,7 @@
 // Seed 004's two routes, the same work either way: `unoptimized` runs it on the main thread (every other request
 // waits), `optimized` hands it to the worker pool. Bodies are checked before any work starts; GET /api/test-data
 // serves the seed's test-data.json, generated.
-const { badRequest, parseOnlyParams } = require('../../../../node-kit');
+const { badRequest, parseOnlyParams, watchClient } = require('../../../../node-kit');
 const { readProcessRequest, LIMITS } = require('./request-body');
 const { processData, referenceOf, hashOf } = require('./process-data');
 const { testData, PARAMS } = require('./body-generator');
@@ -48,11 +48,7 @@ function offloadRoutes({ express, pool, metrics }) {
 
   async function optimized(req, res) {
     const request = readBody(req);
-    const clientGone = new AbortController();
-    const onClose = () => {
-      if (!res.writableFinished) clientGone.abort(new Error('the client went away'));
-    };
-    res.on('close', onClose);
+    const clientGone = watchClient(res);
     let work;
     try {
       work = await pool.run(request, clientGone.signal);
@@ -60,7 +56,7 @@ function offloadRoutes({ express, pool, metrics }) {
       count('optimized', err.outcome || 'failed');
       throw err;
     } finally {
-      res.removeListener('close', onClose);
+      clientGone.stop();
     }
     metrics.runSeconds.observe({ route: 'optimized' }, work.runMs / 1000);
     metrics.waitSeconds.observe(work.waitMs / 1000);
