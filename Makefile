@@ -5,9 +5,9 @@ NODE := $(NODE24_BIN)/node
 # Every folder with a Makefile of the same shape (setup, test, start): the services, then the load driver.
 COMPONENTS := $(patsubst %/Makefile,%,$(wildcard services/*/Makefile)) load
 # Tests of the shared pieces that belong to no component, run under Node 24.
-SHARED_TESTS := 'js-serializers/test/*.test.js' 'dashboards/test/*.test.js' 'scripts/test/*.test.js'
+SHARED_TESTS := 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'scripts/test/*.test.js'
 
-.PHONY: setup system-packages native bench-stringify bench-offload test test-components test-shared check-config test-integration smoke \
+.PHONY: setup system-packages native bench-stringify bench-offload bench-csv test test-components test-shared check-config test-integration smoke \
 	smoke-if-engine lint lint-tools
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -30,6 +30,11 @@ bench-stringify: setup
 # worker-pool and main-thread routes, beside one worker's rate measured alone, the main-thread lag and the targets.
 bench-offload: setup
 	$(NODE) services/node-async/bench/offload-bench.js
+
+# Seed 003's list: every CSV parser on the seed-sized document (50 002 rows, 65 536-character chunks), with ratios to
+# the in-memory parser; every run's rows checked against the generated rows' hash.
+bench-csv: setup
+	$(NODE) --expose-gc csv-parsers/bench/csv-bench.js
 
 test: setup test-components test-shared check-config lint test-integration smoke-if-engine
 

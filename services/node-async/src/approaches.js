@@ -1,10 +1,13 @@
 'use strict';
-// The approaches node-async runs beside native, per workload (native is added by each workload). The third-party
+// The approaches node-async runs, per workload (stringify and parse add native first). The third-party
 // libraries are this service's pinned dependencies; the conformance tests load this module on its own.
 const yieldableJson = require('yieldable-json');
 const jsonExt = require('@discoveryjs/json-ext');
+const csvParse = require('csv-parse');
+const iterTools = require('iter-tools-es');
 const stringifyApproaches = require('../../../js-serializers/stringify-approaches');
 const parseApproaches = require('../../../js-serializers/parse-approaches');
+const { csvApproaches } = require('../../../csv-parsers/approaches');
 
 const approaches = {
   stringify: {
@@ -18,8 +21,9 @@ const approaches = {
     'json-ext': parseApproaches.jsonExt(jsonExt),
     fast: parseApproaches.fast,
   },
+  csv: csvApproaches({ csvParse, iterTools }), // seed 003's eight, csv-parse and the lab's fast
 };
 
-const LIBRARIES = ['express', 'prom-client', 'yieldable-json', '@discoveryjs/json-ext', 'piscina'];
+const LIBRARIES = ['express', 'prom-client', 'yieldable-json', '@discoveryjs/json-ext', 'csv-parse', 'iter-tools-es', 'piscina'];
 
 module.exports = { approaches, LIBRARIES };

@@ -1,19 +1,24 @@
 'use strict';
-// node-async: seed 000's serialization workloads and seed 004's worker offload on node-kit's contract.
+// node-async: seed 000's serialization workloads, seed 003's CSV parsers (the csv workload and POST /csv) and seed
+// 004's worker offload, on node-kit's contract.
 const express = require('express');
 const promClient = require('prom-client');
 const { createService, packageVersions } = require('../../../node-kit');
 const { serializationWorkloads } = require('../../../js-serializers/serialization-service');
 const { approaches, LIBRARIES } = require('./approaches');
+const { csvWorkload } = require('../../../csv-parsers/csv-workload');
 const { workerOffload } = require('./offload');
+const { csvUploadRoutes, uploadConfig } = require('./csv-upload-route');
 
 const DEFAULT_PORT = 3002;
 
 /**
- * options.offload overrides the pool's environment settings (tests use a small queue and a short timeout).
+ * options.offload and options.upload override the environment's settings (tests use a small queue, a short timeout,
+ * small caps).
  * Returns node-kit's service plus `pool`.
  */
 function makeService(options = {}) {
+  const uploadSettings = Object.assign(uploadConfig(), options.upload);
   const offload = workerOffload({ express, promClient, config: options.offload });
   const service = createService({
     name: 'node-async',
@@ -21,10 +26,10 @@ function makeService(options = {}) {
     express,
     promClient,
     libraries: packageVersions(require, LIBRARIES),
-    workloads: serializationWorkloads(approaches),
-    routes: offload.routes,
+    workloads: Object.assign(serializationWorkloads(approaches), { csv: csvWorkload(approaches.csv) }),
+    routes: (metrics) => offload.routes(metrics).concat(csvUploadRoutes(approaches.csv, uploadSettings)),
     close: offload.close,
-    info: offload.info,
+    info: Object.assign({ csvUpload: uploadSettings }, offload.info),
   });
   return Object.assign(service, { pool: offload.pool }); // the tests stop a worker through it
 }

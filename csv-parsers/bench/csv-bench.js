@@ -1,0 +1,156 @@
+'use strict';
+// The seed 003 table, measured: every approach in one process, through the csv workload exactly as the service
+// runs it (minus HTTP), on the default document (50 002 rows, 5.4 MB, 64 KiB chunks).
+//
+//   node --expose-gc csv-parsers/bench/csv-bench.js [--rounds N] [--json]
+//
+// One warm-up run per approach, then --rounds rounds (default 5) that run the approaches one after the other, so a
+// noisy neighbour slows all of them alike. Per approach: the median time, its ratio to memory's median, and the
+// longest event-loop block of any run. Every run's rows are hashed against the generated rows: an approach with a
+// run that does not validate (or throws) is FAILED, its time is not a result, and the script exits 1.
+// The libraries come from services/node-async's node_modules (the versions that service pins). Progress goes to
+// stderr; --json prints every run with the versions and the machine instead of the table.
+const fs = require('fs');
+const path = require('path');
+const os = require('os');
+const { createRequire } = require('module');
+const { csvApproaches } = require('../approaches');
+const { csvWorkload, PARAMS } = require('../csv-workload');
+const { packageVersions } = require('../../node-kit');
+
+const serviceRequire = createRequire(path.join(__dirname, '..', '..', 'services', 'node-async', 'package.json'));
+const LIBRARIES = { csvParse: 'csv-parse', iterTools: 'iter-tools-es' };
+
+// The seed's published results (node v17.7.1 on ARM): rows and ms.
+const SEED = {
+  memory: [50002, 35],
+  'async-of-sync': [50002, 161],
+  sync: [50002, 295],
+  'sync-composed': [50003, 430],
+  'transpiled-asyncish': [50002, 434],
+  async: [50002, 1500],
+  'transpiled-async': [50002, 1900],
+  'async-composed': [50002, 2600],
+};
+
+function option(args, name, fallback) {
+  const at = args.indexOf(name);
+  if (at < 0) return fallback;
+  const value = Number(args[at + 1]);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} needs a positive integer`);
+  return value;
+}
+
+const median = (list) => list.slice().sort((a, b) => a - b)[list.length >> 1];
+const fixed = (n, digits) => (n === null || n === undefined ? '-' : n.toFixed(digits));
+
+async function measure(rounds) {
+  const versions = packageVersions(serviceRequire, Object.values(LIBRARIES));
+  const libraries = Object.fromEntries(Object.entries(LIBRARIES).map(([key, name]) => [key, serviceRequire(name)]));
+  const workload = csvWorkload(csvApproaches(libraries));
+  const params = Object.fromEntries(Object.entries(PARAMS).map(([name, schema]) => [name, schema.default]));
+  const runs = Object.fromEntries(workload.approaches.map((approach) => [approach, []]));
+  const run = async (approach) => {
+    // Every run starts on a collected heap (with --expose-gc, as `make bench-csv` runs it): the previous run's 50 000
+    // rows are garbage, and a major collection landing inside one run and not another would be most of the spread.
+    if (global.gc) global.gc();
+    try {
+      return await workload.run({ approach, params });
+    } catch (error) {
+      return { error: error.message, validated: false };
+    }
+  };
+  for (const approach of workload.approaches) {
+    process.stderr.write(`warm-up ${approach}\n`);
+    await run(approach);
+  }
+  for (let round = 1; round <= rounds; round++) {
+    process.stderr.write(`round ${round}/${rounds}:`);
+    for (const approach of workload.approaches) {
+      process.stderr.write(` ${approach}`);
+      runs[approach].push(await run(approach));
+    }
+    process.stderr.write('\n');
+  }
+  return {
+    node: process.versions.node,
+    libraries: versions,
+    cpus: `${os.cpus().length} × ${os.cpus()[0].model}`,
+    platform: `${os.platform()} ${os.release()}`,
+    date: new Date().toISOString(),
+    params,
+    runs,
+  };
+}
+
+function summarize(results) {
+  const rows = Object.entries(results.runs).map(([approach, runs]) => {
+    const validated = runs.every((r) => r.validated);
+    return {
+      approach,
+      validated,
+      error: runs.map((r) => r.error).find((e) => e !== undefined),
+      rows: runs[0].rows,
+      bytes: runs[0].bytes,
+      ms: validated ? median(runs.map((r) => r.ms)) : null,
+      maxBlockMs: validated ? Math.max(...runs.map((r) => r.eventLoop.maxBlockMs)) : null,
+    };
+  });
+  const memory = rows.find((r) => r.approach === 'memory');
+  for (const row of rows) row.vsMemory = row.ms !== null && memory.ms !== null ? row.ms / memory.ms : null;
+  return rows;
+}
+
+function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
+  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+function print(results, summary, rounds) {
+  const { chunkChars, rows } = results.params;
+  const bytes = summary.find((s) => s.bytes).bytes;
+  console.log(`# Seed 003: CSV parsers, ${rows} rows, ${(bytes / 1e6).toFixed(2)} MB in chunks of ${chunkChars} chars; median of ${rounds} after a warm-up`);
+  console.log(`Node ${results.node}, ${Object.entries(results.libraries).map(([n, v]) => `${n} ${v}`).join(', ')}; ${results.cpus}, ${results.platform}`);
+  const seedMemory = SEED.memory[1];
+  const lines = summary.map((s) => {
+    const seed = SEED[s.approach];
+    return [
+      s.approach,
+      s.validated ? s.rows : 'FAILED',
+      s.validated ? fixed(s.ms, 1) : s.error || 'wrong rows',
+      s.vsMemory === null ? '-' : `${s.vsMemory.toFixed(2)}×`,
+      fixed(s.maxBlockMs, 1),
+      seed ? seed[0] : '-',
+      seed ? seed[1] : '-',
+      seed ? `${(seed[1] / seedMemory).toFixed(2)}×` : '-',
+    ];
+  });
+  console.log(table(['approach', 'rows', 'median ms', 'vs memory', 'max block ms', 'seed rows', 'seed ms', 'seed vs memory'], lines));
+  const byName = Object.fromEntries(summary.map((s) => [s.approach, s]));
+  const verdict = (ok) => (ok ? 'met' : 'MISSED');
+  if (byName.fast.ms !== null && byName.memory.ms !== null) {
+    console.log(`\ntarget: fast within 2× of memory: ${byName.fast.vsMemory.toFixed(2)}×, ${verdict(byName.fast.vsMemory <= 2)}`);
+  }
+  if (byName['csv-parse'] && byName['csv-parse'].ms !== null && byName.fast.ms !== null) {
+    const ratio = byName['csv-parse'].ms / byName.fast.ms;
+    console.log(`target: fast faster than csv-parse: ${ratio.toFixed(2)}× faster, ${verdict(ratio > 1)}`);
+  }
+  console.log('\nmax block: the longest event-loop block of any measured run. seed: the seed document\'s published results');
+  console.log('(node v17.7.1 on ARM, its own test.csv), for reference only: a different machine, runtime and file.');
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const rounds = option(args, '--rounds', 5);
+  const results = await measure(rounds);
+  const summary = summarize(results);
+  if (args.includes('--json')) console.log(JSON.stringify(Object.assign(results, { summary }), null, 2));
+  else print(results, summary, rounds);
+  if (summary.some((s) => !s.validated)) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error.stack || error.message);
+  process.exit(1);
+});
