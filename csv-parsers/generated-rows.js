@@ -4,6 +4,8 @@
 // case a CSV parser must get right into the default document many times over: quoted fields holding commas,
 // doubled quotes, `\n` and `\r\n`; empty fields; non-ASCII text, astral characters (surrogate pairs) included.
 
+const { mulberry32 } = require('../payloads/js/index');
+
 const HEADER = ['id', 'name', 'email', 'city', 'amount', 'date', 'status', 'note'];
 
 const FIRST = ['Ana', 'Ben', 'Chloé', 'Dmitri', 'Emma', 'Fatima', 'György', 'Hana', 'Ivan', 'Jürgen', 'Kai', 'Lena', 'Marek', 'Nils', 'Olga', 'Pedro', 'Zoë', '王芳'];
@@ -13,16 +15,10 @@ const STATUSES = ['active', 'pending', 'closed', 'on hold', 'review'];
 const WORDS = ['order', 'shipped', 'late', 'call', 'back', 'invoice', 'paid', 'refund', 'box', 'damaged', 'address', 'changed', 'the', 'customer', 'asked', 'for', 'a', 'new', 'quote', 'next', 'week', 'ok'];
 const NON_ASCII = ['café', 'naïve', 'déjà vu', 'Straße', 'привет', 'こんにちは', '😀', '🚀', '𝄞', '👍🏽'];
 
-/** A PRNG of 32-bit state (mulberry32): the same seed gives the same document on every run and runtime. */
+/** Floats in [0, 1) from payloads' mulberry32: the same seed gives the same document on every run and runtime. */
 function seededRandom(seed) {
-  let state = seed >>> 0;
-  return function random() {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
 }
 
 /** random: a seededRandom. Returns row(id) -> string[] for data row number id (1-based). */

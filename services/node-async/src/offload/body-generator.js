@@ -1,6 +1,7 @@
 'use strict';
 // The seed's test-data.json, generated: the same parameters always give the same body. Served by
 // GET /api/test-data (so the load driver and `curl > test-data.json` get exactly what the tests use).
+const { mulberry32 } = require('../../../../payloads/js/index');
 const { LIMITS } = require('./request-body');
 
 // 21 items at Fibonacci(27) (~2.3 ms each on one core of this lab's machine) is ~50 ms of CPU per request, the
@@ -12,23 +13,11 @@ const PARAMS = {
   seed: { default: DEFAULTS.seed, min: 0, max: 2147483647 },
 };
 
-/** mulberry32: a small seeded PRNG, so the values do not depend on the Node line. */
-function prng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** {fibonacciN, items: [{id, name, value}]}: ids 1..items, value an integer in [0, 1 000 000]. */
 function testData({ items = DEFAULTS.items, fibonacciN = DEFAULTS.fibonacciN, seed = DEFAULTS.seed } = {}) {
-  const random = prng(seed);
+  const next = mulberry32(seed); // the payloads' PRNG: values do not depend on the Node line
   const list = [];
-  for (let id = 1; id <= items; id++) list.push({ id, name: `item-${id}`, value: Math.floor(random() * (LIMITS.value.max + 1)) });
+  for (let id = 1; id <= items; id++) list.push({ id, name: `item-${id}`, value: next() % (LIMITS.value.max + 1) });
   return { fibonacciN, items: list };
 }
 
