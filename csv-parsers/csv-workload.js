@@ -3,8 +3,7 @@
 // timed from the approach's call (its first read of the source) until it resolved with the last row, watched for
 // event-loop blocks and bounded by timeoutMs; the rows are then hashed in slices and must hash like the rows the
 // document was generated from.
-const { startLoopWatch } = require('../js-serializers/event-loop');
-const { startRunControl } = require('../js-serializers/run-control');
+const { runControlled, controlFields } = require('../js-serializers/run-control');
 const { DOCUMENT_DEFAULTS } = require('./csv-document');
 const { createDocumentCache } = require('./document-cache');
 const { sourceFor } = require('./sources');
@@ -32,31 +31,18 @@ function csvWorkload(approaches) {
       if (parse === undefined) throw new TypeError(`unknown approach ${approach}`);
       const document = documentFor(params);
       const source = sourceFor(parse, document.chunks);
-      const stopWatch = startLoopWatch();
-      const control = startRunControl({ timeoutMs: params.timeoutMs, clientSignal });
-      let rows;
-      let timing;
-      try {
-        rows = await parse(source, { signal: control.signal });
-        timing = control.finish();
-      } catch (error) {
-        timing = control.finish(error); // rethrows a failure that is not the interruption
-      } finally {
-        stopWatch(); // also on a failure: the watch's timers must not outlive the run
-      }
-      const hash = timing.interrupted ? null : await rowsHashSliced(rows);
-      return {
-        ms: timing.ms,
-        bytes: timing.interrupted ? null : document.bytes,
-        rows: timing.interrupted ? null : rows.length,
+      const run = await runControlled((signal) => parse(source, { signal }), { timeoutMs: params.timeoutMs, clientSignal });
+      const rows = run.timing.interrupted ? null : run.value;
+      const hash = rows === null ? null : await rowsHashSliced(rows);
+      const result = {
+        ms: run.timing.ms,
+        bytes: rows === null ? null : document.bytes,
+        rows: rows === null ? null : rows.length,
         hash,
         validated: hash !== null && hash === document.rowsHash,
         reference: 'generated',
-        interrupted: timing.interrupted,
-        interruptedBy: timing.interruptedBy,
-        overshootMs: timing.overshootMs,
-        eventLoop: stopWatch(),
       };
+      return Object.assign(result, controlFields(run));
     },
   };
 }

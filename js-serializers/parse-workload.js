@@ -3,8 +3,7 @@
 // the call until the value is complete, watched for event-loop blocks and bounded by timeoutMs. The value is then
 // checked by serializing it again with fast-stringify (byte-identical to JSON.stringify, and non-blocking) and
 // hashing that in slices: it must hash like the reference text.
-const { startLoopWatch } = require('./event-loop');
-const { startRunControl } = require('./run-control');
+const { runControlled, controlFields } = require('./run-control');
 const { hashText } = require('./text-hash');
 const fastStringify = require('./fast-stringify');
 const approachesModule = require('./parse-approaches');
@@ -36,32 +35,21 @@ function parseWorkload(approaches, inputs) {
         if (textBytes.size >= 64) textBytes.clear();
         textBytes.set(key, Buffer.byteLength(text, 'utf8'));
       }
-      const stopWatch = startLoopWatch();
-      const control = startRunControl({ timeoutMs: params.timeoutMs, clientSignal });
       const stats = { yields: 0 };
-      let value;
-      let timing;
-      try {
-        value = await all[approach](text, { yieldMs: params.yieldMs, signal: control.signal, stats });
-        timing = control.finish();
-      } catch (err) {
-        timing = control.finish(err); // rethrows a failure that is not the interruption
-      } finally {
-        stopWatch(); // also on a failure: the watch's timers must not outlive the run
-      }
-      const check = timing.interrupted ? null : await hashText(fastStringify.chunks(value, { yieldMs: params.yieldMs }), { yieldMs: params.yieldMs });
-      return {
-        ms: timing.ms,
+      const run = await runControlled((signal) => all[approach](text, { yieldMs: params.yieldMs, signal, stats }), {
+        timeoutMs: params.timeoutMs,
+        clientSignal,
+      });
+      const check = run.timing.interrupted ? null : await hashText(fastStringify.chunks(run.value, { yieldMs: params.yieldMs }), { yieldMs: params.yieldMs });
+      const result = {
+        ms: run.timing.ms,
         bytes: textBytes.get(key),
         hash: check ? check.hash : null,
         validated: check !== null && check.hash === expected.hash,
         reference: expected.reference,
         yields: stats.yields,
-        interrupted: timing.interrupted,
-        interruptedBy: timing.interruptedBy,
-        overshootMs: timing.overshootMs,
-        eventLoop: stopWatch(),
       };
+      return Object.assign(result, controlFields(run));
     },
   };
 }

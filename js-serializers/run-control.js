@@ -4,6 +4,7 @@
 // the figure that tells an approach that can be interrupted from one that cannot. Node 14 syntax.
 const { performance } = require('perf_hooks');
 const { createAbortController, AbortError } = require('../node-kit/abort');
+const { startLoopWatch } = require('./event-loop');
 
 /**
  * timeoutMs: 0 for none. clientSignal: aborted when the client is gone (optional).
@@ -47,4 +48,34 @@ function startRunControl({ timeoutMs, clientSignal }) {
 
 const round = (ms) => Math.round(ms * 1000) / 1000;
 
-module.exports = { startRunControl };
+/**
+ * One run's timed section, as every workload times it: body(signal) watched for event-loop blocks and bounded by
+ * timeoutMs and the client. Resolves {value (undefined if interrupted), timing (finish()'s), eventLoop}; rejects
+ * with a failure that is not the interruption. The watch stops however the body ends, so its timers never outlive
+ * the run.
+ */
+async function runControlled(body, { timeoutMs, clientSignal }) {
+  const stopWatch = startLoopWatch();
+  const control = startRunControl({ timeoutMs, clientSignal });
+  let value;
+  let timing;
+  try {
+    value = await body(control.signal);
+    timing = control.finish();
+  } catch (err) {
+    timing = control.finish(err); // rethrows a failure that is not the interruption
+  } finally {
+    stopWatch();
+  }
+  return { value, timing, eventLoop: stopWatch() };
+}
+
+/** The result fields every controlled run reports after its own (CONTRACT.md), from runControlled's answer. */
+const controlFields = ({ timing, eventLoop }) => ({
+  interrupted: timing.interrupted,
+  interruptedBy: timing.interruptedBy,
+  overshootMs: timing.overshootMs,
+  eventLoop,
+});
+
+module.exports = { startRunControl, runControlled, controlFields };

@@ -3,8 +3,7 @@
 // line can run (stringify-approaches.js). A run is timed from the first call until the approach's last chunk (with
 // body=1: until the last byte went to the client), watched for event-loop blocks, bounded by timeoutMs, and hashed
 // in slices afterwards, so checking the output never blocks the service longer than producing it did.
-const { startLoopWatch } = require('./event-loop');
-const { startRunControl } = require('./run-control');
+const { runControlled, controlFields } = require('./run-control');
 const { createTextHash, hashText } = require('./text-hash');
 const { writeText } = require('./sink-writer');
 const approachesModule = require('./stringify-approaches');
@@ -32,41 +31,30 @@ function stringifyWorkload(approaches, inputs) {
       const spec = { document: 'records', seed: params.seed, size: params.size };
       const value = inputs.input(spec);
       const expected = inputs.reference(spec);
-      const stopWatch = startLoopWatch();
-      const control = startRunControl({ timeoutMs: params.timeoutMs, clientSignal });
       const stats = { yields: 0 };
       const produced = [];
       const streamed = sink ? createTextHash({ yieldMs: params.yieldMs }) : null;
-      let timing;
-      try {
-        for await (const chunk of all[approach](value, { yieldMs: params.yieldMs, signal: control.signal, stats })) {
+      const run = await runControlled(async (signal) => {
+        for await (const chunk of all[approach](value, { yieldMs: params.yieldMs, signal, stats })) {
           if (sink) {
-            await writeText(sink, chunk, control.signal);
+            await writeText(sink, chunk, signal);
             await streamed.add(chunk);
           } else {
             produced.push(chunk);
           }
         }
-        timing = control.finish();
-      } catch (err) {
-        timing = control.finish(err); // rethrows a failure that is not the interruption
-      } finally {
-        stopWatch(); // also on a failure: the watch's timers must not outlive the run
-      }
-      const output = timing.interrupted ? null : streamed ? streamed.digest() : await hashText(produced, { yieldMs: params.yieldMs });
+      }, { timeoutMs: params.timeoutMs, clientSignal });
+      const output = run.timing.interrupted ? null : streamed ? streamed.digest() : await hashText(produced, { yieldMs: params.yieldMs });
       produced.length = 0;
-      return {
-        ms: timing.ms,
+      const result = {
+        ms: run.timing.ms,
         bytes: output ? output.bytes : null,
         hash: output ? output.hash : null,
         validated: output !== null && output.hash === expected.hash,
         reference: expected.reference,
         yields: stats.yields,
-        interrupted: timing.interrupted,
-        interruptedBy: timing.interruptedBy,
-        overshootMs: timing.overshootMs,
-        eventLoop: stopWatch(),
       };
+      return Object.assign(result, controlFields(run));
     },
   };
 }
