@@ -17,6 +17,7 @@ const { createRequire } = require('module');
 const { csvApproaches } = require('../approaches');
 const { csvWorkload, PARAMS } = require('../csv-workload');
 const { packageVersions } = require('../../node-kit');
+const { option } = require('../../js-serializers/bench/command-line');
 
 const serviceRequire = createRequire(path.join(__dirname, '..', '..', 'services', 'node-async', 'package.json'));
 const LIBRARIES = { csvParse: 'csv-parse', iterTools: 'iter-tools-es' };
@@ -32,14 +33,6 @@ const SEED = {
   'transpiled-async': [50002, 1900],
   'async-composed': [50002, 2600],
 };
-
-function option(args, name, fallback) {
-  const at = args.indexOf(name);
-  if (at < 0) return fallback;
-  const value = Number(args[at + 1]);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} needs a positive integer`);
-  return value;
-}
 
 const median = (list) => list.slice().sort((a, b) => a - b)[list.length >> 1];
 const fixed = (n, digits) => (n === null || n === undefined ? '-' : n.toFixed(digits));

@@ -18,6 +18,7 @@ const path = require('path');
 const os = require('os');
 const { execFile } = require('child_process');
 const { performance } = require('perf_hooks');
+const { option } = require('./command-line');
 
 const ROOT = path.join(__dirname, '..', '..');
 const SERVICES = [
@@ -27,14 +28,6 @@ const SERVICES = [
 const WORKLOADS = ['stringify', 'parse'];
 const INTERRUPT_AFTER_MS = 50;
 const BACKGROUND_TICK_MS = 5;
-
-function option(args, name, fallback) {
-  const at = args.indexOf(name);
-  if (at < 0) return fallback;
-  const value = Number(args[at + 1]);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} needs a positive integer`);
-  return value;
-}
 
 // ---- the child: one service's approaches on its own Node line ----
 
