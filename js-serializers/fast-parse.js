@@ -19,7 +19,14 @@
  *   signal   AbortSignal: once aborted, the promise rejects with signal.reason, or an AbortError (slices.js's,
  *            re-exported here) when there is none, at the next slice boundary; no more work is done after it.
  *   yieldMs  target length of one synchronous slice in ms (default 5).
- *   stats    an object that gets `yields`, `nativeCalls` and `maxSliceMs` filled in as the work progresses.
+ *   stats    an object that gets `yields`, `nativeCalls`, `maxSliceMs`, `chars` (characters of the text parsed,
+ *            scanned or copied, an array element copied counting as one, all slices together) and `maxSliceChars`
+ *            (the most of them in one slice) filled in as the work progresses.
+ *
+ * Work per slice is bounded twice: by time (about yieldMs) and by characters (slices.js's maxSliceChars(yieldMs)), so
+ * that it stays bounded in work units whatever the clock says. A slice handles at most that many characters plus a
+ * quarter (a batch may end past its target), except where one token must be read whole (a key or a number longer
+ * than the slice) and parseChunks' join of its chunks (a copy of the whole text, one step).
  *
  * How: all the parsing is done by native JSON.parse, on batches. The containers near the top (the root, and any value
  * too large for one slice) are walked here with an explicit stack, so depth costs no call stack. The children of a
@@ -63,7 +70,7 @@
  */
 const { performance } = require('perf_hooks');
 const { StringDecoder } = require('string_decoder');
-const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn } = require('./slices');
+const { AbortError, throwIfAborted, readSliceOptions, nextTurn } = require('./slices');
 
 // Before anything is measured, assume a slow 20 characters per microsecond (deeply nested arrays on Node 14 parse at
 // about that speed; most documents parse 10 to 30 times faster). A text this short at that rate is parsed whole.
@@ -176,7 +183,7 @@ class Frame {
 
 /** The parse state; step(deadline) does work until the deadline and says whether the value is complete. */
 class Parser {
-  constructor(text) {
+  constructor(text, maxSliceChars) {
     this.text = text;
     this.length = text.length;
     this.stack = [];
@@ -199,6 +206,13 @@ class Parser {
     this.window = '';
     this.windowStart = 0;
     this.windowEnd = 0;
+    this.maxSliceChars = maxSliceChars;
+    this.sliceChars = 0; // characters parsed, scanned or copied in the current slice
+  }
+
+  /** Characters the current slice may still handle (a batch sized to it may end a quarter past it). */
+  charsLeft() {
+    return Math.max(0, this.maxSliceChars - this.sliceChars);
   }
 
   step(deadline) {
@@ -209,7 +223,7 @@ class Parser {
     const stack = this.stack;
     let progressed = false; // one step per slice at least, however short yieldMs is
     while (stack.length > 0) {
-      if (progressed && (this.breakSlice || now() >= deadline)) {
+      if (progressed && (this.breakSlice || now() >= deadline || this.sliceChars >= this.maxSliceChars)) {
         this.breakSlice = false;
         return false;
       }
@@ -229,10 +243,11 @@ class Parser {
     WS.test(text);
     const start = WS.lastIndex;
     const code = text.charCodeAt(start);
-    const small = this.length * INITIAL_MS_PER_CHAR <= Math.max(deadline - now(), 0);
+    const small = this.length * INITIAL_MS_PER_CHAR <= Math.max(deadline - now(), 0) && this.length <= this.maxSliceChars;
     if (small || (code !== OPEN_BRACKET && code !== OPEN_BRACE && code !== QUOTE)) {
       // A short text, or a top-level number or literal (a token is never cut): native whole, native's error.
       this.nativeCalls++;
+      this.sliceChars += this.length;
       this.result = JSON.parse(text);
       return;
     }
@@ -267,13 +282,13 @@ class Parser {
     const left = Math.max(deadline - started, 0) * fraction;
     const start = frame.pos;
     if (frame.signature !== null && !frame.exactNext) {
-      const chars = Math.max(MIN_BATCH_CHARS, Math.floor(left / frame.parseRate));
+      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / frame.parseRate)));
       const target = Math.min(this.length, start + chars);
       if (this.guess(frame, start, target, Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION)), started)) return;
     }
     frame.exactNext = false;
     // A scanned batch: the scan reads up to `limit`, native parses up to about `target`.
-    const chars = Math.max(MIN_BATCH_CHARS, Math.floor(left / (frame.parseRate + this.scanRate * (1 + SLACK_FRACTION))));
+    const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / (frame.parseRate + this.scanRate * (1 + SLACK_FRACTION)))));
     const target = Math.min(this.length, start + chars);
     const limit = Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION));
     if (frame.chain !== null && frame.kind === ARRAY) {
@@ -290,6 +305,7 @@ class Parser {
     const end = this.scan(frame, start, target, limit);
     const scanned = now();
     const scannedChars = Math.max(end, this.scanEnd) - start;
+    this.sliceChars += scannedChars;
     this.scanRate = average(this.scanRate, scanned - started, scannedChars, this.scanMeasured);
     this.scanMeasured = this.scanMeasured || scannedChars >= MIN_LEARN_CHARS;
     if (end >= 0) {
@@ -339,6 +355,7 @@ class Parser {
     if (frame.kind === ARRAY && frame.elementChars >= ELEMENT_ALONE_CHARS) return this.elementBatch(frame, start, target, limit, started, chainAt);
     const end = this.nextComma(frame.signature, target, limit);
     if (end < 0 || (chainAt >= start && chainAt < end)) return false;
+    this.sliceChars += end - start; // parsed, or wasted on a wrong guess
     try {
       this.flush(frame, start, end, false);
     } catch (error) {
@@ -361,6 +378,7 @@ class Parser {
     while (at < target) {
       const end = this.nextComma(frame.signature, at, limit);
       if (end < 0 || (chainAt >= at && chainAt < end)) break;
+      this.sliceChars += end - at; // parsed, or wasted on a wrong guess
       let value;
       try {
         value = this.native(text.slice(at, end), at, at, end);
@@ -704,7 +722,7 @@ class Parser {
         const at = Math.max(from, Math.min(to, offset + Number(match[1])));
         throw syntaxError(this, at, error.message.slice(0, match.index).replace(/ in JSON$/, ''));
       }
-      throw new SyntaxError(`${error.message} (in the JSON text between positions ${from} and ${to})`);
+      throw new SyntaxError(`${error.message} (in the JSON text between positions ${from} and ${to})`, { cause: error });
     }
   }
 
@@ -718,17 +736,19 @@ class Parser {
     } else {
       // Several batches: copied into one array by assemble(), in a slice of its own.
       frame.closeAt = at;
-      if (frame.count > MAX_CONCAT_CHILDREN) frame.value = new Array(frame.count);
+      if (frame.count > Math.min(MAX_CONCAT_CHILDREN, this.maxSliceChars)) frame.value = new Array(frame.count);
       this.breakSlice = true;
     }
   }
 
   /**
    * Copies the children of an array parsed in several batches into its one array: by concat (one step, about 5 ms a
-   * million children), or past MAX_CONCAT_CHILDREN by a loop (half as fast, but it stops at the deadline).
+   * million children), or, past MAX_CONCAT_CHILDREN or more children than a slice's characters, by a loop (half as
+   * fast, but it stops at the deadline or the slice's characters). A child copied counts as one character.
    */
   assemble(frame, deadline) {
     if (frame.value === null) {
+      this.sliceChars += frame.count;
       this.finish(frame, Array.prototype.concat.apply([], frame.parts), frame.closeAt + 1);
       return;
     }
@@ -740,7 +760,8 @@ class Parser {
       const part = parts[p];
       for (let i = 0; i < part.length; i++) target[k++] = part[i];
       parts[p++] = null;
-      if (now() >= deadline) break;
+      this.sliceChars += part.length;
+      if (now() >= deadline || this.sliceChars >= this.maxSliceChars) break;
     }
     frame.filled = k;
     frame.partIndex = p;
@@ -777,6 +798,7 @@ class Parser {
     const text = this.text;
     if (frame.end >= 0) {
       // The join is a copy of the whole string that cannot be split: a slice of its own (step saw to that).
+      this.sliceChars += frame.chars;
       this.finish(frame, frame.parts.join(''), frame.end);
       return;
     }
@@ -787,9 +809,10 @@ class Parser {
     if (cut < 0) {
       const budget = Math.max(deadline - started, 0) * (frame.measured ? 1 : PROBE_FRACTION);
       // A piece grows to at most twice the last one: the rate of the first small pieces can be far off.
-      const chars = Math.min(Math.max(MIN_PIECE_CHARS, Math.floor(budget / frame.parseRate)), 2 * Math.max(frame.lastPiece, MIN_PIECE_CHARS));
+      const chars = Math.max(MIN_PIECE_CHARS, Math.min(Math.floor(budget / frame.parseRate), 2 * Math.max(frame.lastPiece, MIN_PIECE_CHARS), this.charsLeft()));
       cut = this.escapeBoundary(start, Math.min(this.length, start + chars));
       if (cut < this.length) {
+        this.sliceChars += cut - start;
         // Guess that the string goes on past the cut: if the piece parses, it holds no closing quote, so it does.
         try {
           const piece = this.native(`"${text.slice(start, cut)}"`, start - 1, start, cut);
@@ -812,12 +835,13 @@ class Parser {
     }
     const end = this.skipString(start - 1, Math.min(this.length, cut + 1));
     if (end < 0) throw frame.failure;
+    this.sliceChars += end - start;
     const piece = this.native(`"${text.slice(start, end - 1)}"`, start - 1, start, end);
     frame.parts.push(piece);
     frame.chars += piece.length;
     frame.end = end;
     if (frame.parts.length === 1) this.finish(frame, piece, end);
-    else if (frame.chars > MAX_JOIN_CHARS) this.finish(frame, frame.parts.reduce(concatenateStrings), end);
+    else if (frame.chars > Math.min(MAX_JOIN_CHARS, this.maxSliceChars)) this.finish(frame, frame.parts.reduce(concatenateStrings), end);
     else if (frame.chars > JOIN_ALONE_CHARS) this.breakSlice = true;
     else this.finish(frame, frame.parts.join(''), end);
   }
@@ -860,20 +884,30 @@ function resetStats(stats) {
   stats.yields = 0;
   stats.nativeCalls = 0;
   stats.maxSliceMs = 0;
+  stats.chars = 0;
+  stats.maxSliceChars = 0;
+}
+
+/** Adds one slice's figures to stats. */
+function countSlice(stats, ms, chars) {
+  stats.maxSliceMs = Math.max(stats.maxSliceMs, ms);
+  stats.chars += chars;
+  stats.maxSliceChars = Math.max(stats.maxSliceChars, chars);
 }
 
 /** Runs a Parser slice by slice, with a turn of the event loop between slices. */
 async function run(text, settings) {
   const stats = settings.stats;
   throwIfAborted(settings.signal);
-  const parser = new Parser(text);
+  const parser = new Parser(text, settings.maxSliceChars);
   for (;;) {
     const started = now();
     let done;
+    parser.sliceChars = 0;
     try {
       done = parser.step(started + settings.yieldMs);
     } finally {
-      stats.maxSliceMs = Math.max(stats.maxSliceMs, now() - started);
+      countSlice(stats, now() - started, parser.sliceChars);
       stats.nativeCalls += parser.nativeCalls;
       parser.nativeCalls = 0;
     }
@@ -923,7 +957,7 @@ async function parseChunks(chunks, options) {
   }
   const started = now();
   const text = parts.join('');
-  settings.stats.maxSliceMs = Math.max(settings.stats.maxSliceMs, now() - started);
+  countSlice(settings.stats, now() - started, chars); // a copy of the whole text, one step: the module's documented limit
   return run(text, settings);
 }
 

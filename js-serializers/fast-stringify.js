@@ -21,7 +21,9 @@
  *   signal   AbortSignal: once aborted, the promise rejects (iteration throws) with signal.reason, or an
  *            AbortError when there is none, at the next slice boundary, and no more work is done or written.
  *   yieldMs  target length of one synchronous slice in ms (default 5).
- *   stats    an object that gets `yields`, `nativeCalls` and `maxSliceMs` filled in as the work progresses.
+ *   stats    an object that gets `yields`, `nativeCalls`, `maxSliceMs`, `chars` (characters of output, all slices
+ *            together), `maxSliceChars` (the most of them one slice produced) and, for stringify(), `joinChars` (the
+ *            characters of its final join, one step) filled in as the work progresses.
  *   end      pipeTo only: end the writable after the last chunk (default false: the caller decides).
  *
  * Errors are native's: TypeError for a cycle or a BigInt, RangeError where native runs out of stack, and whatever a
@@ -34,6 +36,11 @@
  * (which would see the copy's index) are serialized one by one; a batch of object properties is a holder object with
  * the same keys, so toJSON sees the right key. Each property is read once, and a read that could run code (a getter,
  * a proxy trap) is not moved ahead of serializing a value that could run code too: the batch ends before it.
+ *
+ * Work per slice is bounded twice: by time (about yieldMs) and by characters of output (slices.js's
+ * maxSliceChars(yieldMs)), so that it stays bounded in work units whatever the clock says. A batch is sized to the
+ * characters left in the slice from the characters per unit its container's batches produced so far; a slice stops
+ * once it has produced its characters, so it ends at most one batch past them.
  *
  * Limits:
  * - A slice can outlast yieldMs when one step cannot be split: listing the keys of a very wide object (V8 takes
@@ -68,6 +75,9 @@ const JOIN_ALONE_CHARS = 1 << 20;
 const MAX_HOLDER_KEYS = 1024;
 // Before anything is measured, assume a slow 2 us per unit: a first batch that is too small only costs a native call.
 const INITIAL_MS_PER_UNIT = 0.002;
+// And a unit as long as a long scalar: a first batch that is too small only costs a native call, and one that is too
+// large is what overshoots a slice's characters.
+const INITIAL_CHARS_PER_UNIT = 64;
 const INITIAL_STRING_CHARS_PER_MS = 1 << 14; // escaping can be as slow as 15 ns a character
 // The first batch of a container is a probe of this fraction of the slice, so that a misjudged first estimate cannot
 // overshoot the slice by much.
@@ -128,7 +138,7 @@ function startsWithScalar(array) {
 }
 
 class Frame {
-  constructor(kind, container, keys, length, msPerUnit) {
+  constructor(kind, container, keys, length, msPerUnit, charsPerUnit) {
     this.kind = kind;
     this.container = container;
     this.keys = keys;
@@ -138,19 +148,22 @@ class Frame {
     this.isProxy = kind !== STRING && types.isProxy(container);
     this.small = length <= SMALL_CONTAINER;
     this.msPerUnit = msPerUnit;
+    this.charsPerUnit = charsPerUnit;
     this.measured = false;
   }
 
-  learn(ms, units) {
+  learn(ms, units, chars) {
     const measured = Math.max(ms, 0.001) / units;
     this.msPerUnit = this.measured ? (this.msPerUnit + measured) / 2 : measured;
+    const charsPerUnit = chars / units;
+    this.charsPerUnit = this.measured ? (this.charsPerUnit + charsPerUnit) / 2 : charsPerUnit;
     this.measured = true;
   }
 }
 
 /** The serialization state; step(deadline) does work until the deadline and says whether the text is complete. */
 class Walker {
-  constructor(value) {
+  constructor(value, maxSliceChars) {
     this.value = value;
     this.started = false;
     this.undefinedResult = false;
@@ -161,10 +174,19 @@ class Walker {
     this.descents = 0;
     this.nativeCalls = 0;
     this.msPerUnit = INITIAL_MS_PER_UNIT; // prior for containers not measured yet: the last measurement anywhere
+    this.charsPerUnit = INITIAL_CHARS_PER_UNIT; // the same, for the characters a unit produces
     this.stringCharsPerMs = INITIAL_STRING_CHARS_PER_MS;
+    this.maxSliceChars = maxSliceChars;
+    this.sliceEnd = maxSliceChars; // outChars at which the current slice has produced its characters
+  }
+
+  /** Characters of output the current slice may still produce. */
+  charsLeft() {
+    return Math.max(0, this.sliceEnd - this.outChars);
   }
 
   step(deadline) {
+    this.sliceEnd = this.outChars + this.maxSliceChars;
     if (!this.started) {
       this.started = true;
       const value = this.value;
@@ -172,8 +194,10 @@ class Walker {
       this.single(ROOT_FRAME, '', value);
     }
     const stack = this.stack;
+    let progressed = false; // one step per slice at least, however short yieldMs is
     while (stack.length > 0) {
-      if (now() >= deadline) return false;
+      if (progressed && (now() >= deadline || this.outChars >= this.sliceEnd)) return false;
+      progressed = true;
       const frame = stack[stack.length - 1];
       if (frame.kind === STRING) this.stringPiece(frame, deadline);
       else if (frame.index >= frame.length) this.close(frame);
@@ -214,7 +238,7 @@ class Walker {
       case 'string':
         if (v.length > LONG_STRING) {
           this.emit(this.lead(frame, key) + '"');
-          this.stack.push(new Frame(STRING, v, null, v.length, 0));
+          this.stack.push(new Frame(STRING, v, null, v.length, 0, 1));
         } else {
           this.emit(this.lead(frame, key) + JSON.stringify(v));
         }
@@ -245,7 +269,7 @@ class Walker {
     this.path.add(container);
     this.descents++;
     this.emit(this.lead(frame, key) + (isArray ? '[' : '{'));
-    this.stack.push(new Frame(isArray ? ARRAY : OBJECT, container, keys, length, this.msPerUnit));
+    this.stack.push(new Frame(isArray ? ARRAY : OBJECT, container, keys, length, this.msPerUnit, this.charsPerUnit));
   }
 
   close(frame) {
@@ -290,8 +314,8 @@ class Walker {
   /** Hands the next children of frame to native JSON.stringify, as many as fit in what is left of the slice. */
   batch(frame, deadline) {
     const started = now();
-    const budget = (deadline - started) * (frame.measured ? 1 : PROBE_FRACTION);
-    const maxUnits = budget / frame.msPerUnit;
+    const fraction = frame.measured ? 1 : PROBE_FRACTION;
+    const maxUnits = Math.min(((deadline - started) * fraction) / frame.msPerUnit, (this.charsLeft() * fraction) / frame.charsPerUnit);
     if (frame.kind === ARRAY) this.arrayBatch(frame, maxUnits, started);
     else this.objectBatch(frame, maxUnits, started);
   }
@@ -373,8 +397,9 @@ class Walker {
   flush(frame, values, holder, units, first, started) {
     if (values.length === 0) return;
     const text = JSON.stringify(holder === null ? values : holder);
-    frame.learn(now() - started, units);
+    frame.learn(now() - started, units, text.length);
     this.msPerUnit = frame.msPerUnit;
+    this.charsPerUnit = frame.charsPerUnit;
     this.nativeCalls++;
     if (holder === null) {
       if (first > 0) this.emit(',');
@@ -389,7 +414,7 @@ class Walker {
   /** Escapes the next piece of a long string; escaping is per code point, so pieces must not split a pair. */
   stringPiece(frame, deadline) {
     const string = frame.container;
-    const chars = Math.max(MIN_STRING_PIECE, Math.floor((deadline - now()) * this.stringCharsPerMs));
+    const chars = Math.max(MIN_STRING_PIECE, Math.min(Math.floor((deadline - now()) * this.stringCharsPerMs), this.charsLeft()));
     let end = Math.min(frame.length, frame.index + chars);
     const last = string.charCodeAt(end - 1);
     if (end < frame.length && last >= 0xd800 && last <= 0xdbff) end--;
@@ -417,12 +442,17 @@ async function* slices(value, settings) {
   stats.yields = 0;
   stats.nativeCalls = 0;
   stats.maxSliceMs = 0;
+  stats.chars = 0;
+  stats.maxSliceChars = 0;
   throwIfAborted(settings.signal);
-  const walker = new Walker(value);
+  const walker = new Walker(value, settings.maxSliceChars);
   for (;;) {
     const started = now();
+    const charsBefore = walker.outChars;
     const done = walker.step(started + settings.yieldMs);
     stats.maxSliceMs = Math.max(stats.maxSliceMs, now() - started);
+    stats.maxSliceChars = Math.max(stats.maxSliceChars, walker.outChars - charsBefore);
+    stats.chars = walker.outChars;
     stats.nativeCalls = walker.nativeCalls;
     throwIfAborted(settings.signal); // a toJSON may have aborted: no output after an abort
     yield walker;
@@ -448,6 +478,7 @@ async function stringify(value, options) {
   const started = now();
   const text = walker.text();
   stats.maxSliceMs = Math.max(stats.maxSliceMs, now() - started);
+  stats.joinChars = walker.outChars;
   return text;
 }
 
