@@ -28,13 +28,15 @@ test('transfer over HTTP', async (t) => {
   await t.test('/run/transfer with defaults validates against the vector', async () => {
     const res = await request(`${server.url}/run/transfer`);
     assert.strictEqual(res.status, 200, res.text);
-    assert.deepStrictEqual(res.json.params, { case: 'flat_small', seed: 1, iterations: 100 });
+    assert.deepStrictEqual(res.json.params, { case: 'flat_small', seed: 1, iterations: 100, yieldMs: 5 });
     assert.strictEqual(res.json.case, 'flat_small');
     assert.strictEqual(res.json.approach, 'json');
     assert.strictEqual(res.json.reference, 'vector');
     assert.strictEqual(res.json.validated, true);
     assert.strictEqual(res.json.iterations, 100);
     assert.ok(res.json.msPerOp > 0);
+    assert.ok(Number.isInteger(res.json.yields) && res.json.yields >= 0 && res.json.yields < 100);
+    assert.strictEqual(res.json.interrupted, false);
   });
 
   await t.test('the largest case validates against native JSON.stringify for an unpinned seed', async () => {
@@ -48,7 +50,9 @@ test('transfer over HTTP', async (t) => {
     const cases = [
       ['case=nope', 'case'],
       ['iterations=0', 'iterations'],
-      ['iterations=2001', 'iterations'],
+      ['iterations=10001', 'iterations'],
+      ['yieldMs=0', 'yieldMs'],
+      ['yieldMs=1001', 'yieldMs'],
       ['seed=-1', 'seed'],
       ['seed=2147483648', 'seed'],
       ['approach=embind', 'approach'],
