@@ -13,6 +13,8 @@ const { rowsHashSliced } = require('./rows-hash');
 
 const OWN_APPROACHES = csvApproaches();
 
+const bodyTooLarge = (maxBytes) => new HttpError(413, `the CSV body is larger than ${maxBytes} bytes`, { maxBytes });
+
 /**
  * The body as decoded text chunks; counts its bytes in `count.bytes`. Throws HttpError(413) as soon as more than
  * maxBytes arrived. Stopping early does not destroy the stream (it is left paused), so the caller can still
@@ -23,7 +25,7 @@ async function* decodedChunks(readable, maxBytes, count) {
   for await (const packet of readable.iterator({ destroyOnReturn: false })) {
     const bytes = typeof packet === 'string' ? Buffer.from(packet, 'utf8') : packet;
     count.bytes += bytes.length;
-    if (count.bytes > maxBytes) throw new HttpError(413, `the CSV body is larger than ${maxBytes} bytes`, { maxBytes });
+    if (count.bytes > maxBytes) throw bodyTooLarge(maxBytes);
     const text = decoder.write(bytes);
     if (text.length > 0) yield text;
   }
@@ -65,4 +67,4 @@ async function parseUpload(readable, { approach = 'fast', approaches = OWN_APPRO
   return { rows, bytes: count.bytes, hash: await rowsHashSliced(rows), ms };
 }
 
-module.exports = { parseUpload };
+module.exports = { parseUpload, bodyTooLarge };

@@ -29,7 +29,7 @@ function csvWorkload(approaches) {
     async run({ approach, params }, { signal: clientSignal } = {}) {
       const parse = approaches[approach];
       if (parse === undefined) throw new TypeError(`unknown approach ${approach}`);
-      const document = documentFor(params);
+      const document = await documentFor(params);
       const source = sourceFor(parse, document.chunks);
       const run = await runControlled((signal) => parse(source, { signal }), { timeoutMs: params.timeoutMs, clientSignal });
       const rows = run.timing.interrupted ? null : run.value;

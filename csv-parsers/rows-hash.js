@@ -3,7 +3,7 @@
 // The document hashes the rows it generated, runs hash the rows an approach parsed: both through rowsHash's one
 // definition, the run's in slices between event-loop turns so that checking 50 000 rows never blocks for long.
 const crypto = require('crypto');
-const { nextTurn } = require('../js-serializers/event-loop');
+const { runToEnd, runInSlices } = require('../payloads/js/steps');
 
 // Rows hashed per update: a few hundred KB of JSON, about a millisecond.
 const BATCH_ROWS = 2048;
@@ -14,25 +14,20 @@ function addRows(hash, rows, from, to) {
   hash.update(text, 'utf8');
 }
 
-/** sha256 (lowercase hex) of rows (string[][]), in one go. */
-function rowsHash(rows) {
+/** The hash as steps (payloads/js/steps.js): one batch of rows a step. */
+function* rowsHashSteps(rows) {
   const hash = crypto.createHash('sha256');
-  for (let at = 0; at < rows.length; at += BATCH_ROWS) addRows(hash, rows, at, Math.min(at + BATCH_ROWS, rows.length));
-  return hash.digest('hex');
-}
-
-/** The same hash, giving the event loop a turn whenever yieldMs passed. */
-async function rowsHashSliced(rows, { yieldMs = 5 } = {}) {
-  const hash = crypto.createHash('sha256');
-  let sliceStart = Date.now();
   for (let at = 0; at < rows.length; at += BATCH_ROWS) {
     addRows(hash, rows, at, Math.min(at + BATCH_ROWS, rows.length));
-    if (Date.now() - sliceStart >= yieldMs) {
-      await nextTurn();
-      sliceStart = Date.now();
-    }
+    yield;
   }
   return hash.digest('hex');
 }
 
-module.exports = { rowsHash, rowsHashSliced };
+/** sha256 (lowercase hex) of rows (string[][]), in one go. */
+const rowsHash = (rows) => runToEnd(rowsHashSteps(rows));
+
+/** The same hash, giving the event loop a turn whenever yieldMs passed. */
+const rowsHashSliced = (rows, { yieldMs = 5 } = {}) => runInSlices(rowsHashSteps(rows), { yieldMs });
+
+module.exports = { rowsHash, rowsHashSliced, rowsHashSteps };

@@ -23,7 +23,7 @@ function readDashboards(dir = JSON_DIR) {
       try {
         return { file, dashboard: JSON.parse(fs.readFileSync(file, 'utf8')) };
       } catch (err) {
-        throw new Error(`${file}: ${err.message}`);
+        throw new Error(`${file}: ${err.message}`, { cause: err });
       }
     });
 }

@@ -3,7 +3,8 @@
 // `make smoke`: the containerized lab on a real Docker engine. Builds the images, starts the stack, waits until every
 // Prometheus target is up, runs the smoke suite inside the load container, checks its results (every scenario
 // passed, no errors, every response validated), runs every dashboard query against the containerized Prometheus,
-// and always ends with `docker compose down -v`. The exit status is the verdict.
+// sends CONTRACT.md's bad requests to every service and the load driver in their containers, and always ends with
+// `docker compose down -v`. The exit status is the verdict.
 //
 //   node docker/smoke.js [--if-engine]
 //
@@ -17,6 +18,7 @@ const { spawn } = require('node:child_process');
 const { readTargets, ROOT } = require('../scripts/lab-topology');
 const { checkDashboardQueries } = require('../dashboards/check-queries');
 const { until } = require('../node-kit/testing');
+const { edgeCases, runCases, checkCases } = require('../tests/contract/bad-requests');
 
 const PROJECT = 'lab-smoke';
 const STATE_DIR = path.join(ROOT, '.smoke');
@@ -166,6 +168,21 @@ async function checkDashboards(prometheus) {
   log(`all ${rows.length} dashboard queries answered with series by the containerized Prometheus`);
 }
 
+/** CONTRACT.md's one answer to each bad request, from every container with an HTTP face of the lab's. */
+async function checkContract(offset) {
+  const problems = [];
+  let cases = 0;
+  for (const { job, port } of readTargets().filter((t) => t.job !== 'prometheus')) {
+    const url = `http://127.0.0.1:${port + offset}`;
+    const info = job === 'load' ? null : await (await fetch(`${url}/info`)).json();
+    const list = info ? edgeCases().concat(runCases(info)) : edgeCases();
+    cases += list.length;
+    for (const problem of await checkCases(port + offset, list)) problems.push(`${job}: ${problem}`);
+  }
+  if (problems.length > 0) throw new Error(`answers that are not the contract's:\n  ${problems.join('\n  ')}`);
+  log(`all ${cases} bad requests got the contract's answer from every container`);
+}
+
 async function main(argv) {
   const started = Date.now();
   if (argv.includes('--if-engine')) {
@@ -210,6 +227,7 @@ async function main(argv) {
     await mustRun('the smoke suite', ...compose(['exec', '-T', 'load', 'node', 'src/run-suite.js', 'smoke'], { show: true, timeoutMs: SUITE_TIMEOUT_MS }));
     checkResults();
     await checkDashboards(prometheus);
+    await checkContract(offset);
   } catch (err) {
     failure = err;
     const logs = await run(...compose(['logs', '--no-color', '--tail', '30']));

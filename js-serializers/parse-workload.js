@@ -28,8 +28,8 @@ function parseWorkload(approaches, inputs) {
     caseOf: () => 'records',
     async run({ approach, params }, { signal: clientSignal } = {}) {
       const spec = { document: 'records', seed: params.seed, size: params.size };
-      const text = inputs.text(spec);
-      const expected = inputs.reference(spec);
+      const text = await inputs.text(spec);
+      const expected = await inputs.reference(spec);
       const key = `${spec.seed}/${spec.size}`;
       if (!textBytes.has(key)) {
         if (textBytes.size >= 64) textBytes.clear();

@@ -27,17 +27,17 @@ function stringifyWorkload(approaches, inputs) {
     params: PARAMS,
     caseOf: () => 'records',
     streams: (params) => params.body === 1,
-    async run({ approach, params }, { signal: clientSignal, sink } = {}) {
+    async run({ approach, params }, { signal: clientSignal, sink, stalledClientTimeoutMs = 0 } = {}) {
       const spec = { document: 'records', seed: params.seed, size: params.size };
-      const value = inputs.input(spec);
-      const expected = inputs.reference(spec);
+      const value = await inputs.input(spec);
+      const expected = await inputs.reference(spec);
       const stats = { yields: 0 };
       const produced = [];
       const streamed = sink ? createTextHash({ yieldMs: params.yieldMs }) : null;
       const run = await runControlled(async (signal) => {
         for await (const chunk of all[approach](value, { yieldMs: params.yieldMs, signal, stats })) {
           if (sink) {
-            await writeText(sink, chunk, signal);
+            await writeText(sink, chunk, signal, stalledClientTimeoutMs);
             await streamed.add(chunk);
           } else {
             produced.push(chunk);

@@ -1,43 +1,13 @@
 'use strict';
-// The contract's routes on an injected express (4 on Node 14, 5 on Node 24). Handlers catch their own promise
-// rejections because express 4 would not.
+// The contract's routes on an injected express (4 on Node 14, 5 on Node 24), behind gate.js, which has checked every
+// request first. Handlers catch their own promise rejections because express 4 would not.
 const { HttpError, busy } = require('./errors');
 const { parseRunRequest, describeWorkload } = require('./params');
 const { createAbortController } = require('./abort');
+const { sendError, asClientError } = require('./answers');
+const { gate } = require('./gate');
 
 const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /info', 'GET /run/:workload'];
-
-// What a body parser or express says about a request it refused (400 bad JSON, 413 too large, ...) is the client's
-// error and is answered as one; anything else from a handler is a failure of the service.
-function asClientError(err) {
-  const status = err && (err.status || err.statusCode);
-  if (err instanceof HttpError || !(status >= 400 && status < 500)) return err;
-  const details = typeof err.limit === 'number' ? { limitBytes: err.limit } : {}; // the body parser's size cap
-  return new HttpError(status, err.expose === false ? 'bad request' : err.message, details);
-}
-
-function sendError(res, err) {
-  const status = err instanceof HttpError ? err.status : 500;
-  const body = err instanceof HttpError ? err.toJSON() : { error: err && err.message ? err.message : String(err) };
-  if (!res.headersSent) {
-    res.removeHeader('Trailer'); // set by a streamed run that failed before its first byte
-    if (err instanceof HttpError) res.set(err.headers);
-    res.status(status).json(body);
-  }
-  else res.destroy();
-}
-
-function observeHttp(metrics) {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const route = req.route ? req.baseUrl + req.route.path : 'unmatched';
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      metrics.httpDuration.observe({ method: req.method, route, status_code: String(res.statusCode) }, seconds);
-    });
-    next();
-  };
-}
 
 function outcomeOf(result) {
   if (result.interrupted) return 'interrupted';
@@ -47,11 +17,7 @@ function outcomeOf(result) {
 function runWorkload(definition, metrics, limiter) {
   return (req, res) => {
     const name = req.params.workload;
-    const workload = Object.prototype.hasOwnProperty.call(definition.workloads, name) ? definition.workloads[name] : null;
-    if (!workload) {
-      sendError(res, new HttpError(404, `no workload ${name}`, { allowed: Object.keys(definition.workloads) }));
-      return;
-    }
+    const workload = definition.workloads[name]; // one of them: the gate refused the others (unknownWorkload)
     let request;
     try {
       request = parseRunRequest(workload, req.query);
@@ -68,7 +34,7 @@ function runWorkload(definition, metrics, limiter) {
     const clientGone = watchClient(res);
     const sink = workload.streams && workload.streams(request.params) ? startStream(res) : undefined;
     Promise.resolve()
-      .then(() => workload.run(request, { signal: clientGone.signal, sink }))
+      .then(() => workload.run(request, { signal: clientGone.signal, sink, stalledClientTimeoutMs: definition.stalledClientTimeoutMs }))
       .then(
         (result) => {
           recordRun(metrics, labels, workload.caseOf(request.params), result);
@@ -159,10 +125,22 @@ function addRoutes(app, routes) {
   }
 }
 
+/** Row 6 of CONTRACT.md's table: /run/<workload> naming no workload is a 404 naming the workloads. */
+function unknownWorkload(workloads) {
+  return (segments) => {
+    if (segments.length === 2 && segments[0] === 'run' && !Object.prototype.hasOwnProperty.call(workloads, segments[1])) {
+      throw new HttpError(404, `no workload ${segments[1]}`, { allowed: Object.keys(workloads) });
+    }
+  };
+}
+
+/** The service's request handler: express with the contract's routes and the service's own, behind the gate. */
 function buildApp(definition, metrics, state) {
   const app = definition.express();
   app.disable('x-powered-by');
-  app.use(observeHttp(metrics));
+  app.set('query parser', false); // gate.js reads the query, strictly, once
+  const routes = definition.routes || [];
+  const allRoutes = ROUTES.concat(routes.map((r) => `${r.method.toUpperCase()} ${r.path}`));
   app.get('/healthz', (req, res) => {
     if (state.shuttingDown) res.status(503).json({ status: 'shutting-down' });
     else res.json({ status: 'ok' });
@@ -182,13 +160,12 @@ function buildApp(definition, metrics, state) {
   Object.assign(info, definition.info); // what a service adds about its own routes (node-async: the worker pool)
   app.get('/info', (req, res) => res.json(info));
   app.get('/run/:workload', runWorkload(definition, metrics, concurrencyLimiter(definition.maxConcurrentRuns)));
-  const routes = definition.routes || [];
   addRoutes(app, routes);
-  const allRoutes = ROUTES.concat(routes.map((r) => `${r.method.toUpperCase()} ${r.path}`));
-  app.use((req, res) => sendError(res, new HttpError(404, `no route ${req.method} ${req.path}`, { routes: allRoutes })));
+  // gate.js took every request no route has; this is the contract's 404 should express disagree.
+  app.use((req, res) => sendError(res, new HttpError(404, `no route ${req.path}`, { routes: allRoutes })));
   // eslint-disable-next-line no-unused-vars
   app.use((err, req, res, next) => sendError(res, asClientError(err)));
-  return app;
+  return gate(app, allRoutes, metrics, unknownWorkload(definition.workloads));
 }
 
 module.exports = { buildApp, watchClient };

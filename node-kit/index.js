@@ -2,13 +2,14 @@
 // One implementation of CONTRACT.md for the lab's Node services (Node 14 and 24). The service passes in its own
 // express and prom-client, so each keeps the versions it pins; this folder has no dependencies of its own.
 const fs = require('fs');
-const http = require('http');
 const path = require('path');
 const { buildApp, watchClient } = require('./app');
 const { createMetrics } = require('./metrics');
 const { checkWorkload, parseOnlyParams } = require('./params');
 const { gracefulCloser, closeOnSignals } = require('./shutdown');
-const { createInputs, sha256 } = require('./inputs');
+const { createInputs, sha256, lru } = require('./inputs');
+const { createLabServer, stallTimeouts } = require('./http-server');
+const { jsonBody } = require('./json-body');
 const { HttpError, badRequest, busy } = require('./errors');
 
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
@@ -29,20 +30,24 @@ function envInteger(name, fallback) {
  */
 function createService(definition) {
   for (const [name, workload] of Object.entries(definition.workloads)) checkWorkload(name, workload);
-  const config = {
+  const config = Object.assign({
     maxConcurrentRuns: envInteger('MAX_CONCURRENT_RUNS', 4),
     shutdownTimeoutMs: envInteger('SHUTDOWN_TIMEOUT_MS', 8000),
-  };
+  }, stallTimeouts(envInteger));
   const state = { shuttingDown: false };
   const metrics = createMetrics(definition.promClient);
-  const defaults = { maxConcurrentRuns: config.maxConcurrentRuns, runtime: { name: 'node', version: process.versions.node } };
+  const defaults = {
+    maxConcurrentRuns: config.maxConcurrentRuns,
+    stalledClientTimeoutMs: config.stalledClientTimeoutMs,
+    runtime: { name: 'node', version: process.versions.node },
+  };
   const routes = definition.routes ? definition.routes(metrics) : [];
   const app = buildApp(Object.assign(defaults, definition, { routes }), metrics, state);
   const log = (message) => console.log(`[${definition.name}] ${message}`);
 
   function start(options) {
     const opts = Object.assign({ port: envInteger('PORT', definition.defaultPort), host: env('HOST', '0.0.0.0'), handleSignals: true }, options);
-    const server = http.createServer(app);
+    const server = createLabServer(app, config);
     const closeServer = gracefulCloser(server, config.shutdownTimeoutMs);
     const close = () => {
       state.shuttingDown = true;
@@ -99,5 +104,5 @@ function serve(service) {
 const msSince = (started) => Number(process.hrtime.bigint() - started) / 1e6;
 
 module.exports = {
-  createService, serve, packageVersions, createInputs, sha256, msSince, envInteger, parseOnlyParams, watchClient, HttpError, badRequest, busy,
+  createService, serve, packageVersions, createInputs, lru, sha256, msSince, envInteger, parseOnlyParams, watchClient, jsonBody, HttpError, badRequest, busy,
 };

@@ -1,38 +1,46 @@
 'use strict';
-// The one place where /run query strings become typed parameters. It throws HttpError(400) on anything it cannot
-// accept, so a handler never sees an unchecked value.
+// The one place where /run query strings become typed parameters (row 8 of CONTRACT.md's "Errors" table). It takes
+// a query as request-target.js reads it ({name: [values]}) and throws HttpError(400) on anything it cannot accept, so
+// a handler never sees an unchecked value.
 const { badRequest } = require('./errors');
 
 const INTEGER = /^-?\d+$/;
+// Names are looked up as own properties: `constructor` or `toString` must be unknown, not found on Object.prototype.
+const has = (object, name) => Object.prototype.hasOwnProperty.call(object, name);
 
 function describeWorkload(workload) {
   return { approaches: workload.approaches, params: workload.params };
 }
 
-function parseOne(name, raw, schema) {
-  if (typeof raw !== 'string') throw badRequest(`parameter ${name} must be given once`, { parameter: name, allowed: schema });
+/** What a parameter allows, as its 400s name it: the list of values, or the range. */
+const allowedValues = (schema) => (schema.values ? schema.values : { min: schema.min, max: schema.max });
+
+function parseOne(name, values, schema) {
+  if (values.length !== 1) throw badRequest(`parameter ${name} must be given once`, { parameter: name, allowed: allowedValues(schema) });
+  const raw = values[0];
   if (schema.values) {
     if (!schema.values.includes(raw)) {
-      throw badRequest(`${name} must be one of ${schema.values.join(', ')}`, { parameter: name, allowed: schema.values });
+      throw badRequest(`${name} must be one of ${schema.values.join(', ')}`, { parameter: name, allowed: allowedValues(schema) });
     }
     return raw;
   }
   const value = INTEGER.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(value)) {
-    throw badRequest(`${name} must be an integer`, { parameter: name, allowed: { min: schema.min, max: schema.max } });
+    throw badRequest(`${name} must be an integer`, { parameter: name, allowed: allowedValues(schema) });
   }
   if (value < schema.min || value > schema.max) {
-    throw badRequest(`${name} must be between ${schema.min} and ${schema.max}`, {
-      parameter: name,
-      allowed: { min: schema.min, max: schema.max },
-    });
+    throw badRequest(`${name} must be between ${schema.min} and ${schema.max}`, { parameter: name, allowed: allowedValues(schema) });
   }
   return value;
 }
 
-/** Returns {approach, params} for a workload from a parsed query object, or throws a 400. */
+/** Returns {approach, params} for a workload from a query ({name: [values]}), or throws a 400. */
 function parseRunRequest(workload, query) {
-  const approach = query.approach === undefined ? workload.approaches[0] : query.approach;
+  const approaches = has(query, 'approach') ? query.approach : [workload.approaches[0]];
+  if (approaches.length !== 1) {
+    throw badRequest('parameter approach must be given once', { parameter: 'approach', allowed: workload.approaches });
+  }
+  const approach = approaches[0];
   if (!workload.approaches.includes(approach)) {
     throw badRequest(`approach must be one of ${workload.approaches.join(', ')}`, {
       parameter: 'approach',
@@ -40,7 +48,7 @@ function parseRunRequest(workload, query) {
     });
   }
   for (const name of Object.keys(query)) {
-    if (name !== 'approach' && !(name in workload.params)) {
+    if (name !== 'approach' && !has(workload.params, name)) {
       throw badRequest(`unknown parameter ${name}`, { parameter: name, allowed: ['approach'].concat(Object.keys(workload.params)) });
     }
   }
@@ -51,7 +59,7 @@ function parseRunRequest(workload, query) {
 function parseParams(schemas, query) {
   const params = {};
   for (const [name, schema] of Object.entries(schemas)) {
-    params[name] = query[name] === undefined ? schema.default : parseOne(name, query[name], schema);
+    params[name] = has(query, name) ? parseOne(name, query[name], schema) : schema.default;
   }
   return params;
 }
@@ -59,7 +67,7 @@ function parseParams(schemas, query) {
 /** parseParams, refusing any parameter that schemas does not name. */
 function parseOnlyParams(schemas, query) {
   for (const name of Object.keys(query)) {
-    if (!(name in schemas)) throw badRequest(`unknown parameter ${name}`, { parameter: name, allowed: Object.keys(schemas) });
+    if (!has(schemas, name)) throw badRequest(`unknown parameter ${name}`, { parameter: name, allowed: Object.keys(schemas) });
   }
   return parseParams(schemas, query);
 }

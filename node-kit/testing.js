@@ -2,6 +2,8 @@
 // Test helpers for the Node services: a real server on port 0, real HTTP (Node 14 has no fetch), and the contract
 // checks every Node service runs against itself with its own express, prom-client and Node line.
 const http = require('http');
+const { edgeCases, runCases, checkCases } = require('../tests/contract/bad-requests');
+const { HTTP_METHODS } = require('./route-table');
 
 async function startService(service) {
   const { port, close, server } = await service.start({ port: 0, host: '127.0.0.1', handleSignals: false });
@@ -103,16 +105,21 @@ function contractSuite(test, assert, makeService, sample) {
       assert.strictEqual(res.json.parameter, parameter, query);
       assert.ok(res.json.allowed !== undefined, query);
     }
-    const unknownWorkload = await request(`${server.url}/run/nope`);
-    assert.strictEqual(unknownWorkload.status, 404);
-    assert.ok(unknownWorkload.json.allowed.includes(sample.workload));
-    const unknownPath = await request(`${server.url}/nope`);
-    assert.strictEqual(unknownPath.status, 404);
-    assert.strictEqual(typeof unknownPath.json.error, 'string');
+    assert.strictEqual((await request(`${server.url}/healthz`)).status, 200);
+  });
+
+  test("contract: every bad request of CONTRACT.md's table gets its one answer", async () => {
+    const info = (await request(`${server.url}/info`)).json;
+    const runsBefore = sumOf((await request(`${server.url}/metrics`)).text, 'lab_runs_total', {});
+    const problems = await checkCases(Number(new URL(server.url).port), edgeCases().concat(runCases(info)));
+    assert.deepStrictEqual(problems, []);
     assert.strictEqual((await request(`${server.url}/healthz`)).status, 200);
     const metrics = (await request(`${server.url}/metrics`)).text;
     assert.ok(sumOf(metrics, 'http_request_duration_seconds_count', { route: 'unmatched', status_code: '404' }) >= 1);
-    assert.strictEqual(sumOf(metrics, 'lab_runs_total', { workload: sample.workload, outcome: 'error' }), 0);
+    assert.strictEqual(sumOf(metrics, 'lab_runs_total', { outcome: 'error' }), 0);
+    assert.strictEqual(sumOf(metrics, 'lab_runs_total', {}), runsBefore, 'a refused request started a run');
+    const methods = samples(metrics, 'http_request_duration_seconds_count').map((s) => s.labels.method);
+    assert.deepStrictEqual([...new Set(methods)].filter((m) => !HTTP_METHODS.includes(m) && m !== 'other'), []);
   });
 
   test('contract: shutdown lets an in-flight run finish, then refuses connections', async () => {

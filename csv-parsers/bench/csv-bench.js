@@ -10,7 +10,6 @@
 // run that does not validate (or throws) is FAILED, its time is not a result, and the script exits 1.
 // The libraries come from services/node-async's node_modules (the versions that service pins). Progress goes to
 // stderr; --json prints every run with the versions and the machine instead of the table.
-const fs = require('fs');
 const path = require('path');
 const os = require('os');
 const { createRequire } = require('module');

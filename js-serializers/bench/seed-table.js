@@ -32,12 +32,9 @@ const BACKGROUND_TICK_MS = 5;
 // ---- the child: one service's approaches on its own Node line ----
 
 async function child(approachesPath, size, rounds) {
-  const { createInputs } = require('../../node-kit');
-  const { stringifyWorkload } = require('../stringify-workload');
-  const { parseWorkload } = require('../parse-workload');
+  const { serializationWorkloads } = require('../serialization-service');
   const { approaches } = require(path.resolve(ROOT, approachesPath));
-  const inputs = createInputs(2);
-  const workloads = { stringify: stringifyWorkload(approaches.stringify, inputs), parse: parseWorkload(approaches.parse, inputs) };
+  const workloads = serializationWorkloads(approaches);
   const report = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
   const progress = (text) => process.stderr.write(`  ${text}\n`);
   for (const name of WORKLOADS) {

@@ -1,7 +1,10 @@
 'use strict';
 // Every setting of the load driver, read from the environment once, with its default. Defaults describe the compose
-// lab (service names as host names); the native runner overrides LOAD_TARGETS with 127.0.0.1 addresses.
+// lab (service names as host names); the native runner overrides LOAD_TARGETS with 127.0.0.1 addresses. The driver
+// listens on 127.0.0.1 unless HOST says otherwise: it starts load on demand, so it is not offered to the network by
+// default (its image sets HOST=0.0.0.0, and compose publishes the port on LAB_BIND_ADDRESS only).
 const path = require('node:path');
+const { stallTimeouts } = require('../../node-kit/http-server');
 const { SUITES_DIR } = require('./suites');
 
 const DEFAULT_TARGETS = 'node14-fibers=http://node14-fibers:3001,node-async=http://node-async:3002,wasm-runner=http://wasm-runner:3003,jvm-serializer=http://jvm-serializer:3004';
@@ -31,9 +34,13 @@ function parseTargets(text) {
 }
 
 function readConfig() {
+  // CONTRACT.md "Clients that stall": a request head gets HEADERS_TIMEOUT_MS, a whole request REQUEST_TIMEOUT_MS (the
+  // driver streams no response, so STALLED_CLIENT_TIMEOUT_MS has nothing to cut here).
+  const { headersTimeoutMs, requestTimeoutMs } = stallTimeouts((name, fallback) => integer(name, fallback, 0));
   return {
     port: integer('PORT', 3005, 0),
-    host: env('HOST', '0.0.0.0'),
+    host: env('HOST', '127.0.0.1'),
+    timeouts: { headersTimeoutMs, requestTimeoutMs },
     suite: env('LOAD_SUITE', 'demo'),
     loop: env('LOAD_LOOP', '1') !== '0',
     targets: parseTargets(env('LOAD_TARGETS', DEFAULT_TARGETS)),

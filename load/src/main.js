@@ -1,32 +1,42 @@
 'use strict';
-// The load driver: serves /healthz, /metrics and /runs, and starts LOAD_SUITE (looping while LOAD_LOOP=1) once
-// every target is healthy. LOAD_SUITE=none leaves it idle for suites started on demand.
+// The load driver: serves /healthz, /metrics and /runs, and starts LOAD_SUITE (looping while LOAD_LOOP=1, until
+// POST /runs/stop or SIGTERM) once every target is healthy. LOAD_SUITE=none leaves it idle for suites started on demand.
 const { readConfig, SUITE_NONE } = require('./config');
 const { createMetrics } = require('./metrics');
 const { createRunner } = require('./runner');
 const { createServer } = require('./server');
 const { assertWritable } = require('./results');
+const { loadSuite } = require('./suites');
+const { gracefulCloser } = require('../../node-kit/shutdown');
 
 const SHUTDOWN_TIMEOUT_MS = 8000;
 
 function main() {
   const config = readConfig();
   assertWritable(config.resultsDir);
+  if (config.suite !== SUITE_NONE) loadSuite(config.suite, config.targets, config.suitesDir); // a bad LOAD_SUITE fails here
   const log = (message) => console.log(`[load] ${message}`);
   const metrics = createMetrics();
   const runner = createRunner({ config, metrics, log });
-  const server = createServer({ runner, metrics, suitesDir: config.suitesDir });
+  const server = createServer({ runner, metrics, suitesDir: config.suitesDir, timeouts: config.timeouts });
   server.listen(config.port, config.host, () => {
     log(`listening on ${config.host}:${server.address().port}; targets: ${Object.entries(config.targets).map(([n, u]) => `${n}=${u}`).join(' ')}`);
     if (config.suite !== SUITE_NONE) runner.start(config.suite, config.loop);
   });
+  const closeServer = gracefulCloser(server, SHUTDOWN_TIMEOUT_MS);
   const shutdown = (signal) => {
     log(`${signal}: stopping the current scenario`);
     server.markShuttingDown();
-    runner.stop();
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
     setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
+    // Exit once in-flight requests have finished (idle and stalled connections are closed) and the stopped suite has
+    // written its results (run.json says `stopped`).
+    Promise.all([closeServer(), runner.stop()]).then(
+      () => process.exit(0),
+      (err) => {
+        log(`forced exit: ${err.message}`);
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

@@ -14,7 +14,7 @@ function createMetrics() {
   return {
     registry,
     scenarioActive: new promClient.Gauge({ name: SCENARIO_ACTIVE, help: '1 while the scenario runs, 0 after', labelNames: ['scenario', 'target'], registers: [registry] }),
-    scenarioRuns: new promClient.Counter({ name: SCENARIO_RUNS, help: 'Completed scenario runs by verdict', labelNames: ['scenario', 'target', 'verdict'], registers: [registry] }),
+    scenarioRuns: new promClient.Counter({ name: SCENARIO_RUNS, help: 'Scenario runs by verdict: passed, failed, or stopped before their end', labelNames: ['scenario', 'target', 'verdict'], registers: [registry] }),
     probeLatency: new promClient.Histogram({
       name: PROBE_LATENCY,
       help: 'Latency of each response to the light probe (GET probe.path) sent to the target while the heavy scenario runs',

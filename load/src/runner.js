@@ -7,12 +7,16 @@ const { runScenario } = require('./scenario');
 const { describeProbe } = require('./probe');
 const { newRunDir, machine, writeJson } = require('./results');
 
+// What a scenario cut short by a stop says: it did not pass, whatever its answers were until then.
+const STOPPED_PROBLEM = 'stopped before its end (POST /runs/stop, or the driver shutting down)';
+
 function summarize(outcome) {
   const r = outcome.result;
   return {
     name: outcome.scenario.name,
     target: outcome.scenario.target,
     passed: outcome.passed,
+    stopped: outcome.stopped === true,
     problems: outcome.problems,
     requests: r.requests.total,
     requestsPerSecond: r.requests.average,
@@ -24,24 +28,34 @@ function summarize(outcome) {
   };
 }
 
+const verdictOf = (summary) => (summary.stopped ? 'stopped' : summary.passed ? 'passed' : 'failed');
+
 function createRunner({ config, metrics, log }) {
   let latest = null;
   let current = null; // the autocannon instance running now
-  let stopping = false;
+  let session = null; // the suite started last: {controller, done (its whole loop), ended}
 
-  async function runOnce(suiteName) {
+  /** One pass over the suite; signal aborts it (the scenario in progress is stopped, no other starts). */
+  async function runOnce(suiteName, loop, signal) {
     const suite = loadSuite(suiteName, config.targets, config.suitesDir);
     const targets = Object.fromEntries([...new Set(suite.scenarios.map((s) => s.target))].map((t) => [t, config.targets[t]]));
     const run = newRunDir(config.resultsDir, suite.name);
-    const status = { id: run.id, suite: suite.name, state: 'waiting', resultsDir: run.dir, scenarios: suite.scenarios.length, completed: [], current: null };
+    const status = { id: run.id, suite: suite.name, loop, state: 'waiting', resultsDir: run.dir, scenarios: suite.scenarios.length, completed: [], current: null };
     latest = status;
-    await waitForTargets(targets, config.waitTimeoutMs, log);
-    const meta = { suite: suite.name, description: suite.description, startedAt: new Date().toISOString(), machine: machine(), targets: await describeTargets(targets) };
-    writeJson(run.dir, 'run.json', meta);
-    status.state = 'running';
-    log(`suite ${suite.name}: ${suite.scenarios.length} scenarios, results in ${run.dir}`);
+    const meta = { suite: suite.name, description: suite.description };
+    try {
+      await waitForTargets(targets, config.waitTimeoutMs, log, signal);
+    } catch (err) {
+      if (!signal.aborted) throw err;
+    }
+    if (!signal.aborted) {
+      Object.assign(meta, { startedAt: new Date().toISOString(), machine: machine(), targets: await describeTargets(targets) });
+      writeJson(run.dir, 'run.json', meta);
+      status.state = 'running';
+      log(`suite ${suite.name}: ${suite.scenarios.length} scenarios, results in ${run.dir}`);
+    }
     for (const [i, scenario] of suite.scenarios.entries()) {
-      if (stopping) break;
+      if (signal.aborted) break;
       status.current = scenario.name;
       const labels = { scenario: scenario.name, target: scenario.target };
       const probe = scenario.probe ? `, probe GET ${scenario.probe.path} at ${scenario.probe.ratePerSecond}/s` : '';
@@ -52,7 +66,8 @@ function createRunner({ config, metrics, log }) {
         outcome = await runScenario(scenario, config.targets[scenario.target], {
           onStart(instance) {
             current = instance;
-            if (process.stdout.isTTY) autocannon.track(instance, { renderResultsTable: false, renderLatencyTable: false });
+            if (signal.aborted) instance.stop(); // stopped while its body was fetched
+            else if (process.stdout.isTTY) autocannon.track(instance, { renderResultsTable: false, renderLatencyTable: false });
           },
           onProbeResponse(seconds) {
             metrics.probeLatency.observe(labels, seconds);
@@ -62,44 +77,62 @@ function createRunner({ config, metrics, log }) {
         metrics.scenarioActive.set(labels, 0);
         current = null;
       }
+      if (signal.aborted) Object.assign(outcome, { stopped: true, passed: false, problems: outcome.problems.concat([STOPPED_PROBLEM]) });
       writeJson(run.dir, `${String(i + 1).padStart(2, '0')}-${scenario.name}.json`, outcome);
       const summary = summarize(outcome);
       status.completed.push(summary);
-      metrics.scenarioRuns.inc({ scenario: scenario.name, target: scenario.target, verdict: summary.passed ? 'passed' : 'failed' });
+      metrics.scenarioRuns.inc({ scenario: scenario.name, target: scenario.target, verdict: verdictOf(summary) });
       const probed = outcome.probe ? `; ${describeProbe(outcome.probe)}` : '';
-      log(`  ${summary.passed ? 'passed' : 'FAILED'}: ${summary.requests} requests, ${summary.requestsPerSecond} req/s, p99 ${summary.latencyP99Ms} ms${probed}${summary.passed ? '' : ` — ${summary.problems.join('; ')}`}`);
+      log(`  ${summary.passed ? 'passed' : verdictOf(summary).toUpperCase()}: ${summary.requests} requests, ${summary.requestsPerSecond} req/s, p99 ${summary.latencyP99Ms} ms${probed}${summary.passed ? '' : ` — ${summary.problems.join('; ')}`}`);
       if (!summary.passed && outcome.checks.samples.length > 0) log(`  first bad response: ${outcome.checks.samples[0]}`);
     }
     status.current = null;
     status.finishedAt = new Date().toISOString();
-    status.state = status.completed.length === suite.scenarios.length && status.completed.every((s) => s.passed) ? 'passed' : 'failed';
+    if (signal.aborted) status.state = 'stopped';
+    else status.state = status.completed.length === suite.scenarios.length && status.completed.every((s) => s.passed) ? 'passed' : 'failed';
     writeJson(run.dir, 'run.json', Object.assign(meta, { finishedAt: status.finishedAt, verdict: status.state, summary: status.completed }));
     log(`suite ${suite.name}: ${status.state}`);
     return status;
   }
 
-  /** Starts suiteName in the background (looping if asked). Throws if a suite is already running. */
+  const running = () => session !== null && !session.ended;
+
+  /**
+   * Starts suiteName in the background (looping if asked, until stopped). Throws if a suite is already running, or if
+   * the suite does not load. Returns a promise that resolves when it has ended, however it ended.
+   */
   function start(suiteName, loop) {
-    if (latest && ['waiting', 'running'].includes(latest.state)) throw new Error(`suite ${latest.suite} is running`);
+    if (running()) throw new Error(`suite ${latest.suite} is running`);
     loadSuite(suiteName, config.targets, config.suitesDir); // fail now, in the caller, on a bad suite
-    const go = () =>
-      runOnce(suiteName).then(
-        () => (loop && !stopping ? go() : undefined),
-        (err) => {
-          log(`suite ${suiteName}: ${err.message}`);
-          latest = Object.assign(latest || { suite: suiteName }, { state: 'error', error: err.message });
-        },
-      );
-    latest = { suite: suiteName, state: 'waiting', completed: [] };
-    return go();
+    const controller = new AbortController();
+    const go = () => runOnce(suiteName, loop, controller.signal).then(() => (loop && !controller.signal.aborted ? go() : undefined));
+    const own = { controller, ended: false };
+    session = own;
+    latest = { suite: suiteName, loop, state: 'waiting', completed: [] };
+    own.done = go()
+      .catch((err) => {
+        log(`suite ${suiteName}: ${err.message}`);
+        latest = Object.assign(latest, { state: 'error', error: err.message });
+      })
+      .finally(() => {
+        own.ended = true;
+      });
+    return own.done;
   }
 
+  /**
+   * Stops the running suite as SIGTERM does: the scenario in progress is stopped (its results are written, marked
+   * stopped), no other scenario or loop pass starts, and the run's state becomes `stopped`. Returns a promise of that
+   * final state, or null when no suite runs.
+   */
   function stop() {
-    stopping = true;
+    if (!running()) return null;
+    session.controller.abort();
     if (current) current.stop();
+    return session.done.then(() => latest);
   }
 
-  return { start, stop, latest: () => latest };
+  return { start, stop, running, latest: () => latest };
 }
 
 module.exports = { createRunner };

@@ -1,47 +1,81 @@
 'use strict';
-// The driver's own HTTP face: /healthz and /metrics like every lab service, plus POST /runs?suite=NAME to start a
-// suite on demand and GET /runs/latest to follow it (what `run-suite.js` and the integration test use).
-const http = require('node:http');
+// The driver's own HTTP face: /healthz and /metrics like every lab service, POST /runs?suite=NAME&loop=0|1 to start a
+// suite on demand, GET /runs/latest to follow it and POST /runs/stop to end it. Every request passes CONTRACT.md's
+// "Errors" checks first, in the table's order and with the services' answers (node-kit reads the raw target, matches
+// the route table and writes the JSON refusal), on node-kit's server, which answers unparsable heads and cuts clients
+// that stall. No express here: the routes are few and take no body.
+const { createLabServer } = require('../../node-kit/http-server');
+const { checkRequest } = require('../../node-kit/gate');
+const { routeTable } = require('../../node-kit/route-table');
+const { parseOnlyParams } = require('../../node-kit/params');
+const { sendError } = require('../../node-kit/answers');
+const { HttpError, badRequest } = require('../../node-kit/errors');
 const { suiteNames } = require('./suites');
 
+// What the 404 lists; POST /runs takes suite (required) and loop, POST /runs/stop nothing (README.md).
+const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop'];
+const LOOP = { default: 0, min: 0, max: 1 };
+
 function sendJson(res, status, body) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
 }
 
-function createServer({ runner, metrics, suitesDir }) {
+/** {suite, loop} from POST /runs' query, or a 400 naming the parameter. */
+function runParams(query, suitesDir) {
+  const suites = suiteNames(suitesDir);
+  const params = parseOnlyParams({ suite: { values: suites }, loop: LOOP }, query);
+  if (params.suite === undefined) throw badRequest(`parameter suite is required: one of ${suites.join(', ')}`, { parameter: 'suite', allowed: suites });
+  return params;
+}
+
+function createServer({ runner, metrics, suitesDir, timeouts }) {
   let shuttingDown = false;
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://load');
-    const route = `${req.method} ${url.pathname}`;
-    if (route === 'GET /healthz') return sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'shutting-down' : 'ok' });
-    if (route === 'GET /metrics') {
-      return metrics.registry.metrics().then((text) => {
-        res.writeHead(200, { 'content-type': metrics.registry.contentType });
-        res.end(text);
-      });
-    }
-    if (route === 'GET /runs/latest') {
+  const check = routeTable(ROUTES);
+  // The query is read (and refused if malformed) for every route; GET routes ignore it, as the services' do.
+  const handlers = {
+    'GET /healthz': (res) => sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'shutting-down' : 'ok' }),
+    'GET /metrics': async (res) => {
+      const text = await metrics.registry.metrics();
+      res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
+      res.end(text);
+    },
+    'GET /runs/latest': (res) => {
       const latest = runner.latest();
-      return latest ? sendJson(res, 200, latest) : sendJson(res, 404, { error: 'no suite has run yet' });
-    }
-    if (route === 'POST /runs') {
-      const suite = url.searchParams.get('suite');
-      const suites = suiteNames(suitesDir);
-      if (!suites.includes(suite)) return sendJson(res, 400, { error: `suite must be one of ${suites.join(', ')}`, parameter: 'suite', allowed: suites });
-      try {
-        runner.start(suite, url.searchParams.get('loop') === '1');
-      } catch (err) {
-        return sendJson(res, 409, { error: err.message });
+      if (!latest) throw new HttpError(404, 'no suite has run yet');
+      sendJson(res, 200, latest);
+    },
+    'POST /runs': (res, query) => {
+      const { suite, loop } = runParams(query, suitesDir);
+      if (shuttingDown) throw new HttpError(503, 'the load driver is shutting down');
+      if (runner.running()) throw new HttpError(409, `suite ${runner.latest().suite} is running; POST /runs/stop ends it`, { state: runner.latest().state });
+      runner.start(suite, loop === 1);
+      sendJson(res, 202, { suite, loop, status: '/runs/latest', stop: '/runs/stop' });
+    },
+    'POST /runs/stop': async (res, query) => {
+      parseOnlyParams({}, query);
+      const stopped = runner.stop();
+      if (!stopped) {
+        const latest = runner.latest();
+        throw new HttpError(409, 'no suite is running', { state: latest ? latest.state : null });
       }
-      return sendJson(res, 202, { suite, status: '/runs/latest' });
-    }
-    return sendJson(res, 404, { error: `no route ${route}`, routes: ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs?suite=NAME'] });
-  });
+      sendJson(res, 200, await stopped); // the run's state once its scenario has stopped and its results are written
+    },
+  };
+  const server = createLabServer((req, res) => {
+    Promise.resolve()
+      .then(() => {
+        const target = checkRequest(check, req.method, req.url);
+        // The route table matched the segments exactly (no route has a parameter), so this is the route.
+        return handlers[`${req.method} ${target.path}`](res, target.query);
+      })
+      .catch((err) => sendError(res, err, req));
+  }, timeouts);
   server.markShuttingDown = () => {
     shuttingDown = true;
   };
   return server;
 }
 
-module.exports = { createServer };
+module.exports = { createServer, ROUTES };

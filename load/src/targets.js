@@ -1,36 +1,43 @@
 'use strict';
 // Waits for every target's /healthz, then records what each one runs (its /info) for the results' metadata.
+const { setTimeout: sleep } = require('node:timers/promises');
 
 const POLL_MS = 500;
 const REQUEST_TIMEOUT_MS = 2000;
 
-async function getJson(url) {
-  const res = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+async function getJson(url, signal) {
+  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  const res = await fetch(url, { signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
   if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
   return res.json();
 }
 
-/** Resolves when every target answers /healthz with 200, rejects after timeoutMs naming the ones that did not. */
-async function waitForTargets(targets, timeoutMs, log) {
+/**
+ * Resolves when every target answers /healthz with 200, rejects after timeoutMs naming the ones that did not, or with
+ * signal's reason as soon as signal aborts (a suite stopped while it waits).
+ */
+async function waitForTargets(targets, timeoutMs, log, signal) {
   const deadline = Date.now() + timeoutMs;
   const pending = new Set(Object.keys(targets));
   let lastReport = 0;
   while (pending.size > 0) {
+    signal?.throwIfAborted();
     await Promise.all(
       [...pending].map((name) =>
-        getJson(`${targets[name]}/healthz`).then(
+        getJson(`${targets[name]}/healthz`, signal).then(
           () => pending.delete(name),
           () => {},
         ),
       ),
     );
+    signal?.throwIfAborted();
     if (pending.size === 0) break;
     if (Date.now() > deadline) throw new Error(`targets not healthy after ${timeoutMs} ms: ${[...pending].join(', ')}`);
     if (Date.now() - lastReport > 5000) {
       log(`waiting for ${[...pending].join(', ')}`);
       lastReport = Date.now();
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS, undefined, { signal });
   }
 }
 

@@ -1,5 +1,6 @@
 'use strict';
 // Reference implementation of ../SPEC.md. CommonJS and Node 14 syntax, because the Node 14 fiber server loads it too.
+const { runToEnd, runInSlices, timesSteps } = require('./steps');
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -37,25 +38,27 @@ function times(n, make) {
   return out;
 }
 
-// Each generator draws in key order: object literals evaluate their properties in source order.
-function records(d, size) {
+// Each generator draws in key order: object literals evaluate their properties in source order. The two large
+// documents are generators of steps (steps.js), so a service can build them in slices.
+function record(d, i) {
   return {
-    size,
-    records: times(size, (i) => ({
-      id: i,
-      name: d.str(12),
-      email: d.str(10) + '@' + d.str(8) + '.example',
-      score: d.int(1000000),
-      tags: times(5, () => d.str(8)),
-      address: { street: d.str(20), city: d.str(10), zip: d.str(5), country: d.str(2) },
-      history: times(10, () => ({ ts: d.int(2147483648), event: d.str(8), amount: d.int(100000) })),
-      notes: d.str(1200),
-    })),
+    id: i,
+    name: d.str(12),
+    email: d.str(10) + '@' + d.str(8) + '.example',
+    score: d.int(1000000),
+    tags: times(5, () => d.str(8)),
+    address: { street: d.str(20), city: d.str(10), zip: d.str(5), country: d.str(2) },
+    history: times(10, () => ({ ts: d.int(2147483648), event: d.str(8), amount: d.int(100000) })),
+    notes: d.str(1200),
   };
 }
 
-function objects(d, size) {
-  return times(size, () => ({ name: d.str(5), number: d.int(2147483648), strings: times(100, () => d.str(10)) }));
+function* records(d, size) {
+  return { size, records: yield* timesSteps(size, (i) => record(d, i)) };
+}
+
+function* objects(d, size) {
+  return yield* timesSteps(size, () => ({ name: d.str(5), number: d.int(2147483648), strings: times(100, () => d.str(10)) }));
 }
 
 function flat(d, n) {
@@ -96,14 +99,13 @@ function item(d, i) {
   return { id: i, name: d.str(8), score: d.int(1000000), tags: times(3, () => d.str(4)) };
 }
 
-/** Generates a spec document. `spec` is {document: 'records'|'objects', seed, size} or {document: 'transfer', seed, case}. */
-function generate(spec) {
+function* documentSteps(spec) {
   const d = draws(spec.seed);
   switch (spec.document) {
     case 'records':
-      return records(d, spec.size);
+      return yield* records(d, spec.size);
     case 'objects':
-      return objects(d, spec.size);
+      return yield* objects(d, spec.size);
     case 'transfer': {
       const make = TRANSFER_CASES[spec.case];
       if (!make) throw new RangeError(`unknown transfer case ${spec.case}`);
@@ -114,4 +116,10 @@ function generate(spec) {
   }
 }
 
-module.exports = { ALPHABET, mulberry32, generate, TRANSFER_CASES: Object.keys(TRANSFER_CASES) };
+/** Generates a spec document. `spec` is {document: 'records'|'objects', seed, size} or {document: 'transfer', seed, case}. */
+const generate = (spec) => runToEnd(documentSteps(spec));
+
+/** The same document, built in slices of about yieldMs with a turn of the event loop between them. */
+const generateInSlices = (spec, options) => runInSlices(documentSteps(spec), options);
+
+module.exports = { ALPHABET, mulberry32, generate, generateInSlices, TRANSFER_CASES: Object.keys(TRANSFER_CASES) };

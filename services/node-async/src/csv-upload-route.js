@@ -3,7 +3,7 @@
 // answers its row count and rows hash. The body is capped while it streams, and uploads in progress are capped too,
 // so that no burst of large bodies can exhaust memory (a run holds about 4× its body: text plus rows).
 const { envInteger, parseOnlyParams, watchClient, busy } = require('../../../node-kit');
-const { parseUpload } = require('../../../csv-parsers/csv-upload');
+const { parseUpload, bodyTooLarge } = require('../../../csv-parsers/csv-upload');
 
 function uploadConfig() {
   return {
@@ -19,16 +19,16 @@ function csvUploadRoutes(approaches, config) {
 
   async function upload(req, res) {
     const { approach } = parseOnlyParams(params, req.query);
+    // A declared length over the cap is refused before a byte is read (a chunked body is counted as it arrives).
+    if (Number(req.headers['content-length']) > config.maxBytes) {
+      throw bodyTooLarge(config.maxBytes);
+    }
     if (uploads >= config.maxUploads) throw busy(`${config.maxUploads} CSV uploads already in progress (CSV_MAX_UPLOADS); retry later`);
     uploads++;
     const clientGone = watchClient(res);
     try {
       const parsed = await parseUpload(req, { approach, approaches, maxBytes: config.maxBytes, signal: clientGone.signal });
       res.json({ approach, rows: parsed.rows.length, bytes: parsed.bytes, hash: parsed.hash, ms: parsed.ms });
-    } catch (err) {
-      // The rest of an oversized body is never read: the connection closes after the answer instead.
-      if (err.status === 413) res.set('Connection', 'close');
-      throw err;
     } finally {
       clientGone.stop();
       uploads--;

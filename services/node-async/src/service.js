@@ -19,7 +19,7 @@ const DEFAULT_PORT = 3002;
  */
 function makeService(options = {}) {
   const uploadSettings = Object.assign(uploadConfig(), options.upload);
-  const offload = workerOffload({ express, promClient, config: options.offload });
+  const offload = workerOffload({ promClient, config: options.offload });
   const service = createService({
     name: 'node-async',
     defaultPort: DEFAULT_PORT,

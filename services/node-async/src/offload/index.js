@@ -20,16 +20,16 @@ function offloadConfig() {
 }
 
 /**
- * {express, promClient, config (overrides the environment's)} -> {pool, info, routes(metrics), close()}: the parts
+ * {promClient, config (overrides the environment's)} -> {pool, info, routes(metrics), close()}: the parts
  * node-kit's createService takes.
  */
-function workerOffload({ express, promClient, config }) {
+function workerOffload({ promClient, config }) {
   const settings = Object.assign(offloadConfig(), config);
   const pool = createOffloadPool(settings);
   return {
     pool,
     info: { offload: Object.assign({ routes: ROUTE }, settings) },
-    routes: (metrics) => offloadRoutes({ express, pool, metrics: createOffloadMetrics(promClient, metrics.registry, pool) }),
+    routes: (metrics) => offloadRoutes({ pool, metrics: createOffloadMetrics(promClient, metrics.registry, pool) }),
     close: () => pool.close(),
   };
 }

@@ -2,7 +2,7 @@
 // Seed 004's two routes, the same work either way: `unoptimized` runs it on the main thread (every other request
 // waits), `optimized` hands it to the worker pool. Bodies are checked before any work starts; GET /api/test-data
 // serves the seed's test-data.json, generated.
-const { badRequest, parseOnlyParams, watchClient } = require('../../../../node-kit');
+const { jsonBody, parseOnlyParams, watchClient } = require('../../../../node-kit');
 const { readProcessRequest, LIMITS } = require('./request-body');
 const { processData, referenceOf, hashOf } = require('./process-data');
 const { testData, PARAMS } = require('./body-generator');
@@ -27,17 +27,13 @@ function answer(route, request, work) {
 
 const round = (ms) => Math.round(ms * 1000) / 1000;
 
-/** {express, pool (pool.js), metrics (offload-metrics.js)} -> node-kit routes. */
-function offloadRoutes({ express, pool, metrics }) {
-  const jsonBody = express.json({ limit: LIMITS.bodyBytes });
-  const readBody = (req) => {
-    if (req.body === undefined) throw badRequest('send the body as JSON with Content-Type: application/json', { field: 'body' });
-    return readProcessRequest(req.body);
-  };
+/** {pool (pool.js), metrics (offload-metrics.js)} -> node-kit routes. */
+function offloadRoutes({ pool, metrics }) {
+  const body = jsonBody(LIMITS.bodyBytes);
   const count = (route, outcome) => metrics.tasks.inc({ route, outcome });
 
   function unoptimized(req, res) {
-    const request = readBody(req);
+    const request = readProcessRequest(req.body);
     const started = process.hrtime.bigint();
     const result = processData(request); // blocks the event loop: the seed's point
     const runMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -47,7 +43,7 @@ function offloadRoutes({ express, pool, metrics }) {
   }
 
   async function optimized(req, res) {
-    const request = readBody(req);
+    const request = readProcessRequest(req.body);
     const clientGone = watchClient(res);
     let work;
     try {
@@ -65,8 +61,8 @@ function offloadRoutes({ express, pool, metrics }) {
   }
 
   return [
-    { method: 'POST', path: ROUTE.unoptimized, handlers: [jsonBody, unoptimized] },
-    { method: 'POST', path: ROUTE.optimized, handlers: [jsonBody, optimized] },
+    { method: 'POST', path: ROUTE.unoptimized, handlers: [body, unoptimized] },
+    { method: 'POST', path: ROUTE.optimized, handlers: [body, optimized] },
     { method: 'GET', path: '/api/test-data', handlers: [(req, res) => res.json(testData(parseOnlyParams(PARAMS, req.query)))] },
   ];
 }

@@ -4,10 +4,14 @@ package lab.jvmserializer
 data class Config(
     val host: String = "0.0.0.0",
     val port: Int = DEFAULT_PORT,
-    /** Threads answering HTTP; runs are capped separately by [maxConcurrentRuns], so the rest keep /healthz alive. */
-    val httpThreads: Int = 6,
-    /** Connections waiting for a free HTTP thread before new ones are refused. */
-    val httpQueue: Int = 64,
+    /**
+     * Jetty's threads that run requests (its acceptor and selector threads come on top). Runs hold at most
+     * [maxConcurrentRuns] of them, so the rest keep /healthz and /metrics answered during long runs; a connection still
+     * waiting for the rest of its request head holds none.
+     */
+    val httpThreads: Int = 8,
+    /** A connection that sends and receives nothing for this long is closed (a request still running is not cut). */
+    val idleTimeoutMs: Long = 30_000,
     /** /run requests executing at once; more get 503 (as in the Node services). */
     val maxConcurrentRuns: Int = 4,
     /**
@@ -37,7 +41,7 @@ data class Config(
                 host = value("HOST") ?: defaults.host,
                 port = int("PORT", defaults.port, 0),
                 httpThreads = int("HTTP_THREADS", defaults.httpThreads, 2),
-                httpQueue = int("HTTP_QUEUE", defaults.httpQueue, 1),
+                idleTimeoutMs = int("IDLE_TIMEOUT_MS", defaults.idleTimeoutMs.toInt(), 1).toLong(),
                 maxConcurrentRuns = int("MAX_CONCURRENT_RUNS", defaults.maxConcurrentRuns, 1),
                 runBudget = int("RUN_BUDGET", defaults.runBudget, 1),
                 inputCacheObjects = int("INPUT_CACHE_OBJECTS", defaults.inputCacheObjects, 0),

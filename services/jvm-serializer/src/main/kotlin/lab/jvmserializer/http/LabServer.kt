@@ -1,129 +1,91 @@
 package lab.jvmserializer.http
 
-import com.sun.net.httpserver.HttpExchange
-import com.sun.net.httpserver.HttpServer
-import io.prometheus.metrics.exporter.httpserver.MetricsHandler
-import kotlinx.serialization.json.JsonObject
-import kotlinx.serialization.json.JsonPrimitive
-import lab.jvmserializer.BuildInfo
 import lab.jvmserializer.Config
 import lab.jvmserializer.metrics.LabMetrics
-import lab.jvmserializer.workloads.HttpError
 import lab.jvmserializer.workloads.Workload
-import lab.jvmserializer.workloads.strings
-import java.net.InetSocketAddress
-import java.util.concurrent.ArrayBlockingQueue
-import java.util.concurrent.ThreadFactory
-import java.util.concurrent.ThreadPoolExecutor
+import org.eclipse.jetty.http.HttpCompliance
+import org.eclipse.jetty.http.UriCompliance
+import org.eclipse.jetty.server.HttpConfiguration
+import org.eclipse.jetty.server.Server
+import org.eclipse.jetty.server.ServerConnector
+import org.eclipse.jetty.util.thread.QueuedThreadPool
 import java.util.concurrent.TimeUnit
-import java.util.concurrent.atomic.AtomicInteger
 
 /**
- * The contract's routes on the JDK's HttpServer. One root context routes every path itself, so unknown paths get
- * the contract's JSON 404 and every request is timed under its route pattern.
+ * The contract's routes ([LabHandler]) on Jetty 12 core: one HTTP/1.1 connector whose selector reads request heads
+ * without a thread per connection (the JDK's HttpServer read them on its executor's threads with no time limit, so six
+ * clients that stalled mid-head left /healthz unanswered), a bounded pool for the handlers, and a graceful stop.
  */
-class LabServer(private val config: Config, workloads: List<Workload>, val metrics: LabMetrics = LabMetrics()) {
-    private val info = BuildInfo.info(workloads)
-    private val runRoute = RunRoute(workloads, metrics, config.maxConcurrentRuns, config.runBudget)
-    private val metricsHandler = MetricsHandler(metrics.registry)
-    private val inFlight = InFlight()
-    private val executor = ThreadPoolExecutor(
-        config.httpThreads, config.httpThreads, 0L, TimeUnit.MILLISECONDS,
-        ArrayBlockingQueue(config.httpQueue), NamedThreads("http"),
-    )
-    private val server: HttpServer = HttpServer.create(InetSocketAddress(config.host, config.port), 0).apply {
-        executor = this@LabServer.executor
-        createContext("/") { exchange -> route(exchange) }
+class LabServer(config: Config, workloads: List<Workload>, val metrics: LabMetrics = LabMetrics()) {
+    private val handler = LabHandler(config, workloads, metrics)
+
+    // A fixed pool: HTTP_THREADS for requests plus Jetty's acceptor and selector. Reserved threads off: Jetty would
+    // keep some pool threads parked for its own hand-offs, and then fewer than HTTP_THREADS could take requests. The
+    // job queue is Jetty's default, unbounded as Jetty advises: it holds at most one task per connection waiting for a
+    // thread, and a task refused by a full queue would drop its connection unanswered.
+    private val threads = QueuedThreadPool(config.httpThreads + JETTY_OWN_THREADS, config.httpThreads + JETTY_OWN_THREADS,
+        60_000, 0, null, null).apply { name = "http" }
+
+    private val server = Server(threads).apply {
+        errorHandler = JsonErrorHandler()
+        handler = this@LabServer.handler
+        // The graceful part of stop() is ours (below), so Jetty's own stop only closes what is left.
+        stopTimeout = 0
     }
 
-    @Volatile
-    var shuttingDown = false
-        private set
+    private val connector = ServerConnector(server, ACCEPTORS, SELECTORS, TargetCheckingConnection.Factory(httpConfiguration())).apply {
+        host = config.host
+        port = config.port
+        idleTimeout = config.idleTimeoutMs
+        server.addConnector(this)
+    }
 
     /** Starts listening; returns the bound port (useful with PORT=0). */
     fun start(): Int {
         server.start()
-        return server.address.port
+        return connector.localPort
     }
 
     /** /healthz answers 503 from now on; requests are still served until [stop]. */
     fun beginShutdown() {
-        shuttingDown = true
+        handler.shuttingDown = true
     }
 
     /**
-     * Stops accepting, lets in-flight exchanges finish, then closes every connection (idle keep-alive ones too).
-     * Returns false if some exchange was still running after [timeoutMs].
+     * Stops accepting, lets in-flight requests finish, then closes every connection. Returns false if some request
+     * was still running after [timeoutMs]; its connection is closed all the same.
      */
     fun stop(timeoutMs: Long): Boolean {
         beginShutdown()
         val deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs)
-        // JDK 17's HttpServer.stop(delay) closes the listener at once but then sleeps the whole delay when nothing is
-        // in flight (JDK-8304065, fixed in 21). So: let one call close the listener and wait in the background, count
-        // in-flight exchanges ourselves, and end with stop(0), which closes all connections without waiting.
-        val delaySeconds = ((timeoutMs + 999) / 1000).toInt()
-        Thread({ server.stop(delaySeconds) }, "http-stop-accepting").apply { isDaemon = true }.start()
-        val drained = inFlight.awaitNone(deadline)
-        server.stop(0)
-        executor.shutdown()
-        return drained && executor.awaitTermination(maxOf(0L, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+        // Stops the acceptor and lowers every connection's idle timeout to Jetty's shutdown idle timeout (1 s), so
+        // idle keep-alive connections close while the busy ones finish; close() releases the listening socket now.
+        connector.shutdown()
+        connector.close()
+        val drained = handler.inFlight.awaitNone(deadline)
+        // After a clean drain the pool's threads are idle: give them the time left to end. Otherwise do not wait for
+        // the stuck ones (they are not interrupted either; the process is about to exit).
+        threads.stopTimeout = if (drained) maxOf(1L, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) else 0L
+        server.stop()
+        return drained
     }
 
-    private fun route(exchange: HttpExchange) {
-        val started = System.nanoTime()
-        inFlight.enter()
-        val path = exchange.requestURI.path
-        val get = exchange.requestMethod == "GET"
-        val route = when {
-            get && path == "/healthz" -> "/healthz"
-            get && path == "/metrics" -> "/metrics"
-            get && path == "/info" -> "/info"
-            get && RUN_PATH.matches(path) -> "/run/:workload"
-            else -> UNMATCHED
-        }
-        try {
-            exchange.use {
-                try {
-                    when (route) {
-                        "/healthz" -> healthz(exchange)
-                        "/metrics" -> metricsHandler.handle(exchange)
-                        "/info" -> exchange.sendJson(200, info)
-                        "/run/:workload" -> runRoute.handle(exchange, RUN_PATH.matchEntire(path)!!.groupValues[1])
-                        else -> throw HttpError(404, "no route ${exchange.requestMethod} $path", mapOf("routes" to strings(ROUTES)))
-                    }
-                } catch (e: HttpError) {
-                    exchange.sendJson(e.status, e.body())
-                } catch (e: Exception) {
-                    answerFailure(exchange, e)
-                }
-            }
-        } finally {
-            val status = exchange.responseCode.takeIf { it > 0 } ?: 500
-            metrics.httpDuration.labelValues(exchange.requestMethod, route, status.toString())
-                .observe((System.nanoTime() - started) / 1e9)
-            inFlight.exit()
-        }
+    private fun httpConfiguration() = HttpConfiguration().apply {
+        // A request head may be up to 16 KiB, as in Node; row 2's 4096-byte target limit is checked by RequestTarget.
+        requestHeaderSize = 16 * 1024
+        sendServerVersion = false
+        // RequestTarget has already refused what the contract refuses, on the target as sent; Jetty's stricter URI
+        // rules (no empty segment, no %2F) would refuse targets the contract allows, in HTML and before our checks.
+        uriCompliance = UriCompliance.UNSAFE
+        // An absolute-form target names the host itself, and RFC 9112 3.2.2 says to ignore Host then; Jetty refuses
+        // a mismatch unless told.
+        httpCompliance = HttpCompliance.RFC9110.with("RFC9110_ABSOLUTE_FORM", HttpCompliance.Violation.MISMATCHED_AUTHORITY)
     }
 
-    private fun healthz(exchange: HttpExchange) {
-        if (shuttingDown) exchange.sendJson(503, JsonObject(mapOf("status" to JsonPrimitive("shutting-down"))))
-        else exchange.sendJson(200, JsonObject(mapOf("status" to JsonPrimitive("ok"))))
-    }
-
-    // Only possible before the headers went out; after that the client sees the connection close early.
-    private fun answerFailure(exchange: HttpExchange, e: Exception) {
-        System.err.println("[${Config.SERVICE_NAME}] ${exchange.requestMethod} ${exchange.requestURI}: $e")
-        if (exchange.responseCode == -1) exchange.sendJson(500, errorBody(e))
-    }
-
-    private class NamedThreads(private val prefix: String) : ThreadFactory {
-        private val count = AtomicInteger()
-        override fun newThread(task: Runnable) = Thread(task, "$prefix-${count.incrementAndGet()}")
-    }
-
-    companion object {
-        const val UNMATCHED = "unmatched"
-        val ROUTES = listOf("GET /healthz", "GET /metrics", "GET /info", "GET /run/:workload")
-        private val RUN_PATH = Regex("/run/([^/]+)")
+    private companion object {
+        // One each, whatever the machine's core count, so the threads left for requests are exactly HTTP_THREADS.
+        const val ACCEPTORS = 1
+        const val SELECTORS = 1
+        const val JETTY_OWN_THREADS = ACCEPTORS + SELECTORS
     }
 }

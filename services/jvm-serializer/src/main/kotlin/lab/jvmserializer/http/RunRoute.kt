@@ -1,6 +1,5 @@
 package lab.jvmserializer.http
 
-import com.sun.net.httpserver.HttpExchange
 import kotlinx.serialization.json.JsonObject
 import kotlinx.serialization.json.JsonPrimitive
 import lab.jvmserializer.Config
@@ -13,7 +12,7 @@ import lab.jvmserializer.workloads.strings
 import java.util.concurrent.Semaphore
 
 /**
- * GET /run/<workload>: checks the request (400s), holds one of [maxConcurrentRuns] slots and its weight of the
+ * GET /run/<workload>: checks the request (rows 6-8 of CONTRACT.md's "Errors"), holds one of [maxConcurrentRuns] slots and its weight of the
  * [runBudget] (503 when either is short, so parallel large runs cannot exhaust the heap), runs, and records the outcome.
  */
 class RunRoute(
@@ -26,19 +25,18 @@ class RunRoute(
     private val slots = Semaphore(maxConcurrentRuns)
     private val budget = Semaphore(runBudget)
 
-    fun handle(exchange: HttpExchange, workloadName: String) {
+    fun handle(workloadName: String, target: RequestTarget): Answer {
         val workload = workloads[workloadName]
-            ?: throw HttpError.badRequest("unknown workload $workloadName", "workload", strings(workloads.keys.toList()))
-        val request = parseRunRequest(workload, exchange.queryParameters())
+            ?: throw HttpError(404, "no workload $workloadName", mapOf("allowed" to strings(workloads.keys.toList())))
+        val request = parseRunRequest(workload, target.queryParameters())
         val weight = minOf(workload.weightOf(request.params), runBudget)
         if (!slots.tryAcquire()) {
-            exchange.responseHeaders.set("Retry-After", "1")
-            throw HttpError(503, "$maxConcurrentRuns runs already in progress; retry later")
+            throw HttpError(503, "$maxConcurrentRuns runs already in progress; retry later", headers = RETRY)
         }
         if (!budget.tryAcquire(weight)) {
             slots.release()
-            exchange.responseHeaders.set("Retry-After", "1")
-            throw HttpError(503, "runs in progress hold too much of the run budget ($runBudget) for one of weight $weight; retry later")
+            throw HttpError(503, "runs in progress hold too much of the run budget ($runBudget) for one of weight $weight; retry later",
+                headers = RETRY)
         }
         try {
             val case = workload.caseOf(request.params)
@@ -70,10 +68,14 @@ class RunRoute(
                 "params" to request.params.toJson(),
                 "case" to JsonPrimitive(case),
             ) + result.toJson()
-            exchange.sendJson(200, JsonObject(answer))
+            return Answer.json(200, JsonObject(answer))
         } finally {
             budget.release(weight)
             slots.release()
         }
+    }
+
+    private companion object {
+        val RETRY = mapOf("Retry-After" to "1")
     }
 }

@@ -2,8 +2,11 @@ package lab.jvmserializer.metrics
 
 import io.prometheus.metrics.core.metrics.Counter
 import io.prometheus.metrics.core.metrics.Histogram
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics
 import io.prometheus.metrics.model.registry.PrometheusRegistry
+import lab.jvmserializer.http.RequestTarget
+import java.io.ByteArrayOutputStream
 
 /** The contract's metric names (CONTRACT.md, "Metrics"), written once. */
 object MetricNames {
@@ -29,7 +32,7 @@ class LabMetrics(val registry: PrometheusRegistry = PrometheusRegistry()) {
         .name(MetricNames.RUN_DURATION)
         .help("Duration of the timed section of each validated run")
         .labelNames("workload", "approach", "case")
-        .classicUpperBounds(*RUN_BUCKETS)
+        .classicUpperBounds(*Buckets.RUN)
         .register(registry)
 
     val runs: Counter = Counter.builder()
@@ -38,20 +41,38 @@ class LabMetrics(val registry: PrometheusRegistry = PrometheusRegistry()) {
         .labelNames("workload", "approach", "outcome")
         .register(registry)
 
-    val httpDuration: Histogram = Histogram.builder()
+    private val httpDuration: Histogram = Histogram.builder()
         .name(MetricNames.HTTP_DURATION)
         .help("HTTP request duration by route pattern")
         .labelNames("method", "route", "status_code")
-        .classicUpperBounds(*HTTP_BUCKETS)
+        .classicUpperBounds(*Buckets.HTTP)
         .register(registry)
 
     fun countRun(workload: String, approach: String, outcome: Outcome) =
         runs.labelValues(workload, approach, outcome.label).inc()
 
-    private companion object {
+    /**
+     * Times one request. Every label comes from a closed set, so no request can add a series of its own: [method] is
+     * one of HTTP's methods or `other`, [route] a route pattern or, for a request no route took, `unmatched`.
+     */
+    fun observeHttp(method: String, route: String?, status: Int, seconds: Double) =
+        httpDuration.labelValues(if (method in RequestTarget.METHODS) method else OTHER_METHOD, route ?: UNMATCHED, status.toString())
+            .observe(seconds)
+
+    /** Every metric in the Prometheus text format (version 0.0.4), as /metrics answers. */
+    fun exposition(): ByteArray = ByteArrayOutputStream().also { TEXT_FORMAT.write(it, registry.scrape()) }.toByteArray()
+
+    companion object {
+        const val UNMATCHED = "unmatched"
+        const val OTHER_METHOD = "other"
+        private val TEXT_FORMAT: PrometheusTextFormatWriter = PrometheusTextFormatWriter.create()
+        val CONTENT_TYPE: String = TEXT_FORMAT.contentType
+    }
+
+    private object Buckets {
         // The same buckets as the Node services, so dashboards compare like with like: runs span sub-millisecond
         // transfers to multi-second serializations.
-        val RUN_BUCKETS = doubleArrayOf(0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
-        val HTTP_BUCKETS = doubleArrayOf(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+        val RUN = doubleArrayOf(0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+        val HTTP = doubleArrayOf(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
     }
 }

@@ -4,9 +4,16 @@ import kotlinx.serialization.json.JsonElement
 import kotlinx.serialization.json.JsonObject
 import kotlinx.serialization.json.JsonPrimitive
 
-/** An error the client caused: answered with [status] and a JSON body, `error` first, then [details]. */
-class HttpError(val status: Int, message: String, private val details: Map<String, JsonElement> = emptyMap()) :
-    RuntimeException(message) {
+/**
+ * A refusal (CONTRACT.md, "Errors"): answered with [status], a JSON body, `error` first, then [details], and any
+ * [headers] it needs (a 405's Allow, a 503's Retry-After, `Connection: close` after a request head that cannot be read).
+ */
+class HttpError(
+    val status: Int,
+    message: String,
+    private val details: Map<String, JsonElement> = emptyMap(),
+    val headers: Map<String, String> = emptyMap(),
+) : RuntimeException(message) {
     fun body(): JsonObject = JsonObject(mapOf("error" to JsonPrimitive(message)) + details)
 
     companion object {

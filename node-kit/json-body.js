@@ -1,0 +1,64 @@
+'use strict';
+// A JSON request body for a service's own routes, refused as early as it can be: a declared length over the cap is
+// answered before a byte is read, and a body that grows past it while it arrives is answered at once, without
+// reading the rest (answers.js then closes the connection). body-parser instead reads an oversized body to its end
+// before answering 413 (a 50 MB body is read whole). Node 14 syntax.
+const { HttpError, badRequest } = require('./errors');
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+const tooLarge = (limitBytes) => new HttpError(413, `the body is larger than ${limitBytes} bytes`, { limitBytes });
+
+/** Resolves the parsed body of req, or rejects with HttpError 400 (not JSON) or 413 (over limitBytes). */
+function readJsonBody(req, limitBytes) {
+  return new Promise((resolve, reject) => {
+    if (!JSON_TYPE.test(req.headers['content-type'] || '')) {
+      reject(badRequest('send the body as JSON with Content-Type: application/json', { field: 'body' }));
+      return;
+    }
+    if (Number(req.headers['content-length']) > limitBytes) {
+      reject(tooLarge(limitBytes));
+      return;
+    }
+    const chunks = [];
+    let bytes = 0;
+    const stop = () => {
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      req.removeListener('error', onError);
+    };
+    const onData = (chunk) => {
+      bytes += chunk.length;
+      if (bytes <= limitBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      stop();
+      req.pause(); // the rest stays unread
+      reject(tooLarge(limitBytes));
+    };
+    const onEnd = () => {
+      stop();
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch (err) {
+        reject(badRequest(`the body is not valid JSON: ${err.message}`, { field: 'body' }));
+      }
+    };
+    const onError = (err) => {
+      stop();
+      reject(err);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+/** An express middleware that sets req.body from readJsonBody, or passes its refusal on. */
+const jsonBody = (limitBytes) => (req, res, next) => readJsonBody(req, limitBytes).then((body) => {
+  req.body = body;
+  next();
+}, next);
+
+module.exports = { readJsonBody, jsonBody };

@@ -1,0 +1,98 @@
+package lab.jvmserializer.http
+
+import kotlinx.serialization.json.JsonObject
+import kotlinx.serialization.json.JsonPrimitive
+import lab.jvmserializer.BuildInfo
+import lab.jvmserializer.Config
+import lab.jvmserializer.metrics.LabMetrics
+import lab.jvmserializer.workloads.HttpError
+import lab.jvmserializer.workloads.Workload
+import org.eclipse.jetty.server.Handler
+import org.eclipse.jetty.server.Request
+import org.eclipse.jetty.server.Response
+import org.eclipse.jetty.util.Callback
+
+/**
+ * Every request Jetty could parse: the checks of CONTRACT.md's "Errors" in their order (method and target, then the
+ * route, then the route's own), one JSON answer, and its timing under a closed set of labels. Blocking on purpose: a
+ * run computes on the thread that handles it, and [RunRoute] caps how many do.
+ */
+class LabHandler(config: Config, workloads: List<Workload>, private val metrics: LabMetrics) : Handler.Abstract() {
+    private val info = BuildInfo.info(workloads)
+    private val runRoute = RunRoute(workloads, metrics, config.maxConcurrentRuns, config.runBudget)
+
+    /** Requests being handled or written, so a graceful stop knows when the last one is done. */
+    val inFlight = InFlight()
+
+    @Volatile
+    var shuttingDown = false
+
+    // GET only, HEAD included (405), as in every runtime of the lab: a run is never started by HEAD.
+    private val routes = Routes(listOf(
+        Route("/healthz", GET, queryChecked { healthz() }),
+        Route("/metrics", GET, queryChecked { Answer(200, LabMetrics.CONTENT_TYPE, metrics.exposition()) }),
+        Route("/info", GET, queryChecked { Answer.json(200, info) }),
+        Route("/run/:workload", GET) { params, target -> runRoute.handle(params.getValue("workload"), target) },
+    ))
+
+
+    override fun handle(request: Request, response: Response, callback: Callback): Boolean {
+        val started = System.nanoTime()
+        inFlight.enter()
+        val (answer, route) = try {
+            answer(request)
+        } catch (e: Throwable) {
+            inFlight.exit() // an Error: Jetty answers it (JsonErrorHandler); the count must not stay raised
+            throw e
+        }
+        // While stopping, no connection is kept for another request.
+        val sent = if (shuttingDown) answer.withHeader("Connection", "close") else answer
+        sent.writeTo(response, object : Callback {
+            override fun succeeded() = finish { callback.succeeded() }
+            override fun failed(x: Throwable) = finish { callback.failed(x) }
+            private fun finish(complete: () -> Unit) = try {
+                complete()
+            } finally {
+                metrics.observeHttp(request.method, route, sent.status, (System.nanoTime() - started) / 1e9)
+                inFlight.exit()
+            }
+        })
+        return true
+    }
+
+    /** The answer, and the pattern of the route that took the request (null: none did). */
+    private fun answer(request: Request): Pair<Answer, String?> {
+        var route: String? = null
+        return try {
+            RequestTarget.checkMethod(request.method)
+            val connection = request.connectionMetaData as? TargetCheckingConnection
+                ?: throw IllegalStateException("the request target was not checked")
+            val target = connection.target()
+            val matched = routes.match(request.method, target)
+            route = matched.route.pattern
+            // A run reads and writes nothing while it computes, and Jetty's documented default for an idle timeout
+            // then is to fail the request: decline it. A write pending to a client that does not read is still cut.
+            request.addIdleTimeoutListener { false }
+            matched.route.answer(matched.params, target) to route
+        } catch (e: HttpError) {
+            Answer.of(e) to route
+        } catch (e: Exception) {
+            System.err.println("[${Config.SERVICE_NAME}] ${request.method} ${request.httpURI.path}: $e")
+            Answer.failure(e) to route
+        }
+    }
+
+    private fun healthz() =
+        if (shuttingDown) Answer.json(503, JsonObject(mapOf("status" to JsonPrimitive("shutting-down"))))
+        else Answer.json(200, JsonObject(mapOf("status" to JsonPrimitive("ok"))))
+
+    private companion object {
+        val GET = listOf("GET")
+
+        /** Row 7 holds for every route's query, read or not; /run checks it itself, after its workload (row 6). */
+        fun queryChecked(answer: () -> Answer): (Map<String, String>, RequestTarget) -> Answer = { _, target ->
+            target.queryParameters()
+            answer()
+        }
+    }
+}
