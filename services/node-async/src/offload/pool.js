@@ -6,15 +6,17 @@ const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const Piscina = require('piscina');
 const { HttpError, busy } = require('../../../../node-kit');
+const { createAdmission, unitsOf } = require('./admission');
 
 const WORKER_FILE = path.join(__dirname, 'worker.js');
 const now = () => performance.timeOrigin + performance.now();
 
 /**
  * {workers, maxQueue, taskTimeoutMs}. Returns {run(request, clientSignal) -> {result, waitMs, runMs, threadId},
- * queueSize, threads, size, close()}. run rejects with 503 (every worker busy and maxQueue tasks waiting, or no
- * answer within taskTimeoutMs: a task still queued is dropped, a running one has its worker stopped), 500 (the worker
- * died) or, when the client left, 499 (nobody reads it). The rejection's `outcome` names the case for the metrics.
+ * queueSize, admitted, threads, size, close()}. run rejects with 503 (every worker busy and maxQueue tasks waiting; the task is
+ * not expected to finish before taskTimeoutMs with the work queued ahead of it, judged by admission.js; or no answer
+ * within taskTimeoutMs: a task still queued is dropped, a running one has its worker stopped), 500 (the worker died)
+ * or, when the client left, 499 (nobody reads it). The rejection's `outcome` names the case for the metrics.
  */
 function createOffloadPool({ workers, maxQueue, taskTimeoutMs }) {
   // The queue is bounded here, not by piscina's maxQueue: piscina 5.3 puts a task that has an AbortSignal (every task
@@ -26,17 +28,26 @@ function createOffloadPool({ workers, maxQueue, taskTimeoutMs }) {
   // must not crash for it.
   piscina.on('error', (err) => console.error(`[offload] worker error outside a task: ${err.message}`));
 
+  const admission = createAdmission({ workers, taskTimeoutMs });
+
   async function run(request, clientSignal) {
     if (admitted >= capacity) {
       const full = busy(`all ${workers} workers are busy and ${maxQueue} tasks are queued (OFFLOAD_MAX_QUEUE); retry later`, { maxQueue });
       full.outcome = 'queue-full';
       throw full;
     }
+    const units = unitsOf(request);
+    if (!admission.fits(units)) throw wouldTimeOut(admission.estimate(units), taskTimeoutMs);
     admitted++;
+    admission.admit(units);
+    let runMs;
     try {
-      return await runAdmitted(request, clientSignal);
+      const answer = await runAdmitted(request, clientSignal);
+      runMs = answer.runMs;
+      return answer;
     } finally {
       admitted--;
+      admission.done(units, runMs);
     }
   }
 
@@ -59,11 +70,27 @@ function createOffloadPool({ workers, maxQueue, taskTimeoutMs }) {
     get queueSize() {
       return piscina.queueSize;
     },
+    /** Tasks queued or running. */
+    get admitted() {
+      return admitted;
+    },
     get threads() {
       return piscina.threads;
     },
     close: () => piscina.close({ force: true }),
   };
+}
+
+/** The 503 for a task that would not finish in time: retry once the work queued ahead of it is expected done. */
+function wouldTimeOut({ waitMs, runMs }, taskTimeoutMs) {
+  const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+  const refusal = busy(
+    `the task would not finish within ${taskTimeoutMs} ms (OFFLOAD_TASK_TIMEOUT_MS): about ${Math.round(waitMs)} ms of queued work and ${Math.round(runMs)} ms of its own; retry later`,
+    { timeoutMs: taskTimeoutMs, estimatedWaitMs: Math.round(waitMs), estimatedRunMs: Math.round(runMs) },
+    retryAfterSeconds,
+  );
+  refusal.outcome = 'would-time-out';
+  return refusal;
 }
 
 /** The HttpError (with an `outcome` for the metrics) for a task that did not complete. */
