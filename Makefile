@@ -5,7 +5,7 @@ NODE := $(NODE24_BIN)/node
 # Every folder with a Makefile of the same shape (setup, test, start): the services, then the load driver.
 COMPONENTS := $(patsubst %/Makefile,%,$(wildcard services/*/Makefile)) load
 # Tests of the shared pieces that belong to no component, run under Node 24.
-SHARED_TESTS := 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'scripts/test/*.test.js'
+SHARED_TESTS := 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'scripts/test/*.test.js'
 
 .PHONY: setup system-packages native bench-stringify bench-offload bench-csv test test-components test-shared check-config test-integration smoke \
 	smoke-if-engine lint lint-tools

@@ -44,7 +44,8 @@ function createLabServer(handler, { headersTimeoutMs, requestTimeoutMs }) {
   const timeouts = [headersTimeoutMs, requestTimeoutMs].filter((ms) => ms > 0);
   const checkEveryMs = timeouts.length > 0 ? Math.max(100, Math.floor(Math.min(...timeouts) / 5)) : 30000;
   const server = http.createServer({ connectionsCheckingInterval: checkEveryMs }, handler);
-  server.headersTimeout = headersTimeoutMs;
+  // Node does not cut a request before its head timeout, whatever requestTimeout says: the head's is at most that.
+  server.headersTimeout = requestTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs;
   server.requestTimeout = requestTimeoutMs;
   server.on('clientError', answerClientError);
   return server;

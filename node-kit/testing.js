@@ -2,7 +2,7 @@
 // Test helpers for the Node services: a real server on port 0, real HTTP (Node 14 has no fetch), and the contract
 // checks every Node service runs against itself with its own express, prom-client and Node line.
 const http = require('http');
-const { edgeCases, runCases, checkCases } = require('../tests/contract/bad-requests');
+const { edgeCases, runCases, checkCases, sendRaw } = require('../tests/contract/bad-requests');
 const { HTTP_METHODS } = require('./route-table');
 
 async function startService(service) {
@@ -120,6 +120,13 @@ function contractSuite(test, assert, makeService, sample) {
     assert.strictEqual(sumOf(metrics, 'lab_runs_total', {}), runsBefore, 'a refused request started a run');
     const methods = samples(metrics, 'http_request_duration_seconds_count').map((s) => s.labels.method);
     assert.deepStrictEqual([...new Set(methods)].filter((m) => !HTTP_METHODS.includes(m) && m !== 'other'), []);
+  });
+
+  test("contract: a refused request's body is not read: the answer comes, and the connection closes, without it", async () => {
+    // 50 MB announced, 10 bytes sent: the server answers and closes at once (Node would otherwise wait to read it all).
+    const answer = await sendRaw(Number(new URL(server.url).port), { method: 'POST', target: '/nope', body: '{"a":1234}', declaredLength: 50 * 1024 * 1024 });
+    assert.strictEqual(answer.status, 404);
+    assert.strictEqual(answer.headers.connection, 'close');
   });
 
   test('contract: shutdown lets an in-flight run finish, then refuses connections', async () => {

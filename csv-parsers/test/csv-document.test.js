@@ -4,7 +4,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const crypto = require('crypto');
-const { csvDocument } = require('../csv-document');
+const { csvDocument, csvDocumentInSlices } = require('../csv-document');
+const { countTurns } = require('../../payloads/test/count-turns');
 const { rowsHash, rowsHashSliced } = require('../rows-hash');
 
 const document = csvDocument();
@@ -72,4 +73,13 @@ test('rowsHash is sha256 over each row as JSON plus a line feed, in one go or in
   assert.notStrictEqual(rowsHash([['a,b']]), rowsHash([['a', 'b']]));
   const many = Array.from({ length: 10000 }, (_, i) => [String(i), 'x']);
   assert.strictEqual(await rowsHashSliced(many, { yieldMs: 0 }), rowsHash(many));
+});
+
+test('a CSV document built in slices equals the one built at once, with a turn of the loop after every row', async () => {
+  const options = { seed: 7, rows: 500, chunkChars: 100 };
+  const stop = countTurns();
+  const document = await csvDocumentInSlices(options, { yieldMs: 1e-9 });
+  const turns = stop();
+  assert.deepStrictEqual(document, csvDocument(options));
+  assert.ok(turns >= options.rows, `${turns} turns of the event loop for ${options.rows} rows`);
 });

@@ -77,8 +77,11 @@ function runCases(info) {
   return cases;
 }
 
-/** Sends one raw request ("Connection: close") and resolves {status, headers, body} once the server closes. */
-function sendRaw(port, { method, target, body }) {
+/**
+ * Sends one raw request ("Connection: close") and resolves {status, headers, body} once the server closes.
+ * declaredLength (optional): the Content-Length to announce for body, which may be less (the rest never comes).
+ */
+function sendRaw(port, { method, target, body, declaredLength }) {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks = [];
@@ -89,7 +92,9 @@ function sendRaw(port, { method, target, body }) {
       resolve(parseResponse(Buffer.concat(chunks).toString('utf8')));
     });
     const head = `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n`;
-    socket.write(body === undefined ? `${head}\r\n` : `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const length = declaredLength === undefined && body !== undefined ? Buffer.byteLength(body) : declaredLength;
+    const headers = length === undefined ? '' : `Content-Type: application/json\r\nContent-Length: ${length}\r\n`;
+    socket.write(`${head}${headers}\r\n${body === undefined ? '' : body}`);
   });
 }
 

@@ -7,6 +7,7 @@ const http = require('node:http');
 const { startService } = require('../../../node-kit/testing');
 const { makeService } = require('../src/service');
 const { csvDocument } = require('../../../csv-parsers/csv-document');
+const { sendRaw } = require('../../../tests/contract/bad-requests');
 
 const SMALL = { seed: 3, rows: 400, chunkChars: 1024 }; // a few chunks, so boundaries fall inside records
 
@@ -74,6 +75,10 @@ test('POST /csv stops reading an oversized body with 413 and closes the connecti
     assert.strictEqual(response.status, 413);
     assert.strictEqual(response.headers.get('connection'), 'close');
     assert.match((await response.json()).error, /larger than 1000 bytes/);
+    // A length announced over the cap is refused before a byte is read, and the rest is never waited for.
+    const announced = await sendRaw(Number(new URL(server.url).port), { method: 'POST', target: '/csv', body: 'a,b\n', declaredLength: 50 * 1024 * 1024 });
+    assert.strictEqual(announced.status, 413);
+    assert.strictEqual(announced.headers.connection, 'close');
     assert.strictEqual((await (await postCsv(server.url, 'a,b\n')).json()).rows, 1);
   });
 });
@@ -85,7 +90,7 @@ test('POST /csv answers 503 past CSV_MAX_UPLOADS, and a departing client frees i
     slow.on('error', () => {}); // destroyed below on purpose
     slow.write('a,b\n');
     let busy;
-    for (let i = 0; i < 100 && !busy; i++) {
+    for (let i = 0; i < 3000 && !busy; i++) {
       const response = await postCsv(server.url, 'a,b\n');
       if (response.status === 503) busy = response;
       else await new Promise((resolve) => setTimeout(resolve, 20));
@@ -94,7 +99,7 @@ test('POST /csv answers 503 past CSV_MAX_UPLOADS, and a departing client frees i
     assert.strictEqual(busy.headers.get('retry-after'), '1');
     slow.destroy();
     let freed = false;
-    for (let i = 0; i < 100 && !freed; i++) {
+    for (let i = 0; i < 3000 && !freed; i++) {
       freed = (await postCsv(server.url, 'a,b\n')).status === 200;
       if (!freed) await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -10,6 +10,7 @@ const { processData, fibonacciIterative } = require('../src/offload/process-data
 const { testData } = require('../src/offload/body-generator');
 const { cgroupQuota } = require('../src/offload/cpus');
 const { createAdmission, unitsOf } = require('../src/offload/admission');
+const { sendRaw } = require('../../../tests/contract/bad-requests');
 
 // ~300 ms of CPU (30 × Fibonacci(30)): faults that need a task still running when they strike.
 const HEAVY = testData({ items: 30, fibonacciN: 30 });
@@ -109,6 +110,10 @@ test('invalid and oversized bodies are refused before any work is queued', async
       const oversized = await post(`${server.url}${route}`, JSON.stringify({ fibonacciN: 1, items: [item], pad: 'x'.repeat(70 * 1024) }));
       assert.strictEqual(oversized.status, 413);
       assert.strictEqual((await oversized.json()).limitBytes, 64 * 1024);
+      // 50 MB announced, a few bytes sent: refused from its length alone, and the connection closes without the rest.
+      const announced = await sendRaw(Number(new URL(server.url).port), { method: 'POST', target: route, body: '{"fibonacciN":', declaredLength: 50 * 1024 * 1024 });
+      assert.strictEqual(announced.status, 413);
+      assert.strictEqual(announced.headers.connection, 'close');
     }
     const metrics = await metricsOf(server);
     assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', {}), 0, 'no task was counted');
