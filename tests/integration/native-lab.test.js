@@ -57,7 +57,7 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
   });
 
   await t.test('the event-loop lag series exist for the three Node services', async () => {
-    await until('lag series', 15000, async () => {
+    await until('lag series', 60000, async () => {
       const jobs = (await query(prometheus, 'nodejs_eventloop_lag_p99_seconds')).map((s) => s.metric.job).sort();
       return { done: NODE_SERVICES.every((j) => jobs.includes(j)), why: `jobs: ${jobs}` };
     });

@@ -123,9 +123,9 @@ test('invalid and oversized bodies are refused before any work is queued', async
 });
 
 test('a full queue answers 503 with Retry-After and the service keeps serving', async () => {
-  await withService({ workers: 1, maxQueue: 1 }, async (server) => {
+  await withService({ workers: 1, maxQueue: 1 }, async (server, service) => {
     const running = post(`${server.url}${ROUTE.optimized}`, HEAVY);
-    await waitForMetrics(server, () => true, 'the first task'); // a scrape round trip: the first task is in the pool
+    await until(() => service.pool.admitted === 1 && service.pool.queueSize === 0); // a worker has it
     const queued = post(`${server.url}${ROUTE.optimized}`, HEAVY);
     await waitForMetrics(server, (text) => sumOf(text, 'lab_offload_queue_length', {}) === 1, 'one queued task');
     const refused = await post(`${server.url}${ROUTE.optimized}`, HEAVY);
@@ -191,7 +191,7 @@ test('a task past its timeout is stopped, answered 503, and its worker replaced'
 test('a worker that dies mid-task fails only its request; a new worker takes over', async () => {
   await withService({ workers: 1 }, async (server, service) => {
     const inFlight = post(`${server.url}${ROUTE.optimized}`, HEAVY);
-    await waitForMetrics(server, () => true, 'the task to start');
+    await until(() => service.pool.admitted === 1 && service.pool.queueSize === 0); // a worker has it
     const [worker] = service.pool.threads;
     await worker.terminate(); // what an abort() or a fatal error inside the worker looks like from outside
     const response = await inFlight;
