@@ -7,7 +7,7 @@ COMPONENTS := $(patsubst %/Makefile,%,$(wildcard services/*/Makefile)) load
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'scripts/test/*.test.js'
 
-.PHONY: setup system-packages native bench-stringify bench-offload bench-csv test test-components test-shared check-config test-integration smoke \
+.PHONY: setup system-packages native bench-stringify bench-offload bench-csv bench-wasm test test-components test-shared check-config test-integration smoke \
 	smoke-if-engine lint lint-tools
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -35,6 +35,11 @@ bench-offload: setup
 # the in-memory parser; every run's rows checked against the generated rows' hash.
 bench-csv: setup
 	$(NODE) --expose-gc csv-parsers/bench/csv-bench.js
+
+# Seed 001's table: every transfer approach (embind, JSON, MessagePack twice, the lab's typed layout) on every spec
+# transfer case and the tree operations, each op timed on its own and checked; raw results under results/bench/.
+bench-wasm: setup
+	$(NODE) --expose-gc services/wasm-runner/bench/transfer-bench.js
 
 test: setup test-components test-shared check-config lint test-integration smoke-if-engine
 

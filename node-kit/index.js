@@ -22,20 +22,23 @@ function envInteger(name, fallback) {
 
 /**
  * definition: {name, defaultPort, express, promClient, libraries: {name: version}, runtime (default: this Node),
- *   workloads: {name: {approaches, params, caseOf(params), run({approach, params}) -> Promise<result>}},
+ *   workloads: {name: {approaches, params, caseOf(params), run({approach, params}) -> Promise<result>}}, or
+ *     (metrics) -> such an object, for workloads that observe metrics of their own in metrics.registry,
  *   routes (optional): (metrics) -> [{method, path, handlers}] beside the contract's (app.js addRoutes),
  *   close (optional): () -> Promise, run after the server has closed (a worker pool's shutdown),
  *   info (optional): {key: value} added to /info}.
  * Returns {app, metrics, start({port, host, handleSignals}) -> Promise<{port, close}>}.
  */
-function createService(definition) {
-  for (const [name, workload] of Object.entries(definition.workloads)) checkWorkload(name, workload);
+function createService(serviceDefinition) {
+  const metrics = createMetrics(serviceDefinition.promClient);
+  const workloads = typeof serviceDefinition.workloads === 'function' ? serviceDefinition.workloads(metrics) : serviceDefinition.workloads;
+  const definition = Object.assign({}, serviceDefinition, { workloads });
+  for (const [name, workload] of Object.entries(workloads)) checkWorkload(name, workload);
   const config = Object.assign({
     maxConcurrentRuns: envInteger('MAX_CONCURRENT_RUNS', 4),
     shutdownTimeoutMs: envInteger('SHUTDOWN_TIMEOUT_MS', 8000),
   }, stallTimeouts(envInteger));
   const state = { shuttingDown: false };
-  const metrics = createMetrics(definition.promClient);
   const defaults = {
     maxConcurrentRuns: config.maxConcurrentRuns,
     stalledClientTimeoutMs: config.stalledClientTimeoutMs,

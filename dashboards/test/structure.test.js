@@ -18,6 +18,7 @@ const LAG_JOBS = {
   'lab-overview': NODE_JOBS,
   'lab-serialization': ['node14-fibers', 'node-async'],
   'lab-offload': ['node-async'],
+  'lab-wasm': ['wasm-runner'],
 };
 const dashboards = readDashboards();
 const read = (...parts) => fs.readFileSync(path.join(DASHBOARDS_DIR, ...parts), 'utf8');

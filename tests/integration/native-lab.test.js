@@ -69,9 +69,17 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
       const info = (await request(`${c.url}/info`)).json;
       assert.strictEqual(info.service, c.name);
       for (const [workload, w] of Object.entries(info.workloads)) {
+        // Every approach, and with an `op` parameter (transfer: roundtrip, count, create) every approach of every op.
+        const ops = w.params.op ? w.params.op.values : [undefined];
         for (const approach of w.approaches) {
-          const covered = smoke.some((s) => s.target === c.name && s.path.startsWith(`/run/${workload}?`) && new URLSearchParams(s.path.split('?')[1]).get('approach') === approach);
-          assert.ok(covered, `smoke suite has no scenario for ${c.name} ${workload} ${approach}`);
+          for (const op of ops) {
+            const covered = smoke.some((s) => {
+              if (s.target !== c.name || !s.path.startsWith(`/run/${workload}?`)) return false;
+              const query = new URLSearchParams(s.path.split('?')[1]);
+              return query.get('approach') === approach && (op === undefined || (query.get('op') || w.params.op.default) === op);
+            });
+            assert.ok(covered, `smoke suite has no scenario for ${c.name} ${workload} ${approach}${op ? ` op=${op}` : ''}`);
+          }
         }
       }
     }

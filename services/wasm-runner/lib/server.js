@@ -5,6 +5,7 @@ const promClient = require('prom-client');
 const { createService, serve, packageVersions } = require('../../../node-kit');
 const { loadWasmModule } = require('./wasm-module');
 const { createTransferWorkload } = require('./transfer/transfer-workload');
+const { createTransferMetrics } = require('./transfer/transfer-metrics');
 
 const DEFAULT_PORT = 3003;
 
@@ -16,11 +17,11 @@ async function createWasmRunner() {
     defaultPort: DEFAULT_PORT,
     express,
     promClient,
-    libraries: Object.assign(packageVersions(require, ['express', 'prom-client']), {
+    libraries: Object.assign(packageVersions(require, ['express', 'prom-client', '@msgpack/msgpack', 'msgpackr']), {
       yyjson: wasm.yyjsonVersion,
       emscripten: wasm.emscriptenVersion,
     }),
-    workloads: { transfer: createTransferWorkload(wasm) },
+    workloads: (metrics) => ({ transfer: createTransferWorkload(wasm, { metrics: createTransferMetrics(promClient, metrics.registry, wasm) }) }),
   });
 }
 

@@ -13,15 +13,33 @@ class WasmModule {
     this.module = module;
     this.yyjsonVersion = module.UTF8ToString(module._wr_yyjson_version());
     this.emscriptenVersion = module.UTF8ToString(module._wr_emscripten_version());
+    /** The nesting limit every C++ reader enforces (src/value_limits.h). */
+    this.maxDepth = module._wr_max_depth();
+    const takingNameAndSeed = (name) => module.cwrap(name, 'number', ['string', 'number']);
+    // The approaches' operations (lib/transfer/*-approach.js call them): roundTrip and count take the size of the
+    // input written with reserveInput, create a case name and seed; embind's take and return JS values.
     this.exports = {
       reserveInput: module._wr_reserve_input,
       outputData: module._wr_output_data,
       outputSize: module._wr_output_size,
       lastError: module._wr_last_error,
       mulberry32: module._wr_mulberry32,
-      jsonRoundTrip: module._wr_json_round_trip,
       generateDocumentJson: module.cwrap('wr_generate_document_json', 'number', ['string', 'number', 'number']),
-      generateTransferJson: module.cwrap('wr_generate_transfer_json', 'number', ['string', 'number']),
+      generateTransferJson: takingNameAndSeed('wr_generate_transfer_json'),
+      jsonRoundTrip: module._wr_json_round_trip,
+      jsonCount: module._wr_json_count,
+      jsonCreate: takingNameAndSeed('wr_json_create'),
+      msgpackRoundTrip: module._wr_msgpack_round_trip,
+      msgpackCount: module._wr_msgpack_count,
+      msgpackCreate: takingNameAndSeed('wr_msgpack_create'),
+      typedRoundTrip: module._wr_typed_round_trip,
+      typedCount: module._wr_typed_count,
+      typedCreate: takingNameAndSeed('wr_typed_create'),
+      embindRoundTrip: module.embindRoundTrip,
+      embindCount: module.embindCount,
+      embindCreate: module.embindCreate,
+      treeHash: module._wr_tree_hash,
+      referenceTreeHash: takingNameAndSeed('wr_reference_tree_hash'),
     };
   }
 
@@ -30,9 +48,48 @@ class WasmModule {
     return this.module.HEAPU8;
   }
 
+  /** The same memory as int32 words (the typed approach's tape); the same caveat as heap(). */
+  heapWords() {
+    return this.module.HEAP32;
+  }
+
+  /**
+   * The same memory as a Buffer, for its UTF-8 write() and toString(), which cost less per call than TextEncoder's
+   * encodeInto and TextDecoder's decode. Made again only when memory growth replaced the buffer.
+   */
+  heapBuffer() {
+    const memory = this.module.HEAPU8.buffer;
+    if (this.memoryBuffer === undefined || this.memoryBuffer.buffer !== memory) this.memoryBuffer = Buffer.from(memory);
+    return this.memoryBuffer;
+  }
+
+  /** The size of WASM memory in bytes. */
+  heapBytes() {
+    return this.module.HEAPU8.length;
+  }
+
+  /** Throws the module's last error, prefixed with what failed. */
+  fail(what) {
+    throw new Error(`${what}: ${this.module.UTF8ToString(this.exports.lastError())}`);
+  }
+
   /** Throws the module's last error unless `status` is the exports' 1 for success. */
   check(status, what) {
-    if (status !== 1) throw new Error(`${what}: ${this.module.UTF8ToString(this.exports.lastError())}`);
+    if (status !== 1) this.fail(what);
+  }
+
+  /** A node count returned by a count export; 0 means it failed (every tree has at least one node). */
+  checkCount(count, what) {
+    if (count === 0) this.fail(what);
+    return count >>> 0;
+  }
+
+  /** Copies `bytes` into the module's input buffer; returns how many were written. */
+  writeInput(bytes) {
+    const start = this.exports.reserveInput(bytes.length);
+    // reserveInput may grow memory: take the heap view only after it.
+    this.heap().set(bytes, start);
+    return bytes.length;
   }
 
   /** A view of the output bytes of the last successful call; valid until the next call into the module. */
@@ -44,6 +101,23 @@ class WasmModule {
   /** A copy of the last output, safe to keep. */
   outputCopy() {
     return Buffer.from(this.outputView());
+  }
+
+  /**
+   * The sha256 (hex) of the tree the last approach operation built, computed in WASM over a canonical walk
+   * (src/tree_walk.h): the same for every approach. Throws if the last operation failed.
+   */
+  treeHash() {
+    const hex = this.exports.treeHash();
+    if (hex === 0) throw new Error('no tree to hash: the last operation failed or built none');
+    return this.module.UTF8ToString(hex);
+  }
+
+  /** treeHash() of the tree the C++ generator builds for a transfer case. */
+  referenceTreeHash(caseName, seed) {
+    const hex = this.exports.referenceTreeHash(caseName, seed);
+    if (hex === 0) this.fail(`reference tree hash of ${caseName}`);
+    return this.module.UTF8ToString(hex);
   }
 
   /** The first `count` outputs of the spec's mulberry32 for `seed`, computed in C++. */

@@ -1,6 +1,6 @@
 #include "exchange_buffers.h"
 
-#include <vector>
+#include <optional>
 
 namespace wasm_runner {
 namespace {
@@ -10,9 +10,20 @@ std::vector<char>& input() {
   return buffer;
 }
 
-JsonBytes& output_slot() {
-  static JsonBytes bytes;
-  return bytes;
+struct Output {
+  JsonBytes owned;
+  const char* data = nullptr;
+  size_t size = 0;
+};
+
+Output& output_slot() {
+  static Output output;
+  return output;
+}
+
+std::optional<Value>& tree_slot() {
+  static std::optional<Value> tree;
+  return tree;
 }
 
 std::string& error_slot() {
@@ -29,12 +40,45 @@ char* reserve_input(size_t size) {
 
 const char* input_data() { return input().data(); }
 
-void set_output(JsonBytes bytes) { output_slot() = std::move(bytes); }
+size_t input_capacity() { return input().size(); }
 
-const JsonBytes& output() { return output_slot(); }
+void set_output(JsonBytes bytes) {
+  Output& out = output_slot();
+  out.owned = std::move(bytes);
+  out.data = out.owned.data.get();
+  out.size = out.owned.size;
+}
+
+void set_output_view(const char* data, size_t size) {
+  Output& out = output_slot();
+  out.owned = JsonBytes{};
+  out.data = data;
+  out.size = size;
+}
+
+const char* output_data() { return output_slot().data; }
+
+size_t output_size() { return output_slot().size; }
+
+std::vector<char>& reused_output_buffer() {
+  static std::vector<char> buffer;
+  return buffer;
+}
+
+void keep_tree(Value tree) { tree_slot() = std::move(tree); }
+
+void drop_tree() { tree_slot().reset(); }
+
+const Value* last_tree() { return tree_slot() ? &*tree_slot() : nullptr; }
 
 void set_error(std::string message) { error_slot() = std::move(message); }
 
 const std::string& last_error() { return error_slot(); }
+
+int fail_call(std::string message) {
+  drop_tree();
+  set_error(std::move(message));
+  return 0;
+}
 
 }  // namespace wasm_runner

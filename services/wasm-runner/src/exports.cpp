@@ -1,5 +1,6 @@
-// The functions JavaScript calls (lib/wasm-module.js wraps them). Each one that can fail returns 1 on success and 0
-// on failure, with the reason in wr_last_error(); outputs are read through wr_output_data()/wr_output_size().
+// The functions JavaScript calls (lib/wasm-module.js wraps them; embind_exports.cpp has the embind approach's).
+// Each one that can fail returns 0 on failure, with the reason in wr_last_error(); outputs are read through
+// wr_output_data()/wr_output_size().
 #include <emscripten/emscripten.h>
 #include <emscripten/version.h>
 #include <yyjson.h>
@@ -9,23 +10,80 @@
 
 #include "exchange_buffers.h"
 #include "json_codec.h"
+#include "msgpack_codec.h"
 #include "mulberry32.h"
 #include "payloads.h"
+#include "tree_walk.h"
+#include "typed_codec.h"
+#include "value_limits.h"
 
 using namespace wasm_runner;
 
 namespace {
 
-int fail(std::string message) {
-  set_error(std::move(message));
-  return 0;
+// An approach with a wire format is one decode (the input bytes JS wrote -> Value) and one encode (Value -> the
+// output JS reads). The three operations below are the same C++ work for every approach: only these two differ.
+using Decode = bool (*)(const char* bytes, size_t size, Value& out, std::string& error);
+using Encode = bool (*)(const Value& value, std::string& error);
+
+bool encode_json(const Value& value, std::string& error) {
+  JsonBytes bytes;
+  if (!json_encode(value, bytes, error)) return false;
+  set_output(std::move(bytes));
+  return true;
 }
 
-int write_json_output(const Value& value) {
-  JsonBytes bytes;
+bool encode_msgpack(const Value& value, std::string&) {
+  std::vector<char>& bytes = reused_output_buffer();
+  msgpack_encode(value, bytes);
+  set_output_view(bytes.data(), bytes.size());
+  return true;
+}
+
+// The output is the header: it says where the sections are.
+bool encode_typed(const Value& value, std::string&) {
+  set_output_view(reinterpret_cast<const char*>(typed_encode(value)), kHeaderWords * sizeof(uint32_t));
+  return true;
+}
+
+// A size past the reserved input would have the reader look outside it.
+bool decode_input(Decode decode, size_t size, Value& out, std::string& error) {
+  if (size > input_capacity()) {
+    error = "input of " + std::to_string(size) + " bytes is larger than the " + std::to_string(input_capacity()) +
+            " bytes reserved";
+    return false;
+  }
+  return decode(input_data(), size, out, error);
+}
+
+// Each operation drops the previous tree first and keeps the one it built (exchange_buffers.h says why).
+int round_trip(Decode decode, Encode encode, size_t size) {
+  drop_tree();
+  Value value;
   std::string error;
-  if (!json_encode(value, bytes, error)) return fail(error);
-  set_output(std::move(bytes));
+  if (!decode_input(decode, size, value, error) || !encode(value, error)) return fail_call(error);
+  keep_tree(std::move(value));
+  return 1;
+}
+
+// The node count (at least 1), or 0 on failure.
+uint32_t count(Decode decode, size_t size) {
+  drop_tree();
+  Value value;
+  std::string error;
+  if (!decode_input(decode, size, value, error)) return fail_call(error);
+  const size_t nodes = count_nodes(value);
+  keep_tree(std::move(value));
+  return uint32_t(nodes);
+}
+
+int create(Encode encode, const char* name, uint32_t seed) {
+  drop_tree();
+  Value value;
+  std::string error;
+  if (!generate_transfer_case(name, seed, value)) return fail_call(std::string("unknown transfer case ") + name);
+  if (!encode(value, error)) return fail_call(error);
+  keep_tree(std::move(value));
   return 1;
 }
 
@@ -35,11 +93,13 @@ extern "C" {
 
 EMSCRIPTEN_KEEPALIVE char* wr_reserve_input(size_t size) { return reserve_input(size); }
 
-EMSCRIPTEN_KEEPALIVE const char* wr_output_data() { return output().data.get(); }
+EMSCRIPTEN_KEEPALIVE const char* wr_output_data() { return output_data(); }
 
-EMSCRIPTEN_KEEPALIVE size_t wr_output_size() { return output().size; }
+EMSCRIPTEN_KEEPALIVE size_t wr_output_size() { return output_size(); }
 
 EMSCRIPTEN_KEEPALIVE const char* wr_last_error() { return last_error().c_str(); }
+
+EMSCRIPTEN_KEEPALIVE int wr_max_depth() { return MAX_DEPTH; }
 
 // The versions /info reports, taken from the headers this module was compiled with.
 EMSCRIPTEN_KEEPALIVE const char* wr_yyjson_version() { return YYJSON_VERSION_STRING; }
@@ -59,24 +119,52 @@ EMSCRIPTEN_KEEPALIVE void wr_mulberry32(uint32_t seed, uint32_t count, uint32_t*
 // Generates a `records` or `objects` document and writes it as JSON into the output.
 EMSCRIPTEN_KEEPALIVE int wr_generate_document_json(const char* document, uint32_t seed, uint32_t size) {
   Value value;
-  if (!generate_document(document, seed, size, value)) return fail(std::string("unknown document ") + document);
-  return write_json_output(value);
+  std::string error;
+  if (!generate_document(document, seed, size, value)) return fail_call(std::string("unknown document ") + document);
+  return encode_json(value, error) ? 1 : fail_call(error);
 }
 
 // Generates a transfer case and writes it as JSON into the output.
 EMSCRIPTEN_KEEPALIVE int wr_generate_transfer_json(const char* name, uint32_t seed) {
   Value value;
-  if (!generate_transfer_case(name, seed, value)) return fail(std::string("unknown transfer case ") + name);
-  return write_json_output(value);
+  std::string error;
+  if (!generate_transfer_case(name, seed, value)) return fail_call(std::string("unknown transfer case ") + name);
+  return encode_json(value, error) ? 1 : fail_call(error);
 }
 
-// The `json` approach's work inside WASM: the first `size` input bytes are parsed by yyjson, turned into the native
-// Value tree, and that tree is written back as JSON into the output.
-EMSCRIPTEN_KEEPALIVE int wr_json_round_trip(size_t size) {
+// The transfer approaches' operations. round_trip: the first `size` input bytes -> Value -> the output; count: the
+// input -> Value -> its node count; create: the spec's generator -> Value -> the output.
+EMSCRIPTEN_KEEPALIVE int wr_json_round_trip(size_t size) { return round_trip(json_decode, encode_json, size); }
+EMSCRIPTEN_KEEPALIVE uint32_t wr_json_count(size_t size) { return count(json_decode, size); }
+EMSCRIPTEN_KEEPALIVE int wr_json_create(const char* name, uint32_t seed) { return create(encode_json, name, seed); }
+
+EMSCRIPTEN_KEEPALIVE int wr_msgpack_round_trip(size_t size) { return round_trip(msgpack_decode, encode_msgpack, size); }
+EMSCRIPTEN_KEEPALIVE uint32_t wr_msgpack_count(size_t size) { return count(msgpack_decode, size); }
+EMSCRIPTEN_KEEPALIVE int wr_msgpack_create(const char* name, uint32_t seed) { return create(encode_msgpack, name, seed); }
+
+EMSCRIPTEN_KEEPALIVE int wr_typed_round_trip(size_t size) { return round_trip(typed_decode, encode_typed, size); }
+EMSCRIPTEN_KEEPALIVE uint32_t wr_typed_count(size_t size) { return count(typed_decode, size); }
+EMSCRIPTEN_KEEPALIVE int wr_typed_create(const char* name, uint32_t seed) { return create(encode_typed, name, seed); }
+
+// Validation, outside the timed operations: the hash of the tree the last operation built (null after a failure),
+// and that of the tree the generator builds for (name, seed) (null for an unknown case).
+EMSCRIPTEN_KEEPALIVE const char* wr_tree_hash() {
+  static std::string hex;
+  const Value* tree = last_tree();
+  if (tree == nullptr) return nullptr;
+  hex = tree_hash(*tree);
+  return hex.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* wr_reference_tree_hash(const char* name, uint32_t seed) {
+  static std::string hex;
   Value value;
-  std::string error;
-  if (!json_decode(input_data(), size, value, error)) return fail(error);
-  return write_json_output(value);
+  if (!generate_transfer_case(name, seed, value)) {
+    set_error(std::string("unknown transfer case ") + name);
+    return nullptr;
+  }
+  hex = tree_hash(value);
+  return hex.c_str();
 }
 
 }  // extern "C"

@@ -2,6 +2,8 @@
 
 #include <yyjson.h>
 
+#include "value_limits.h"
+
 namespace wasm_runner {
 namespace {
 
@@ -10,20 +12,26 @@ struct DocDeleter {
   void operator()(yyjson_mut_doc* doc) const { yyjson_mut_doc_free(doc); }
 };
 
-bool to_value(yyjson_val* json, Value& out, std::string& error) {
+// yyjson reads without recursion; this walk recurses once per level, hence the depth it carries.
+bool to_value(yyjson_val* json, Value& out, std::string& error, int depth) {
   switch (yyjson_get_type(json)) {
     case YYJSON_TYPE_NUM:
       if (yyjson_is_uint(json)) {
         const uint64_t number = yyjson_get_uint(json);
-        if (number > uint64_t(INT64_MAX)) {
-          error = "integer " + std::to_string(number) + " does not fit 64 signed bits";
+        if (number > uint64_t(MAX_SAFE_INTEGER)) {
+          error = unsafe_integer_error(std::to_string(number));
           return false;
         }
         out = Value(int64_t(number));
         return true;
       }
       if (yyjson_is_sint(json)) {
-        out = Value(yyjson_get_sint(json));
+        const int64_t number = yyjson_get_sint(json);
+        if (!is_safe_integer(number)) {
+          error = unsafe_integer_error(std::to_string(number));
+          return false;
+        }
+        out = Value(number);
         return true;
       }
       error = "a floating-point number: the payload spec has integers only";
@@ -32,22 +40,30 @@ bool to_value(yyjson_val* json, Value& out, std::string& error) {
       out = Value(std::string(yyjson_get_str(json), yyjson_get_len(json)));
       return true;
     case YYJSON_TYPE_ARR: {
+      if (depth == MAX_DEPTH) {
+        error = too_deep_error();
+        return false;
+      }
       Array items(yyjson_arr_size(json));
       size_t index, max;
       yyjson_val* item;
       yyjson_arr_foreach(json, index, max, item) {
-        if (!to_value(item, items[index], error)) return false;
+        if (!to_value(item, items[index], error, depth + 1)) return false;
       }
       out = Value(std::move(items));
       return true;
     }
     case YYJSON_TYPE_OBJ: {
+      if (depth == MAX_DEPTH) {
+        error = too_deep_error();
+        return false;
+      }
       Object members(yyjson_obj_size(json));
       size_t index, max;
       yyjson_val *key, *item;
       yyjson_obj_foreach(json, index, max, key, item) {
         members[index].key.assign(yyjson_get_str(key), yyjson_get_len(key));
-        if (!to_value(item, members[index].value, error)) return false;
+        if (!to_value(item, members[index].value, error, depth + 1)) return false;
       }
       out = Value(std::move(members));
       return true;
@@ -87,7 +103,7 @@ bool json_decode(const char* bytes, size_t size, Value& out, std::string& error)
     error = std::string("invalid JSON at byte ") + std::to_string(read_error.pos) + ": " + read_error.msg;
     return false;
   }
-  return to_value(yyjson_doc_get_root(doc.get()), out, error);
+  return to_value(yyjson_doc_get_root(doc.get()), out, error, 0);
 }
 
 bool json_encode(const Value& value, JsonBytes& out, std::string& error) {

@@ -1,15 +1,18 @@
 'use strict';
-// The transfer workload on its own, without HTTP: every case round-trips to the reference bytes, runs give the event
-// loop turns between slices, and an aborted signal stops a run at a slice boundary. No assertion depends on how fast
-// the machine is: yields are checked against the counts and slice rules that bound them, never against a clock.
+// The transfer workload on its own, without HTTP: every approach and op validates (the value that came back, or the
+// count, against its reference, and the C++ tree against the generator's), a wrong answer never validates, the seed's
+// per-op figures and the bytes that cross are reported, runs give the event loop turns between slices, and an aborted
+// signal stops a run at a slice boundary. No assertion depends on how fast the machine is: yields are checked against
+// the counts and slice rules that bound them, never against a clock.
 const test = require('node:test');
 const assert = require('node:assert');
 const { TRANSFER_CASES, generate } = require('../../../payloads/js/index');
 const { loadWasmModule } = require('../lib/wasm-module');
-const { jsonRoundTrip } = require('../lib/transfer/json-round-trip');
-const { createTransferWorkload } = require('../lib/transfer/transfer-workload');
+const { APPROACHES } = require('../lib/transfer/approaches');
+const { countNodes } = require('../lib/transfer/nodes');
+const { createTransferWorkload, OPS } = require('../lib/transfer/transfer-workload');
 
-const params = (overrides) => Object.assign({ case: 'flat_small', seed: 1, iterations: 3, yieldMs: 5 }, overrides);
+const params = (overrides) => Object.assign({ op: 'roundtrip', case: 'flat_small', seed: 1, iterations: 3, yieldMs: 5 }, overrides);
 
 /** Counts turns of the event loop (a self-renewing setImmediate) until stopped. */
 function countTurns() {
@@ -26,14 +29,24 @@ function countTurns() {
 
 /**
  * What holds for every run, however fast the machine. A yield follows each slice but the last of a finished run (an
- * interrupted run stops at the boundary after its last yield), a slice does at least one round trip, and a slice
- * followed by a yield ran for at least yieldMs: ms sums the slices.
+ * interrupted run stops at the boundary after its last yield), a slice does at least one op, and a slice followed by
+ * a yield ran for at least yieldMs: ms sums the ops' times, which fill the slices.
  */
 function assertSliceRules(result, p) {
   assert.ok(Number.isInteger(result.yields) && result.yields >= 0, JSON.stringify(result));
   const slices = result.interrupted ? result.yields : result.yields + 1;
-  assert.ok(slices <= Math.max(result.iterations, 1), `${slices} slices for ${result.iterations} round trips`);
+  assert.ok(slices <= Math.max(result.iterations, 1), `${slices} slices for ${result.iterations} ops`);
   assert.ok(result.yields * p.yieldMs <= result.ms, `${result.yields} yields in ${result.ms} ms`);
+}
+
+/**
+ * The seed's figures are the ops' own: min <= median <= p95, and the mean is ms over the ops (the figures are rounded
+ * to 1e-6 ms, so within that).
+ */
+function assertStats(result) {
+  const { avgMs, medianMs, minMs, p95Ms } = result.stats;
+  assert.ok(minMs >= 0 && minMs <= medianMs && medianMs <= p95Ms, JSON.stringify(result.stats));
+  assert.ok(avgMs >= minMs && Math.abs(avgMs - result.ms / result.iterations) <= 1e-6, JSON.stringify(result));
 }
 
 /**
@@ -46,35 +59,86 @@ async function warmWorkload(p) {
   return workload;
 }
 
-for (const name of TRANSFER_CASES) {
-  test(`json round trip of ${name} validates against its vector`, async () => {
-    const workload = createTransferWorkload(await loadWasmModule());
-    const p = params({ case: name });
-    const result = await workload.run({ approach: 'json', params: p });
-    assert.strictEqual(result.reference, 'vector');
-    assert.strictEqual(result.validated, true, JSON.stringify(result));
-    assert.strictEqual(result.interrupted, false);
-    assert.strictEqual(result.interruptedBy, null);
-    assert.strictEqual(result.iterations, 3);
-    assert.ok(result.ms > 0 && result.msPerOp === result.ms / 3);
-    assertSliceRules(result, p);
+for (const approach of Object.keys(APPROACHES)) {
+  test(`${approach}: every op validates on every case, against the reference and the generator's tree`, async () => {
+    const wasm = await loadWasmModule();
+    const workload = createTransferWorkload(wasm);
+    for (const name of TRANSFER_CASES) {
+      for (const op of OPS) {
+        const result = await workload.run({ approach, params: params({ op, case: name }) });
+        const where = `${approach} ${op} ${name}: ${JSON.stringify(result)}`;
+        assert.strictEqual(result.validated, true, where);
+        assert.strictEqual(result.reference, op === 'count' ? 'node-count' : 'vector', where);
+        assert.strictEqual(result.treeHash, wasm.referenceTreeHash(name, 1), where);
+        assert.strictEqual(result.iterations, 3);
+        assertStats(result);
+        assertSliceRules(result, params());
+        for (const direction of ['in', 'out']) {
+          const bytes = result.boundaryBytes[direction];
+          assert.ok(approach === 'embind' ? bytes === null : Number.isInteger(bytes) && bytes >= 0, where);
+        }
+      }
+    }
   });
 }
 
-test('an unpinned seed validates against native JSON.stringify', async () => {
+test('the bytes that cross: a round trip sends its value in and back, a create only back, a count only in', async () => {
   const workload = createTransferWorkload(await loadWasmModule());
-  const result = await workload.run({ approach: 'json', params: params({ case: 'objects_10', seed: 12345, iterations: 1 }) });
-  assert.strictEqual(result.reference, 'native');
-  assert.strictEqual(result.validated, true);
-  assert.strictEqual(result.bytes, Buffer.byteLength(JSON.stringify(generate({ document: 'transfer', seed: 12345, case: 'objects_10' }))));
+  for (const approach of Object.keys(APPROACHES).filter((a) => a !== 'embind')) {
+    const run = (op) => workload.run({ approach, params: params({ op, case: 'objects_100', iterations: 1 }) });
+    const [roundtrip, create, count] = [await run('roundtrip'), await run('create'), await run('count')];
+    assert.ok(roundtrip.boundaryBytes.in > 1000 && roundtrip.boundaryBytes.out > 1000, `${approach}: ${JSON.stringify(roundtrip.boundaryBytes)}`);
+    assert.ok(create.boundaryBytes.in < 100 && create.boundaryBytes.out > 1000, `${approach}: ${JSON.stringify(create.boundaryBytes)}`);
+    assert.ok(count.boundaryBytes.in > 1000 && count.boundaryBytes.out < 100, `${approach}: ${JSON.stringify(count.boundaryBytes)}`);
+  }
 });
 
-test('a single round trip is one slice: no yields', async () => {
+test('an unpinned seed validates against native JSON.stringify, and count against the node count', async () => {
+  const workload = createTransferWorkload(await loadWasmModule());
+  const input = generate({ document: 'transfer', seed: 12345, case: 'objects_10' });
+  const roundtrip = await workload.run({ approach: 'typed', params: params({ case: 'objects_10', seed: 12345, iterations: 1 }) });
+  assert.strictEqual(roundtrip.reference, 'native');
+  assert.strictEqual(roundtrip.validated, true);
+  assert.strictEqual(roundtrip.bytes, Buffer.byteLength(JSON.stringify(input)));
+  const count = await workload.run({ approach: 'typed', params: params({ op: 'count', case: 'objects_10', seed: 12345, iterations: 1 }) });
+  assert.strictEqual(count.validated, true);
+  assert.strictEqual(count.bytes, String(countNodes(input)).length);
+});
+
+test('a wrong answer never validates: a changed value, a count off by one, a C++ tree that is not the input', async () => {
+  const wasm = await loadWasmModule();
+  const json = APPROACHES.json;
+  const liars = {
+    // The value crossed intact, but the one given back lost a key.
+    'drops-a-key': Object.assign({}, json, {
+      roundTrip: (module, value) => {
+        const answer = json.roundTrip(module, value);
+        const changed = Object.assign({}, answer.value);
+        delete changed[Object.keys(changed)[0]];
+        return Object.assign({}, answer, { value: changed });
+      },
+    }),
+    'counts-one-more': Object.assign({}, json, { count: (module, value) => Object.assign({}, json.count(module, value), { count: json.count(module, value).count + 1 }) }),
+    // The right value given back, but C++ built its tree from another one.
+    'builds-another-tree': Object.assign({}, json, {
+      roundTrip: (module, value) => Object.assign({}, json.roundTrip(module, Object.assign({}, value, { extra: 1 })), { value }),
+    }),
+  };
+  const workload = createTransferWorkload(wasm, { approaches: liars });
+  for (const [approach, op] of [['drops-a-key', 'roundtrip'], ['counts-one-more', 'count'], ['builds-another-tree', 'roundtrip']]) {
+    const result = await workload.run({ approach, params: params({ op }) });
+    assert.strictEqual(result.validated, false, `${approach}: ${JSON.stringify(result)}`);
+    assert.strictEqual(result.interrupted, false);
+  }
+});
+
+test('a single op is one slice: no yields', async () => {
   const workload = createTransferWorkload(await loadWasmModule());
   const result = await workload.run({ approach: 'json', params: params({ iterations: 1, yieldMs: 1 }) });
   assert.strictEqual(result.validated, true);
   assert.strictEqual(result.yields, 0);
   assert.ok(result.ms > 0);
+  assert.strictEqual(result.stats.minMs, result.stats.p95Ms);
 });
 
 test('a long run gives the event loop turns while it runs, and still validates', async () => {
@@ -89,18 +153,23 @@ test('a long run gives the event loop turns while it runs, and still validates',
   assert.ok(result.yields > 0, JSON.stringify(result));
   assert.ok(turns > 0, 'the loop turned before the run finished');
   assertSliceRules(result, p);
+  assertStats(result);
   assert.strictEqual(typeof result.eventLoop.maxBlockMs, 'number');
 });
 
-test('concurrent runs interleave their slices on the one module and each validates', async () => {
+test('concurrent runs of different approaches interleave their slices on the one module and each validates', async () => {
   const workload = createTransferWorkload(await loadWasmModule());
-  const runs = [params({ case: 'numbers_10000', iterations: 100, yieldMs: 1 }), params({ case: 'objects_100', iterations: 300, yieldMs: 1 })];
-  const results = await Promise.all(runs.map((p) => workload.run({ approach: 'json', params: p })));
+  const runs = [
+    ['json', params({ case: 'numbers_10000', iterations: 100, yieldMs: 1 })],
+    ['typed', params({ case: 'objects_100', iterations: 300, yieldMs: 1 })],
+    ['embind', params({ op: 'create', case: 'tree_d6_b4', iterations: 30, yieldMs: 1 })],
+  ];
+  const results = await Promise.all(runs.map(([approach, p]) => workload.run({ approach, params: p })));
   for (const [i, result] of results.entries()) {
     assert.strictEqual(result.validated, true, JSON.stringify(result));
-    assertSliceRules(result, runs[i]);
+    assertSliceRules(result, runs[i][1]);
   }
-  assert.ok(results[0].yields > 0, 'the long run yielded, so the other ran between its slices');
+  assert.ok(results[0].yields > 0, 'the long run yielded, so the others ran between its slices');
 });
 
 test('an aborted signal stops the run at a slice boundary, reported as interrupted', async () => {
@@ -116,6 +185,7 @@ test('an aborted signal stops the run at a slice boundary, reported as interrupt
   assert.strictEqual(result.validated, false);
   assert.strictEqual(result.hash, null);
   assert.strictEqual(result.bytes, null);
+  assert.strictEqual(result.treeHash, null);
   assert.ok(result.iterations >= 1 && result.iterations < 10000, `${result.iterations} round trips`);
   assert.ok(result.yields >= 1 && result.ms > 0);
   assertSliceRules(result, p);
@@ -123,7 +193,7 @@ test('an aborted signal stops the run at a slice boundary, reported as interrupt
   assert.strictEqual((await workload.run({ approach: 'json', params: params({ case: 'numbers_10000' }) })).validated, true);
 });
 
-test('a run whose client is already gone does no round trip', async () => {
+test('a run whose client is already gone does no op', async () => {
   const workload = createTransferWorkload(await loadWasmModule());
   const controller = new AbortController();
   controller.abort(new Error('the client went away'));
@@ -133,25 +203,5 @@ test('a run whose client is already gone does no round trip', async () => {
     { interrupted: true, interruptedBy: 'client', validated: false, hash: null, bytes: null },
   );
   assert.deepStrictEqual({ iterations: result.iterations, ms: result.ms, msPerOp: result.msPerOp, yields: result.yields }, { iterations: 0, ms: 0, msPerOp: null, yields: 0 });
-});
-
-test('the round trip gives back a value deep-equal to its input', async () => {
-  const wasm = await loadWasmModule();
-  const input = generate({ document: 'transfer', seed: 7, case: 'nested_d4' });
-  assert.deepStrictEqual(jsonRoundTrip(wasm, input), input);
-});
-
-test('the round trip carries non-ASCII text and negative integers intact', async () => {
-  const wasm = await loadWasmModule();
-  const input = { text: 'grüße, 日本, 🎉', list: [-5, 0, 2147483647, 9007199254740991], nested: { '': [] } };
-  assert.deepStrictEqual(jsonRoundTrip(wasm, input), input);
-});
-
-test('values the payload spec excludes are refused with the reason', async () => {
-  const wasm = await loadWasmModule();
-  assert.throws(() => jsonRoundTrip(wasm, { x: 1.5 }), /floating-point/);
-  assert.throws(() => jsonRoundTrip(wasm, [true]), /payload spec/);
-  assert.throws(() => jsonRoundTrip(wasm, { x: null }), /payload spec/);
-  // The module stays usable after a refusal.
-  assert.deepStrictEqual(jsonRoundTrip(wasm, [1, 'a']), [1, 'a']);
+  assert.deepStrictEqual(result.stats, { avgMs: null, medianMs: null, minMs: null, p95Ms: null });
 });

@@ -1,11 +1,19 @@
 'use strict';
-// The transfer workload's approaches, by name; the first is the default. Each is a function (wasm, input) -> output
-// value that moves `input` into WASM, lets C++ build its native tree, and brings the tree back to JS, leaving the
-// bytes the WASM side produced in wasm.outputView(). embind and msgpack join here with their own round trips.
-const { jsonRoundTrip } = require('./json-round-trip');
-
+// The transfer workload's approaches, by name; the first is the default. Each moves a value between JS and C++/WASM
+// its own way, and does the same C++ work with it (src/exports.cpp): build the Value tree from what crossed, then
+// produce the output from that tree. Every approach has three synchronous operations, each throwing an Error with
+// the C++ message on failure:
+//   roundTrip(wasm, value)       -> { value, inBytes, outBytes }  the value in, its tree, the tree back out
+//   count(wasm, value)           -> { count, inBytes, outBytes }  the value in, its tree's node count back
+//   create(wasm, caseName, seed) -> { value, inBytes, outBytes }  C++ generates the case's tree, and sends it out
+// inBytes/outBytes: the bytes that crossed each way (0 for none; null for embind, which crosses value by value).
+// After an operation, wasm.treeHash() hashes the tree it built (the validation; never timed).
 const APPROACHES = {
-  json: jsonRoundTrip,
+  json: require('./json-approach'),
+  embind: require('./embind-approach'),
+  msgpack: require('./msgpack-approach'),
+  msgpackr: require('./msgpackr-approach'),
+  typed: require('./typed-approach'),
 };
 
 module.exports = { APPROACHES };

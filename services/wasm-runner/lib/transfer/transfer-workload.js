@@ -1,89 +1,124 @@
 'use strict';
-// The seed's transfer workload (shared/seeds/001): round trips of a spec transfer case between JS and C++/WASM.
-// The round trips run in slices of about yieldMs with a turn of the event loop between them, so a long run never
-// holds the loop: /healthz, /metrics and the concurrency cap keep working while it runs. Timed: the round trips only
-// (the sum of the slices, not the turns between them). Generating the input, reading its reference and hashing the
-// output happen outside the timed section.
+// The seed's transfer workload (shared/seeds/001): a spec transfer case moved between JS and C++/WASM by one of the
+// approaches (approaches.js), op by op. An op is a round trip (the value in, C++ builds its Value tree and writes it
+// back), a count (the value in, C++ walks its tree and returns the node count) or a create (C++ generates the case and
+// hands it to JS): the seed's create/count measure beside the round trip. The ops run in slices of about yieldMs with
+// a turn of the event loop between them, so a long run never holds the loop; each op is timed on its own (the seed's
+// avg / median / min / p95 come from those times). Generating the input, its references and checking the output
+// happen outside the timed section.
 const { createInputs, sha256 } = require('../../../../node-kit');
 const { runControlled, controlFields } = require('../../../../js-serializers/run-control');
 const { nextTurn, throwIfAborted } = require('../../../../js-serializers/slices');
 const { TRANSFER_CASES } = require('../../../../payloads/js/index');
 const { APPROACHES } = require('./approaches');
+const { summarize } = require('./op-stats');
+const { countNodes } = require('./nodes');
 
 // Inputs cached at once (one per case and seed); the largest case is well under 1 MB as JS objects.
 const CACHED_INPUTS = 32;
 
-// The iterations cap bounds how long a run takes, no longer how long the service stops answering: a run gives the loop
-// a turn every yieldMs, so /healthz and the concurrency cap work while it runs (the cap was 2000 while a run held the
-// loop: 10000 would have blocked it for 7-9 s). The largest case (numbers_10000, about 105 KB of JSON) takes about
-// 0.75 ms a round trip, so a run at the cap does about 7.5 s of round trips. Memory stays flat at any count (each
-// round trip's garbage is dropped before the next, the module reuses its buffers): README.md has the figures.
+const OPS = ['roundtrip', 'count', 'create'];
+
+// The iterations cap bounds how long a run takes, not how long the service stops answering: a run gives the loop a
+// turn every yieldMs. The largest case (numbers_10000, about 105 KB of JSON) takes about 0.75 ms a json round trip,
+// so a run at the cap does about 7.5 s of them; the per-op times it keeps are 80 KB. Memory stays flat at any count
+// (README.md has the figures).
 const PARAMS = {
+  op: { default: 'roundtrip', values: OPS },
   case: { default: 'flat_small', values: TRANSFER_CASES },
   seed: { default: 1, min: 0, max: 2147483647 },
   iterations: { default: 100, min: 1, max: 10000 },
   yieldMs: { default: 5, min: 1, max: 1000 },
 };
 
-const NS_PER_MS = 1e6;
+/** The op as a function of nothing: over the input (roundtrip, count) or the case itself (create). */
+function opOf(approach, op, wasm, input, spec) {
+  if (op === 'roundtrip') return () => approach.roundTrip(wasm, input);
+  if (op === 'count') return () => approach.count(wasm, input);
+  return () => approach.create(wasm, spec.case, spec.seed);
+}
 
 /**
- * `iterations` round trips in slices: each slice does at least one, and more while less than yieldMs has passed
- * since it started; between slices the loop gets a turn (setImmediate), and an aborted signal stops the run there
- * (it throws the signal's reason). progress {ms, done, yields} is kept up to date as it goes, so it also describes an
- * interrupted run: ms sums the slices only, not the turns between them. Resolves {hash, bytes} of the last round
- * trip's output.
+ * `iterations` ops in slices: each slice does at least one, and more while less than yieldMs has passed since it
+ * started; between slices the loop gets a turn (setImmediate), and an aborted signal stops the run there (it throws
+ * the signal's reason). progress {times, done, yields, last} is kept up to date as it goes (times: each op's ms;
+ * last: the last op's answer), so it also describes an interrupted run. Resolves the hash of the Value tree the last
+ * op built, read before anything else can run (runs in flight together share the module).
  */
-async function slicedRoundTrips(roundTrip, wasm, input, { iterations, yieldMs }, signal, progress) {
-  const sliceNs = BigInt(yieldMs * NS_PER_MS);
+async function slicedOps(runOp, wasm, { iterations, yieldMs }, signal, progress) {
+  const sliceNs = BigInt(Math.round(yieldMs * 1e6));
   for (;;) {
     throwIfAborted(signal);
-    const started = process.hrtime.bigint();
-    let now;
+    const sliceStart = process.hrtime.bigint();
+    let now = sliceStart;
     do {
-      roundTrip(wasm, input);
-      progress.done++;
+      const started = now;
+      progress.last = runOp();
       now = process.hrtime.bigint();
-    } while (progress.done < iterations && now - started < sliceNs);
-    progress.ms += Number(now - started) / NS_PER_MS;
-    if (progress.done === iterations) break;
+      progress.times[progress.done++] = Number(now - started) / 1e6;
+    } while (progress.done < iterations && now - sliceStart < sliceNs);
+    if (progress.done === iterations) return wasm.treeHash();
     await nextTurn();
     progress.yields++;
   }
-  // Concurrent runs share the module's output buffer, and another run's slice may go next: hash this run's bytes
-  // now, before anything else can run.
-  const output = wasm.outputView();
-  return { hash: sha256(output), bytes: output.length };
 }
 
-/** The workload definition for node-kit's createService; wasm: a loaded WasmModule (lib/wasm-module.js). */
-function createTransferWorkload(wasm) {
+/**
+ * What the last op's answer must equal, and what it does: {hash, bytes} of its JSON text (the value that came back
+ * for roundtrip and create; the count's decimal text for count) and {hash, reference} expected.
+ */
+async function checkAnswer(op, last, input, spec, inputs) {
+  if (op === 'count') {
+    const text = String(last.count);
+    return { hash: sha256(text), bytes: text.length, expected: { hash: sha256(String(countNodes(input))), reference: 'node-count' } };
+  }
+  const text = JSON.stringify(last.value);
+  return { hash: sha256(text), bytes: Buffer.byteLength(text), expected: await inputs.reference(spec) };
+}
+
+/**
+ * The workload definition for node-kit's createService. wasm: a loaded WasmModule (lib/wasm-module.js). Options:
+ * metrics (transfer-metrics.js's, observed for every validated run), approaches (default approaches.js's; the tests
+ * pass ones that answer wrongly).
+ */
+function createTransferWorkload(wasm, { metrics = null, approaches = APPROACHES } = {}) {
   const inputs = createInputs(CACHED_INPUTS);
   return {
-    approaches: Object.keys(APPROACHES),
+    approaches: Object.keys(approaches),
     params: PARAMS,
-    caseOf: (params) => params.case,
+    // The metrics `case` label: the case for round trips, `<op>:<case>` for the tree operations (42 values at most).
+    caseOf: (params) => (params.op === 'roundtrip' ? params.case : `${params.op}:${params.case}`),
     async run({ approach, params }, { signal: clientSignal } = {}) {
       const spec = { document: 'transfer', seed: params.seed, case: params.case };
       const input = await inputs.input(spec);
-      const { hash: expected, reference } = await inputs.reference(spec);
-      const roundTrip = APPROACHES[approach];
-      if (roundTrip === undefined) throw new TypeError(`unknown approach ${approach}`);
+      const referenceTree = wasm.referenceTreeHash(spec.case, spec.seed);
+      const runOp = opOf(approaches[approach], params.op, wasm, input, spec);
 
-      const progress = { ms: 0, done: 0, yields: 0 };
+      const progress = { times: new Float64Array(params.iterations), done: 0, yields: 0, last: null };
       const run = await runControlled(
-        (signal) => slicedRoundTrips(roundTrip, wasm, input, params, signal, progress),
+        (signal) => slicedOps(runOp, wasm, params, signal, progress),
         { timeoutMs: 0, clientSignal }, // no deadline: the run stops early only when its client goes away
       );
-      const output = run.timing.interrupted ? null : run.value;
+      const treeHash = run.timing.interrupted ? null : run.value;
+      const answer = treeHash === null ? null : await checkAnswer(params.op, progress.last, input, spec, inputs);
+      let ms = 0;
+      for (let i = 0; i < progress.done; i++) ms += progress.times[i];
+      const validated = answer !== null && answer.hash === answer.expected.hash && treeHash === referenceTree;
+      const boundaryBytes = progress.last ? { in: progress.last.inBytes, out: progress.last.outBytes } : null;
+      if (validated && metrics) {
+        metrics.observeRun({ caseName: spec.case, approach, op: params.op, times: progress.times, count: progress.done, boundary: boundaryBytes });
+      }
       const result = {
-        ms: progress.ms,
-        bytes: output ? output.bytes : null,
-        hash: output ? output.hash : null,
-        validated: output !== null && output.hash === expected,
-        reference,
+        ms,
+        bytes: answer ? answer.bytes : null,
+        hash: answer ? answer.hash : null,
+        validated,
+        reference: answer ? answer.expected.reference : null,
+        treeHash,
         iterations: progress.done,
-        msPerOp: progress.done > 0 ? progress.ms / progress.done : null,
+        msPerOp: progress.done > 0 ? ms / progress.done : null,
+        stats: summarize(progress.times, progress.done),
+        boundaryBytes,
         yields: progress.yields,
       };
       return Object.assign(result, controlFields(run));
@@ -91,4 +126,4 @@ function createTransferWorkload(wasm) {
   };
 }
 
-module.exports = { createTransferWorkload, TRANSFER_PARAMS: PARAMS };
+module.exports = { createTransferWorkload, TRANSFER_PARAMS: PARAMS, OPS };

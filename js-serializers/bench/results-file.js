@@ -1,0 +1,17 @@
+'use strict';
+// Where a benchmark keeps its raw results: results/bench/<name>-<UTC time>.json under the repository (git-ignored),
+// so that tables are a separate step that reads the JSON (STYLE.md) and runs can be compared later.
+const fs = require('fs');
+const path = require('path');
+
+const BENCH_DIR = path.join(__dirname, '..', '..', 'results', 'bench');
+
+/** Writes data as JSON to a new file for the benchmark `name`; returns its path. */
+function saveBenchResults(name, data) {
+  fs.mkdirSync(BENCH_DIR, { recursive: true });
+  const file = path.join(BENCH_DIR, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+  return file;
+}
+
+module.exports = { saveBenchResults, BENCH_DIR };

@@ -1,0 +1,284 @@
+#include "msgpack_codec.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "utf8.h"
+#include "value_limits.h"
+
+namespace wasm_runner {
+namespace {
+
+// A bounds-checked cursor over the input: every read first checks that the bytes are there.
+class Reader {
+ public:
+  Reader(const char* bytes, size_t size, std::string& error)
+      : start_(reinterpret_cast<const uint8_t*>(bytes)), at_(start_), end_(start_ + size), error_(error) {}
+
+  bool read_document(Value& out) {
+    if (!read(out, 0)) return false;
+    if (at_ != end_) return fail(std::to_string(end_ - at_) + " bytes after the value");
+    return true;
+  }
+
+ private:
+  size_t offset() const { return size_t(at_ - start_); }
+  size_t left() const { return size_t(end_ - at_); }
+
+  bool fail(const std::string& what) {
+    error_ = "msgpack: " + what + " (at byte " + std::to_string(offset()) + ")";
+    return false;
+  }
+
+  bool need(size_t bytes, const char* what) {
+    if (left() >= bytes) return true;
+    return fail(std::string("input cut short in ") + what + ": needs " + std::to_string(bytes) + " bytes, " +
+                std::to_string(left()) + " left");
+  }
+
+  // Big-endian unsigned integer of `bytes` bytes; the caller checked they are there.
+  uint64_t big_endian(size_t bytes) {
+    uint64_t number = 0;
+    for (size_t k = 0; k < bytes; ++k) number = (number << 8) | at_[k];
+    at_ += bytes;
+    return number;
+  }
+
+  bool length(size_t bytes, const char* what, size_t& out) {
+    if (!need(bytes, what)) return false;
+    out = size_t(big_endian(bytes));
+    return true;
+  }
+
+  bool integer(int64_t number, Value& out) {
+    if (!is_safe_integer(number)) return fail(unsafe_integer_error(std::to_string(number)));
+    out = Value(number);
+    return true;
+  }
+
+  bool string(size_t size, std::string& out) {
+    if (!need(size, "a string")) return false;
+    const char* bytes = reinterpret_cast<const char*>(at_);
+    std::string why;
+    if (utf8_error(bytes, size, "a string", why)) return fail(why);
+    out.assign(bytes, size);
+    at_ += size;
+    return true;
+  }
+
+  // A string header (fixstr, str 8/16/32) and its bytes: the only thing a map key may be.
+  bool key(std::string& out) {
+    if (!need(1, "a map key")) return false;
+    const uint8_t tag = *at_;
+    size_t size;
+    if ((tag & 0xE0) == 0xA0) {
+      ++at_;
+      return string(tag & 0x1F, out);
+    }
+    if (tag < 0xD9 || tag > 0xDB) return fail("a map key that is not a string (type byte 0x" + hex(tag) + ")");
+    ++at_;
+    return length(size_t(1) << (tag - 0xD9), "a string length", size) && string(size, out);
+  }
+
+  bool array(size_t count, Value& out, int depth) {
+    if (depth == MAX_DEPTH) return fail(too_deep_error());
+    // Every item takes at least one byte: a count past that is refused before anything is allocated for it.
+    if (count > left()) return fail("array of " + std::to_string(count) + " items past the end of the input");
+    Array items(count);
+    for (Value& item : items) {
+      if (!read(item, depth + 1)) return false;
+    }
+    out = Value(std::move(items));
+    return true;
+  }
+
+  bool map(size_t count, Value& out, int depth) {
+    if (depth == MAX_DEPTH) return fail(too_deep_error());
+    if (count > left() / 2) return fail("map of " + std::to_string(count) + " entries past the end of the input");
+    Object members(count);
+    for (Member& member : members) {
+      if (!key(member.key) || !read(member.value, depth + 1)) return false;
+    }
+    out = Value(std::move(members));
+    return true;
+  }
+
+  bool float64(Value& out) {
+    if (!need(8, "a float 64")) return false;
+    const uint64_t bits = big_endian(8);
+    double number;
+    std::memcpy(&number, &bits, sizeof number);
+    if (is_fractional(number)) return fail("a floating-point number: the payload spec has integers only");
+    if (std::fabs(number) > double(MAX_SAFE_INTEGER)) return fail(unsafe_integer_error(number));
+    out = Value(int64_t(number));
+    return true;
+  }
+
+  static std::string hex(uint8_t byte) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    return std::string{kHex[byte >> 4], kHex[byte & 0xF]};
+  }
+
+  bool read(Value& out, int depth) {
+    if (!need(1, "a value")) return false;
+    const uint8_t tag = *at_++;
+    size_t count;
+    if (tag <= 0x7F) return integer(tag, out);
+    if (tag >= 0xE0) return integer(int8_t(tag), out);
+    if (tag <= 0x8F) return map(tag & 0x0F, out, depth);
+    if (tag <= 0x9F) return array(tag & 0x0F, out, depth);
+    if (tag <= 0xBF) {
+      std::string text;
+      if (!string(tag & 0x1F, text)) return false;
+      out = Value(std::move(text));
+      return true;
+    }
+    switch (tag) {
+      case 0xCC:
+      case 0xCD:
+      case 0xCE:
+      case 0xCF: {
+        const size_t bytes = size_t(1) << (tag - 0xCC);
+        if (!need(bytes, "an unsigned integer")) return false;
+        const uint64_t number = big_endian(bytes);
+        if (number > uint64_t(MAX_SAFE_INTEGER)) return fail(unsafe_integer_error(std::to_string(number)));
+        return integer(int64_t(number), out);
+      }
+      case 0xD0:
+      case 0xD1:
+      case 0xD2:
+      case 0xD3: {
+        const size_t bytes = size_t(1) << (tag - 0xD0);
+        if (!need(bytes, "a signed integer")) return false;
+        // Sign-extend from the top bit of the `bytes`-wide number.
+        const uint64_t raw = big_endian(bytes);
+        const unsigned shift = unsigned(64 - 8 * bytes);
+        return integer(int64_t(raw << shift) >> shift, out);
+      }
+      case 0xD9:
+      case 0xDA:
+      case 0xDB: {
+        std::string text;
+        if (!length(size_t(1) << (tag - 0xD9), "a string length", count) || !string(count, text)) return false;
+        out = Value(std::move(text));
+        return true;
+      }
+      case 0xDC:
+      case 0xDD:
+        return length(size_t(2) << (tag - 0xDC), "an array length", count) && array(count, out, depth);
+      case 0xDE:
+      case 0xDF:
+        return length(size_t(2) << (tag - 0xDE), "a map length", count) && map(count, out, depth);
+      case 0xCB:
+        return float64(out);
+      case 0xC0:
+        return refuse("a nil", tag);
+      case 0xC2:
+      case 0xC3:
+        return refuse("a boolean", tag);
+      case 0xCA:
+        return refuse("a float 32", tag);
+      case 0xC4:
+      case 0xC5:
+      case 0xC6:
+        return refuse("a bin", tag);
+      case 0xC1:
+        return refuse("the never-used type byte", tag);
+      default:  // 0xC7-0xC9 ext 8/16/32, 0xD4-0xD8 fixext
+        return refuse("an ext", tag);
+    }
+  }
+
+  bool refuse(const char* what, uint8_t tag) {
+    --at_;  // name the type byte itself
+    return fail(std::string(what) + " (type byte 0x" + hex(tag) +
+                "): the payload spec has maps with string keys, arrays, integers and strings only");
+  }
+
+  const uint8_t* start_;
+  const uint8_t* at_;
+  const uint8_t* end_;
+  std::string& error_;
+};
+
+class Writer {
+ public:
+  explicit Writer(std::vector<char>& out) : out_(out) {}
+
+  void write(const Value& value) {
+    if (value.is_integer()) {
+      integer(value.integer());
+    } else if (value.is_string()) {
+      text(value.string());
+    } else if (value.is_array()) {
+      header(value.array().size(), 0x90, 0xDC);
+      for (const Value& item : value.array()) write(item);
+    } else {
+      header(value.object().size(), 0x80, 0xDE);
+      for (const Member& member : value.object()) {
+        text(member.key);
+        write(member.value);
+      }
+    }
+  }
+
+ private:
+  void byte(uint8_t b) { out_.push_back(char(b)); }
+
+  void big_endian(uint8_t tag, uint64_t number, size_t bytes) {
+    byte(tag);
+    for (size_t k = bytes; k-- > 0;) byte(uint8_t(number >> (8 * k)));
+  }
+
+  void integer(int64_t n) {
+    if (n >= 0) {
+      if (n < 0x80) return byte(uint8_t(n));
+      if (n < 0x100) return big_endian(0xCC, uint64_t(n), 1);
+      if (n < 0x10000) return big_endian(0xCD, uint64_t(n), 2);
+      if (n < 0x100000000) return big_endian(0xCE, uint64_t(n), 4);
+      return big_endian(0xCF, uint64_t(n), 8);
+    }
+    if (n >= -32) return byte(uint8_t(n));
+    if (n >= -0x80) return big_endian(0xD0, uint64_t(n), 1);
+    if (n >= -0x8000) return big_endian(0xD1, uint64_t(n), 2);
+    if (n >= -0x80000000LL) return big_endian(0xD2, uint64_t(n), 4);
+    big_endian(0xD3, uint64_t(n), 8);
+  }
+
+  void text(const std::string& s) {
+    const size_t n = s.size();
+    if (n < 32) {
+      byte(uint8_t(0xA0 | n));
+    } else if (n < 0x100) {
+      big_endian(0xD9, n, 1);
+    } else if (n < 0x10000) {
+      big_endian(0xDA, n, 2);
+    } else {
+      big_endian(0xDB, n, 4);
+    }
+    out_.insert(out_.end(), s.begin(), s.end());
+  }
+
+  // fix form below 16, else the 16-bit form (`wide`) or the 32-bit one (`wide + 1`).
+  void header(size_t n, uint8_t fix, uint8_t wide) {
+    if (n < 16) return byte(uint8_t(fix | n));
+    if (n < 0x10000) return big_endian(wide, n, 2);
+    big_endian(uint8_t(wide + 1), n, 4);
+  }
+
+  std::vector<char>& out_;
+};
+
+}  // namespace
+
+bool msgpack_decode(const char* bytes, size_t size, Value& out, std::string& error) {
+  return Reader(bytes, size, error).read_document(out);
+}
+
+void msgpack_encode(const Value& value, std::vector<char>& out) {
+  out.clear();
+  Writer(out).write(value);
+}
+
+}  // namespace wasm_runner
