@@ -17,6 +17,7 @@ const { csvApproaches } = require('../approaches');
 const { csvWorkload, PARAMS } = require('../csv-workload');
 const { packageVersions } = require('../../node-kit');
 const { option } = require('../../js-serializers/bench/command-line');
+const { saveBenchResults } = require('../../js-serializers/bench/results-file');
 
 const serviceRequire = createRequire(path.join(__dirname, '..', '..', 'services', 'node-async', 'package.json'));
 const LIBRARIES = { csvParse: 'csv-parse', iterTools: 'iter-tools-es' };
@@ -139,6 +140,7 @@ async function main() {
   const summary = summarize(results);
   if (args.includes('--json')) console.log(JSON.stringify(Object.assign(results, { summary }), null, 2));
   else print(results, summary, rounds);
+  console.error(`raw results: ${saveBenchResults('seed-003-csv', Object.assign({}, results, { summary }))}`);
   if (summary.some((s) => !s.validated)) process.exitCode = 1;
 }
 

@@ -16,6 +16,7 @@ const { startGapMonitor } = require('../timer-gap');
 const { shapes } = require('../test/torture-corpus');
 const { randomText, textOf } = require('../test/parse-corpus');
 const { generate } = require('../../payloads/js/index');
+const { saveBenchResults } = require('./results-file');
 
 const WARMUPS = 2;
 const ROUNDS = 5;
@@ -124,6 +125,7 @@ async function main() {
     console.log(table(results));
     console.log(`(ratio = fast / native; ${report.totalSeconds.toFixed(0)} s in all)`);
   }
+  console.error(`raw results: ${saveBenchResults('fast-parse', report)}`);
   if (results.some((r) => !r.validated)) process.exitCode = 1;
 }
 

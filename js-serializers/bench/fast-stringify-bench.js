@@ -14,6 +14,7 @@ const { stringify, chunks } = require('../fast-stringify');
 const { startGapMonitor } = require('../timer-gap');
 const { shapes } = require('../test/torture-corpus');
 const { generate } = require('../../payloads/js/index');
+const { saveBenchResults } = require('./results-file');
 
 const WARMUPS = 2;
 const ROUNDS = 5;
@@ -136,6 +137,7 @@ async function main() {
     console.log(table(results));
     console.log(`(max slice: stringify / chunks; ratio = fast / native; ${report.totalSeconds.toFixed(0)} s in all)`);
   }
+  console.error(`raw results: ${saveBenchResults('fast-stringify', report)}`);
   if (results.some((r) => !r.validated)) process.exitCode = 1;
 }
 

@@ -19,6 +19,7 @@ const os = require('os');
 const { execFile } = require('child_process');
 const { performance } = require('perf_hooks');
 const { option } = require('./command-line');
+const { saveBenchResults } = require('./results-file');
 
 const ROOT = path.join(__dirname, '..', '..');
 const SERVICES = [
@@ -156,6 +157,7 @@ async function main() {
   for (const service of SERVICES) results.push(await runChild(service, size, rounds));
   if (args.includes('--json')) console.log(JSON.stringify(results, null, 2));
   else print(results, size, rounds);
+  console.error(`raw results: ${saveBenchResults('seed-000', { size, rounds, at: new Date().toISOString(), services: results })}`);
   const failed = results.some((r) => r.rows.some((row) => !row.runs.every((run) => run.validated)));
   if (failed) process.exitCode = 1;
 }

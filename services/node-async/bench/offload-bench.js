@@ -15,6 +15,7 @@ const { samples } = require('../../../node-kit/testing');
 const { referenceOf, hashOf } = require('../src/offload/process-data');
 const { ROUTE } = require('../src/offload');
 const { SEED } = require('./seed004-figures');
+const { saveBenchResults } = require('../../../js-serializers/bench/results-file');
 
 // duration and connections default to the seed004 suite's (the seed's profile).
 const args = parseArgs(process.argv.slice(2), { duration: undefined, connections: undefined, 'worker-seconds': 10 });
@@ -171,6 +172,8 @@ async function main() {
     for (const route of ['optimized', 'unoptimized']) runs[route] = await loadRoute(server.url, route);
     printTables(runs);
     printTargets(runs, workers, workerRate);
+    const raw = { node: process.versions.node, libraries: info.libraries, cpus: os.cpus().length, at: new Date().toISOString(), offload: info.offload, body, workerRate, runs };
+    console.error(`raw results: ${saveBenchResults('seed-004-offload', raw)}`);
     const wrong = Object.values(runs).reduce((n, run) => n + run.outcome.checks.invalid, 0);
     if (wrong > 0) {
       console.log(`\nFAILED: ${wrong} answers were not validated`);
