@@ -7,7 +7,7 @@ COMPONENTS := $(patsubst %/Makefile,%,$(wildcard services/*/Makefile)) load
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'scripts/test/*.test.js'
 
-.PHONY: setup system-packages native bench-stringify bench-offload bench-csv bench-wasm test test-components test-shared check-config test-integration smoke \
+.PHONY: setup system-packages native bench-stringify bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration smoke \
 	smoke-if-engine lint lint-tools
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -40,6 +40,14 @@ bench-csv: setup
 # transfer case and the tree operations, each op timed on its own and checked; raw results under results/bench/.
 bench-wasm: setup
 	$(NODE) --expose-gc services/wasm-runner/bench/transfer-bench.js
+
+# Seed 002's tables from JMH: every serde approach, serialize and deserialize apart, for the seed's five N, beside the
+# seed's figures; raw JMH JSON under results/bench/. bench-jvm-short takes fewer iterations, for a quick look.
+bench-jvm: setup
+	$(MAKE) -C services/jvm-serializer bench
+
+bench-jvm-short: setup
+	$(MAKE) -C services/jvm-serializer bench-short
 
 test: setup test-components test-shared check-config lint test-integration smoke-if-engine
 

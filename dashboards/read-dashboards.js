@@ -11,6 +11,9 @@ const JSON_DIR = path.join(__dirname, 'json');
 // The Node services' scrape jobs (prometheus.yml): the ones with prom-client's event-loop metrics.
 const NODE_JOBS = ['node14-fibers', 'node-async', 'wasm-runner'];
 const LAG_METRICS = ['nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_max_seconds'];
+// A dashboard about a service with no event loop starts with what stalls that service instead (by uid): the JVM's GC
+// pauses. The others start with the event-loop lag of their Node services.
+const STALL_FIRST = { 'lab-jvm': 'jvm_gc_collection_seconds' };
 
 // Every dashboard file, parsed; a file that does not parse throws with its name.
 function readDashboards(dir = JSON_DIR) {
@@ -61,4 +64,4 @@ function jobsSelected(expr, jobs) {
   );
 }
 
-module.exports = { JSON_DIR, NODE_JOBS, LAG_METRICS, readDashboards, panelsOf, isLagPanel, jobsSelected };
+module.exports = { JSON_DIR, NODE_JOBS, LAG_METRICS, STALL_FIRST, readDashboards, panelsOf, isLagPanel, jobsSelected };

@@ -25,6 +25,10 @@ object BuildInfo {
         put("runtime", buildJsonObject {
             put("name", "jvm")
             put("version", System.getProperty("java.version"))
+            // What the timings ran on: the CPUs this JVM sees (a container's cpus/cpuset) and the heap it may use.
+            put("vm", "${System.getProperty("java.vm.name")} ${System.getProperty("java.vm.version")}")
+            put("availableProcessors", Runtime.getRuntime().availableProcessors())
+            put("maxHeapBytes", Runtime.getRuntime().maxMemory())
         })
         put("libraries", JsonObject(libraries().mapValues { JsonPrimitive(it.value) }))
         put("workloads", JsonObject(workloads.associate { it.name to it.describe() }))

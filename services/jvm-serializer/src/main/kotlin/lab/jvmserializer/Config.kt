@@ -23,6 +23,13 @@ data class Config(
     /** Generated input objects kept for reuse, counted in objects (~6 KB each), not entries. */
     val inputCacheObjects: Int = 100_000,
     val shutdownTimeoutMs: Long = 8000,
+    /** Threads of the pool json-multithreaded runs share: by default one per CPU the JVM sees (its container's). */
+    val serdeThreads: Int = Runtime.getRuntime().availableProcessors(),
+    /**
+     * json-multithreaded runs on one thread below this many objects (or that many objects' worth of JSON text), where
+     * a hand-off costs more than it saves: measured on 2 cores (README, "json-multithreaded").
+     */
+    val serdeParallelMinObjects: Int = 64,
 ) {
     companion object {
         const val SERVICE_NAME = "jvm-serializer"
@@ -46,6 +53,8 @@ data class Config(
                 runBudget = int("RUN_BUDGET", defaults.runBudget, 1),
                 inputCacheObjects = int("INPUT_CACHE_OBJECTS", defaults.inputCacheObjects, 0),
                 shutdownTimeoutMs = int("SHUTDOWN_TIMEOUT_MS", defaults.shutdownTimeoutMs.toInt(), 0).toLong(),
+                serdeThreads = int("SERDE_THREADS", defaults.serdeThreads, 1),
+                serdeParallelMinObjects = int("SERDE_PARALLEL_MIN_OBJECTS", defaults.serdeParallelMinObjects, 1),
             ).also {
                 require(it.httpThreads > it.maxConcurrentRuns) {
                     "HTTP_THREADS (${it.httpThreads}) must exceed MAX_CONCURRENT_RUNS (${it.maxConcurrentRuns}) so /healthz stays answered"

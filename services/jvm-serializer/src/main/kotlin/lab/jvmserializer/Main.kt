@@ -16,10 +16,11 @@ fun main() {
         System.err.println("[${Config.SERVICE_NAME}] bad setting: ${e.message}")
         exitProcess(2)
     }
-    val workloads = listOf(SerdeWorkload(ObjectsInputs(Vectors.fromClasspath(), config.inputCacheObjects)))
+    val workloads = listOf(SerdeWorkload(ObjectsInputs(Vectors.fromClasspath(), config.inputCacheObjects), config))
     val server = LabServer(config, workloads)
     val port = server.start()
-    log("listening on ${config.host}:$port (max heap ${Runtime.getRuntime().maxMemory() / (1 shl 20)} MiB)")
+    log("listening on ${config.host}:$port (max heap ${Runtime.getRuntime().maxMemory() / (1 shl 20)} MiB, " +
+        "${Runtime.getRuntime().availableProcessors()} CPUs, serde pool ${config.serdeThreads} threads)")
     Runtime.getRuntime().addShutdownHook(Thread({ shutDown(server, config.shutdownTimeoutMs) }, "graceful-shutdown"))
 }
 

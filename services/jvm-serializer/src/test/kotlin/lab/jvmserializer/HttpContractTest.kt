@@ -41,12 +41,25 @@ class HttpContractTest {
         assertEquals("jvm", info.obj("runtime").str("name"))
         assertEquals(System.getProperty("java.version"), info.obj("runtime").str("version"))
         val libraries = info.obj("libraries")
-        assertEquals(setOf("kotlin", "kotlinx-serialization-json", "kotlinx-coroutines", "prometheus-metrics", "jetty"), libraries.keys)
-        libraries.values.forEach { assertTrue(Regex("""\d+\.\d+\.\d+""").matches(it.jsonPrimitive.content), "version $it") }
+        assertEquals(
+            setOf("kotlin", "kotlinx-serialization-json", "kotlinx-serialization-cbor", "jackson-databind", "jackson-dataformat-cbor",
+                "jackson-annotations", "prometheus-metrics", "jetty"),
+            libraries.keys,
+        )
+        // Jackson's annotations are numbered by minor version only (2.22) since 2.20.
+        libraries.values.forEach { assertTrue(Regex("""\d+\.\d+(\.\d+)?""").matches(it.jsonPrimitive.content), "version $it") }
+        assertEquals(libraries.str("kotlinx-serialization-json"), libraries.str("kotlinx-serialization-cbor"))
+        assertEquals(libraries.str("jackson-databind"), libraries.str("jackson-dataformat-cbor"))
+        assertEquals(Runtime.getRuntime().availableProcessors(), info.obj("runtime").int("availableProcessors"))
+        assertEquals(Runtime.getRuntime().maxMemory(), info.obj("runtime").getValue("maxHeapBytes").jsonPrimitive.long)
         val serde = info.obj("workloads").obj("serde")
-        assertEquals(JsonArray(listOf(JsonPrimitive("json"))), serde["approaches"])
+        assertEquals(listOf("json", "json-multithreaded", "cbor", "jackson", "jackson-cbor"),
+            (serde["approaches"] as JsonArray).map { it.jsonPrimitive.content })
+        assertEquals(Config().serdeThreads, serde.obj("pool").int("threads"))
+        assertEquals(Config().serdeParallelMinObjects, serde.obj("pool").int("parallelMinObjects"))
         val params = serde.obj("params")
-        assertEquals(setOf("document", "size", "seed"), params.keys)
+        assertEquals(listOf("document", "size", "seed", "repeat"), params.keys.toList())
+        assertEquals(listOf(1, 1, 100), listOf("default", "min", "max").map { params.obj("repeat").int(it) })
         assertEquals(listOf(1000, 1, 100_000), listOf("default", "min", "max").map { params.obj("size").int(it) })
         assertEquals(listOf(1, 0, Int.MAX_VALUE), listOf("default", "min", "max").map { params.obj("seed").int(it) })
         assertEquals("objects", params.obj("document").str("default"))
@@ -62,7 +75,8 @@ class HttpContractTest {
         assertEquals(pinned.bytes, result["bytes"]!!.jsonPrimitive.long)
         assertEquals("objects", result.str("case"))
         assertEquals(
-            JsonObject(mapOf("document" to JsonPrimitive("objects"), "size" to JsonPrimitive(1000), "seed" to JsonPrimitive(pinned.seed))),
+            JsonObject(mapOf("document" to JsonPrimitive("objects"), "size" to JsonPrimitive(1000), "seed" to JsonPrimitive(pinned.seed),
+                "repeat" to JsonPrimitive(1))),
             result["params"],
         )
         val parts = result.num("serializeMs") + result.num("deserializeMs")
@@ -82,8 +96,8 @@ class HttpContractTest {
     @CsvSource(
         delimiter = '|',
         value = [
-            "/run/serde?approach=cbor            | approach | [\"json\"]",
-            "/run/serde?sise=10                  | sise     | [\"approach\",\"document\",\"size\",\"seed\"]",
+            "/run/serde?approach=xml             | approach | [\"json\",\"json-multithreaded\",\"cbor\",\"jackson\",\"jackson-cbor\"]",
+            "/run/serde?sise=10                  | sise     | [\"approach\",\"document\",\"size\",\"seed\",\"repeat\"]",
             "/run/serde?size=12.5                | size     | {\"min\":1,\"max\":100000}",
             "/run/serde?size=ten                 | size     | {\"min\":1,\"max\":100000}",
             "/run/serde?size=                    | size     | {\"min\":1,\"max\":100000}",

@@ -18,7 +18,7 @@ import java.time.Duration
 /** The repository's payloads/vectors.json, as pom.xml points Surefire at it. */
 fun repoVectors(): Vectors = Vectors.fromFile(File(System.getProperty("lab.vectors") ?: error("run through Maven: -Dlab.vectors is unset")))
 
-fun serdeWorkload(cacheObjects: Int = 20_000) = SerdeWorkload(ObjectsInputs(repoVectors(), cacheObjects))
+fun serdeWorkload(cacheObjects: Int = 20_000, config: Config = Config()) = SerdeWorkload(ObjectsInputs(repoVectors(), cacheObjects), config)
 
 /** A real server on an ephemeral port of 127.0.0.1, talked to over real HTTP. */
 class TestServer(workloads: List<Workload>, config: Config = Config(host = "127.0.0.1", port = 0)) : AutoCloseable {

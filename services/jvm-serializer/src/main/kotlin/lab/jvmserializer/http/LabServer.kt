@@ -17,6 +17,10 @@ import java.util.concurrent.TimeUnit
  * clients that stalled mid-head left /healthz unanswered), a bounded pool for the handlers, and a graceful stop.
  */
 class LabServer(config: Config, workloads: List<Workload>, val metrics: LabMetrics = LabMetrics()) {
+    init {
+        workloads.forEach { it.registerMetrics(metrics.registry) }
+    }
+
     private val handler = LabHandler(config, workloads, metrics)
 
     // A fixed pool: HTTP_THREADS for requests plus Jetty's acceptor and selector. Reserved threads off: Jetty would

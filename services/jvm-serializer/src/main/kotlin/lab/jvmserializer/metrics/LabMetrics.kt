@@ -13,6 +13,11 @@ object MetricNames {
     const val RUN_DURATION = "lab_run_duration_seconds"
     const val RUNS = "lab_runs_total"
     const val HTTP_DURATION = "http_request_duration_seconds"
+
+    // The serde workload's own (serde/SerdeMetrics.kt).
+    const val SERDE_PHASE = "lab_serde_phase_seconds"
+    const val SERDE_POOL_THREADS = "lab_serde_pool_threads"
+    const val SERDE_POOL_BUSY = "lab_serde_pool_threads_busy"
 }
 
 /** Values of the `outcome` label of [MetricNames.RUNS]. */

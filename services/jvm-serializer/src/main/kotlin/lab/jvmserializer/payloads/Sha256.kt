@@ -1,5 +1,6 @@
 package lab.jvmserializer.payloads
 
+import java.io.BufferedOutputStream
 import java.io.BufferedWriter
 import java.io.OutputStream
 import java.io.OutputStreamWriter
@@ -21,6 +22,14 @@ fun digestOfText(write: (Appendable) -> Unit): Digest {
     val md = MessageDigest.getInstance("SHA-256")
     val counter = CountingSink()
     BufferedWriter(OutputStreamWriter(DigestOutputStream(counter, md), Charsets.UTF_8), 1 shl 16).use(write)
+    return Digest(counter.count, hex(md.digest()))
+}
+
+/** Digest of the bytes that [write] streams, through a small buffer (as [digestOfText], for binary references). */
+fun digestOfStream(write: (OutputStream) -> Unit): Digest {
+    val md = MessageDigest.getInstance("SHA-256")
+    val counter = CountingSink()
+    BufferedOutputStream(DigestOutputStream(counter, md), 1 shl 16).use(write)
     return Digest(counter.count, hex(md.digest()))
 }
 

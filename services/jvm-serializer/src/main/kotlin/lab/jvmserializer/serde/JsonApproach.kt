@@ -6,6 +6,7 @@ import lab.jvmserializer.payloads.SpecObject
 
 /** kotlinx.serialization's Json on one thread, the seed experiment's baseline: encodeToString, decodeFromString. */
 class JsonApproach(private val json: Json = Json) : SerdeApproach<String>() {
+    override val format = WireFormat.Json
     private val serializer = ListSerializer(SpecObject.serializer())
 
     override fun serialize(objects: List<SpecObject>): String = json.encodeToString(serializer, objects)

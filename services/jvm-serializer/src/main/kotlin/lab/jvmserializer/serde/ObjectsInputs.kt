@@ -1,13 +1,31 @@
 package lab.jvmserializer.serde
 
+import lab.jvmserializer.payloads.PlainCborWriter
 import lab.jvmserializer.payloads.PlainJsonWriter
 import lab.jvmserializer.payloads.SpecObject
 import lab.jvmserializer.payloads.Vectors
+import lab.jvmserializer.payloads.digestOfStream
 import lab.jvmserializer.payloads.digestOfText
 import lab.jvmserializer.payloads.generateObjects
+import java.util.concurrent.ConcurrentHashMap
 
-/** An `objects` input and the sha256 its compact JSON must have, with where that hash came from. */
-class ObjectsInput(val objects: List<SpecObject>, val referenceHash: String, val reference: String)
+/** A hash an approach's bytes must equal, and what it comes from (the answer's `reference`). */
+data class Reference(val name: String, val sha256: String)
+
+/**
+ * An `objects` input and its references: the JSON one (the vector if pinned, else the plain writer) made with the
+ * input, a CBOR dialect's (its plain writer) on first use, since most runs never need it. Both streamed into sha256.
+ */
+class ObjectsInput(val objects: List<SpecObject>, private val json: Reference) {
+    private val cbor = ConcurrentHashMap<WireFormat.Cbor, Reference>()
+
+    fun reference(format: WireFormat): Reference = when (format) {
+        WireFormat.Json -> json
+        is WireFormat.Cbor -> cbor.computeIfAbsent(format) {
+            Reference(ObjectsInputs.REFERENCE_PLAIN_CBOR_WRITER, digestOfStream { PlainCborWriter(it, format.dialect).writeObjects(objects) }.sha256)
+        }
+    }
+}
 
 /**
  * Generated inputs and their references, kept in an LRU bounded by the total number of objects held (one object is
@@ -41,15 +59,17 @@ class ObjectsInputs(private val vectors: Vectors, private val maxObjects: Int) {
     private fun create(seed: Int, size: Int): ObjectsInput {
         val objects = generateObjects(seed, size)
         val pinned = vectors.objectsHash(seed, size)
-        return if (pinned != null) {
-            ObjectsInput(objects, pinned, REFERENCE_VECTOR)
+        val json = if (pinned != null) {
+            Reference(REFERENCE_VECTOR, pinned)
         } else {
-            ObjectsInput(objects, digestOfText { PlainJsonWriter.writeObjects(objects, it) }.sha256, REFERENCE_PLAIN_WRITER)
+            Reference(REFERENCE_PLAIN_WRITER, digestOfText { PlainJsonWriter.writeObjects(objects, it) }.sha256)
         }
+        return ObjectsInput(objects, json)
     }
 
     companion object {
         const val REFERENCE_VECTOR = "vector"
         const val REFERENCE_PLAIN_WRITER = "plain-writer"
+        const val REFERENCE_PLAIN_CBOR_WRITER = "plain-cbor-writer"
     }
 }

@@ -1,52 +1,116 @@
 package lab.jvmserializer.serde
 
+import io.prometheus.metrics.model.registry.PrometheusRegistry
+import kotlinx.serialization.json.JsonElement
+import kotlinx.serialization.json.JsonObject
 import kotlinx.serialization.json.JsonPrimitive
+import kotlinx.serialization.json.buildJsonObject
+import kotlinx.serialization.json.put
+import lab.jvmserializer.Config
 import lab.jvmserializer.payloads.DocumentNames
+import lab.jvmserializer.workloads.HttpError
 import lab.jvmserializer.workloads.IntParam
 import lab.jvmserializer.workloads.NamedParam
-import lab.jvmserializer.workloads.RunRequest
 import lab.jvmserializer.workloads.RunParams
+import lab.jvmserializer.workloads.RunRequest
 import lab.jvmserializer.workloads.RunResult
 import lab.jvmserializer.workloads.Workload
 import lab.jvmserializer.workloads.nanosToMs
+import java.util.concurrent.CopyOnWriteArrayList
 
 /**
- * Seed 002: a serialize + deserialize round trip of the spec's `objects` document. Adding an approach (multithreaded
- * Json, CBOR) is one entry in [APPROACHES].
+ * Seed 002: serialize then deserialize the spec's `objects` document, each phase timed apart, `repeat` times, every
+ * repetition checked. Adding an approach is one entry in [approachesByName].
  */
-class SerdeWorkload(private val inputs: ObjectsInputs) : Workload {
+class SerdeWorkload(private val inputs: ObjectsInputs, config: Config = Config()) : Workload {
+    /** The one pool every json-multithreaded run of this service shares. */
+    val pool = SerdePool(config.serdeThreads)
+    private val parallelMinObjects = config.serdeParallelMinObjects
+    private val runBudget = config.runBudget
+
+    val approachesByName: Map<String, SerdeApproach<*>> = linkedMapOf(
+        "json" to JsonApproach(),
+        "json-multithreaded" to MultithreadedJsonApproach(pool, parallelMinObjects),
+        "cbor" to CborApproach(),
+        "jackson" to JacksonApproach.jackson(),
+        "jackson-cbor" to JacksonApproach.jacksonCbor(),
+    )
+
+    private val metrics = CopyOnWriteArrayList<SerdeMetrics>()
+
     override val name = "serde"
-    override val approaches = APPROACHES.keys.toList()
+    override val approaches = approachesByName.keys.toList()
     override val params = listOf(
         NamedParam("document", DocumentNames.OBJECTS, listOf(DocumentNames.OBJECTS)),
         // The cap bounds one run's heap: see the README's memory math before raising it.
         IntParam("size", default = 1000, min = 1, max = 100_000),
         IntParam("seed", default = 1, min = 0, max = Int.MAX_VALUE),
+        // Repetitions of the round trip in one run, for the `stats`; repeat × size is bounded too (checkParams).
+        IntParam("repeat", default = 1, min = 1, max = MAX_REPEAT),
     )
 
     override fun caseOf(params: RunParams): String = params.string("document")
 
     override fun weightOf(params: RunParams): Int = params.int("size")
 
+    /** repeat × size within RUN_BUDGET objects: a run's time stays within that of one run at the budget's size. */
+    override fun checkParams(params: RunParams) {
+        val size = params.int("size")
+        val repeat = params.int("repeat")
+        if (repeat == 1 || repeat.toLong() * size <= runBudget) return
+        val max = maxOf(1, runBudget / size)
+        throw HttpError.badRequest(
+            "repeat × size must be at most $runBudget (RUN_BUDGET): at size $size, repeat may be at most $max",
+            "repeat",
+            buildJsonObject { put("min", 1); put("max", max); put("repeatTimesSizeMax", runBudget) },
+        )
+    }
+
+    override fun registerMetrics(registry: PrometheusRegistry) {
+        metrics += SerdeMetrics(registry, pool)
+    }
+
+    override fun describeMore(): Map<String, JsonElement> = mapOf(
+        "pool" to buildJsonObject {
+            put("threads", pool.threads)
+            put("parallelMinObjects", parallelMinObjects)
+        },
+    )
+
     override fun run(request: RunRequest): RunResult {
-        val approach = APPROACHES.getValue(request.approach)
-        val input = inputs.get(request.params.int("seed"), request.params.int("size"))
-        val trip = approach.roundTrip(input.objects)
-        val serializeMs = nanosToMs(trip.serializeNanos)
-        val deserializeMs = nanosToMs(trip.deserializeNanos)
+        val approach = approachesByName.getValue(request.approach)
+        val size = request.params.int("size")
+        val repeat = request.params.int("repeat")
+        val input = inputs.get(request.params.int("seed"), size)
+        // Made (or taken from the cache) before any timing.
+        val reference = input.reference(approach.format)
+        val trips = ArrayList<RoundTrip>(repeat)
+        repeat(repeat) {
+            // A repetition cannot be stopped midway (kotlinx and Jackson cannot), but a run stops between them.
+            if (Thread.interrupted()) throw InterruptedException("interrupted between repetitions")
+            trips += approach.roundTrip(input.objects, reference.sha256)
+        }
+        val validated = trips.all { it.validated }
+        // Only validated runs are measurements: each repetition's phases go to the histogram then.
+        if (validated) metrics.forEach { m -> trips.forEach { m.observe(request.approach, size, it) } }
+        val serialize = PhaseStats.of(trips.map { it.serializeNanos })
+        val deserialize = PhaseStats.of(trips.map { it.deserializeNanos })
+        val shown = trips.firstOrNull { !it.validated } ?: trips.first()
         return RunResult(
-            ms = nanosToMs(trip.serializeNanos + trip.deserializeNanos),
-            bytes = trip.digest.bytes,
-            hash = trip.digest.sha256,
-            validated = trip.digest.sha256 == input.referenceHash && trip.decodedEqualsInput,
-            reference = input.reference,
-            extra = mapOf("serializeMs" to JsonPrimitive(serializeMs), "deserializeMs" to JsonPrimitive(deserializeMs)),
+            ms = nanosToMs(trips.map { it.serializeNanos + it.deserializeNanos }.average()),
+            bytes = shown.bytes,
+            hash = shown.sha256,
+            validated = validated,
+            reference = reference.name,
+            extra = mapOf(
+                "serializeMs" to JsonPrimitive(serialize.meanMs),
+                "deserializeMs" to JsonPrimitive(deserialize.meanMs),
+                "stats" to JsonObject(mapOf("serialize" to serialize.toJson(), "deserialize" to deserialize.toJson())),
+            ),
         )
     }
 
     companion object {
-        val APPROACHES: Map<String, SerdeApproach<*>> = linkedMapOf(
-            "json" to JsonApproach(),
-        )
+        const val MAX_REPEAT = 100
     }
 }

@@ -86,7 +86,9 @@ fun parseRunRequest(workload: Workload, query: Map<String, List<String>>): RunRe
     }
     val values = LinkedHashMap<String, Any>()
     for (param in workload.params) values[param.name] = query[param.name]?.single()?.let(param::parse) ?: param.default
-    return RunRequest(approach, RunParams(values))
+    val params = RunParams(values)
+    workload.checkParams(params)
+    return RunRequest(approach, params)
 }
 
 private const val APPROACH = "approach"

@@ -5,6 +5,7 @@ import kotlinx.serialization.json.JsonObject
 import kotlinx.serialization.json.JsonPrimitive
 import kotlinx.serialization.json.buildJsonObject
 import kotlinx.serialization.json.put
+import io.prometheus.metrics.model.registry.PrometheusRegistry
 
 /** A benchmark the service hosts: its approaches (the first is the default), its parameters, and one run. */
 interface Workload {
@@ -21,13 +22,26 @@ interface Workload {
      */
     fun weightOf(params: RunParams): Int = 1
 
+    /**
+     * Checks what no single parameter's range can say (serde: repeat × size within the run budget). Called by
+     * [parseRunRequest] after every parameter parsed; throws a 400 [HttpError] naming the parameter and what is allowed.
+     */
+    fun checkParams(params: RunParams) {}
+
+    /** Registers the workload's own metrics beside the contract's (LabServer calls it once per registry). */
+    fun registerMetrics(registry: PrometheusRegistry) {}
+
     /** Runs once. Throws on failure; a wrong answer is a result with validated = false, not an exception. */
     fun run(request: RunRequest): RunResult
 
     fun describe(): JsonObject = buildJsonObject {
         put("approaches", strings(approaches))
         put("params", JsonObject(params.associate { it.name to it.describe() }))
+        describeMore().forEach { (key, value) -> put(key, value) }
     }
+
+    /** What a workload adds to its /info entry beside approaches and params (serde: its thread pool). */
+    fun describeMore(): Map<String, JsonElement> = emptyMap()
 }
 
 /** What the contract's /run answer carries beside the request echo; [extra] holds the workload's own fields. */
@@ -49,4 +63,6 @@ data class RunResult(
 }
 
 /** Nanoseconds to milliseconds with microsecond resolution, the unit every /run answer reports. */
-fun nanosToMs(nanos: Long): Double = Math.round(nanos / 1_000.0) / 1_000.0
+fun nanosToMs(nanos: Long): Double = nanosToMs(nanos.toDouble())
+
+fun nanosToMs(nanos: Double): Double = Math.round(nanos / 1_000.0) / 1_000.0
