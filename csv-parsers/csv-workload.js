@@ -3,7 +3,7 @@
 // timed from the approach's call (its first read of the source) until it resolved with the last row, watched for
 // event-loop blocks and bounded by timeoutMs; the rows are then hashed in slices and must hash like the rows the
 // document was generated from.
-const { runControlled, controlFields } = require('../js-serializers/run-control');
+const { runControlled, controlFields } = require('../node-kit/run-control');
 const { DOCUMENT_DEFAULTS } = require('./csv-document');
 const { createDocumentCache } = require('./document-cache');
 const { sourceFor } = require('./sources');

@@ -7,7 +7,8 @@
 // - SYNC_CHUNKS: a sync iterable of string chunks, read with blocking reads (the seed's memory, sync, sync-composed);
 // - ASYNC_CHUNKS: an async iterable of string chunks that gives each chunk after a real turn of the event loop
 //   (setImmediate), as a socket or a file stream does; a chunk never splits a surrogate pair.
-const { nextTurn } = require('../js-serializers/event-loop');
+const { nextTurn } = require('../node-kit/event-loop');
+const { throwIfAborted } = require('../node-kit/slices');
 
 const SYNC_CHUNKS = 'sync-chunks';
 const ASYNC_CHUNKS = 'async-chunks';
@@ -30,9 +31,7 @@ function sourceFor(approach, chunks) {
   throw new TypeError(`unknown approach input ${approach.input}`);
 }
 
-/** Throws the signal's reason once it aborted. Approaches call it once per chunk. */
-function checkSignal(signal) {
-  if (signal && signal.aborted) throw signal.reason;
-}
+/** Throws the signal's reason once it aborted (node-kit's one abort rule). Approaches call it once per chunk. */
+const checkSignal = throwIfAborted;
 
 module.exports = { SYNC_CHUNKS, ASYNC_CHUNKS, sourceFor, checkSignal };

@@ -3,15 +3,9 @@
 // `yieldMs` milliseconds, lets the event loop run (setImmediate). Simple and non-blocking, but each await costs a
 // promise, which is what makes it several times slower than native; kept as the seed's baseline.
 const { SKIP, prepare, cycleGuard } = require('./json-semantics');
+const { throwIfAborted } = require('../node-kit/slices');
 
 const CLOCK_CHECK_EVERY = 100; // values between clock reads: Date.now() on every value would dominate the walk
-
-class AbortedError extends Error {
-  constructor() {
-    super('serialization aborted');
-    this.name = 'AbortError';
-  }
-}
 
 /**
  * Resolves to exactly what JSON.stringify(value) returns (a string, or undefined). Options: yieldMs (default 5),
@@ -34,7 +28,7 @@ async function asyncStringify(value, options) {
     if (Date.now() - lastYield < yieldMs) return;
     await new Promise((resolve) => setImmediate(resolve));
     stats.yields = ++yields;
-    if (signal && signal.aborted) throw new AbortedError();
+    throwIfAborted(signal);
     lastYield = Date.now();
   }
 
@@ -73,4 +67,4 @@ async function asyncStringify(value, options) {
   return { text: written ? parts.join('') : undefined, yields };
 }
 
-module.exports = { asyncStringify, AbortedError };
+module.exports = { asyncStringify };

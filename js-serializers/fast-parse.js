@@ -16,14 +16,14 @@
  *       Not incremental: the chunks are collected (signal checked between them), joined, then parsed as above.
  *
  * Options (all optional):
- *   signal   AbortSignal: once aborted, the promise rejects with signal.reason, or an AbortError (slices.js's,
+ *   signal   AbortSignal: once aborted, the promise rejects with signal.reason, or an AbortError (node-kit/slices.js's,
  *            re-exported here) when there is none, at the next slice boundary; no more work is done after it.
  *   yieldMs  target length of one synchronous slice in ms (default 5).
  *   stats    an object that gets `yields`, `nativeCalls`, `maxSliceMs`, `chars` (characters of the text parsed,
  *            scanned or copied, an array element copied counting as one, all slices together) and `maxSliceChars`
  *            (the most of them in one slice) filled in as the work progresses.
  *
- * Work per slice is bounded twice: by time (about yieldMs) and by characters (slices.js's maxSliceChars(yieldMs)), so
+ * Work per slice is bounded twice: by time (about yieldMs) and by characters (node-kit/slices.js's maxSliceChars(yieldMs)), so
  * that it stays bounded in work units whatever the clock says. A slice handles at most that many characters plus a
  * quarter (a batch may end past its target), except where one token must be read whole (a key or a number longer
  * than the slice) and parseChunks' join of its chunks (a copy of the whole text, one step).
@@ -70,7 +70,7 @@
  */
 const { performance } = require('perf_hooks');
 const { StringDecoder } = require('string_decoder');
-const { AbortError, throwIfAborted, readSliceOptions, nextTurn } = require('./slices');
+const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = require('../node-kit/slices');
 
 // Before anything is measured, assume a slow 20 characters per microsecond (deeply nested arrays on Node 14 parse at
 // about that speed; most documents parse 10 to 30 times faster). A text this short at that rate is parsed whole.
@@ -895,27 +895,23 @@ function countSlice(stats, ms, chars) {
   stats.maxSliceChars = Math.max(stats.maxSliceChars, chars);
 }
 
-/** Runs a Parser slice by slice, with a turn of the event loop between slices. */
+/** Runs a Parser slice by slice (node-kit's slice loop). */
 async function run(text, settings) {
   const stats = settings.stats;
-  throwIfAborted(settings.signal);
   const parser = new Parser(text, settings.maxSliceChars);
-  for (;;) {
+  const step = (deadline) => {
     const started = now();
-    let done;
     parser.sliceChars = 0;
     try {
-      done = parser.step(started + settings.yieldMs);
+      return parser.step(deadline);
     } finally {
       countSlice(stats, now() - started, parser.sliceChars);
       stats.nativeCalls += parser.nativeCalls;
       parser.nativeCalls = 0;
     }
-    if (done) return parser.result;
-    await nextTurn();
-    stats.yields++;
-    throwIfAborted(settings.signal);
-  }
+  };
+  await runSlices(step, { yieldMs: settings.yieldMs, signal: settings.signal, stats });
+  return parser.result;
 }
 
 async function parse(text, options) {

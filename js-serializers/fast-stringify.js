@@ -37,7 +37,7 @@
  * the same keys, so toJSON sees the right key. Each property is read once, and a read that could run code (a getter,
  * a proxy trap) is not moved ahead of serializing a value that could run code too: the batch ends before it.
  *
- * Work per slice is bounded twice: by time (about yieldMs) and by characters of output (slices.js's
+ * Work per slice is bounded twice: by time (about yieldMs) and by characters of output (node-kit/slices.js's
  * maxSliceChars(yieldMs)), so that it stays bounded in work units whatever the clock says. A batch is sized to the
  * characters left in the slice from the characters per unit its container's batches produced so far; a slice stops
  * once it has produced its characters, so it ends at most one batch past them.
@@ -51,7 +51,7 @@
  */
 const { types } = require('util');
 const { performance } = require('perf_hooks');
-const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn } = require('./slices');
+const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn, slicesOf } = require('../node-kit/slices');
 
 // A container with more direct children than this is always walked here: handed to native whole, it could be a
 // slice of any length.
@@ -436,31 +436,24 @@ function readOptions(options) {
   return Object.assign(readSliceOptions(options), { end: Boolean(options && options.end === true) });
 }
 
-/** Runs a Walker slice by slice, yielding it after each slice, with a turn of the event loop between slices. */
+/** Runs a Walker slice by slice (node-kit's slice loop), yielding it after each slice. */
 async function* slices(value, settings) {
   const stats = settings.stats || {};
-  stats.yields = 0;
-  stats.nativeCalls = 0;
-  stats.maxSliceMs = 0;
-  stats.chars = 0;
-  stats.maxSliceChars = 0;
-  throwIfAborted(settings.signal);
+  Object.assign(stats, { yields: 0, nativeCalls: 0, maxSliceMs: 0, chars: 0, maxSliceChars: 0 });
   const walker = new Walker(value, settings.maxSliceChars);
-  for (;;) {
+  const step = (deadline) => {
     const started = now();
     const charsBefore = walker.outChars;
-    const done = walker.step(started + settings.yieldMs);
+    const done = walker.step(deadline);
     stats.maxSliceMs = Math.max(stats.maxSliceMs, now() - started);
     stats.maxSliceChars = Math.max(stats.maxSliceChars, walker.outChars - charsBefore);
     stats.chars = walker.outChars;
     stats.nativeCalls = walker.nativeCalls;
     throwIfAborted(settings.signal); // a toJSON may have aborted: no output after an abort
-    yield walker;
-    if (done) return;
-    await nextTurn();
-    stats.yields++;
-    throwIfAborted(settings.signal);
-  }
+    return done;
+  };
+  const turns = slicesOf(step, { yieldMs: settings.yieldMs, signal: settings.signal, stats });
+  while (!(await turns.next()).done) yield walker;
 }
 
 async function stringify(value, options) {

@@ -3,17 +3,13 @@
 // the call until the value is complete, watched for event-loop blocks and bounded by timeoutMs. The value is then
 // checked by serializing it again with fast-stringify (byte-identical to JSON.stringify, and non-blocking) and
 // hashing that in slices: it must hash like the reference text.
-const { runControlled, controlFields } = require('./run-control');
+const { runControlled, controlFields } = require('../node-kit/run-control');
 const { hashText } = require('./text-hash');
 const fastStringify = require('./fast-stringify');
+const { DOCUMENT_PARAMS } = require('./document-params');
 const approachesModule = require('./parse-approaches');
 
-const PARAMS = {
-  size: { default: 1000, min: 1, max: 20000 }, // the same cap as stringify: a ~40 MB text
-  seed: { default: 1, min: 0, max: 2147483647 },
-  yieldMs: { default: 5, min: 1, max: 1000 },
-  timeoutMs: { default: 0, min: 0, max: 600000 }, // 0: no timeout
-};
+const PARAMS = DOCUMENT_PARAMS;
 
 /**
  * approaches: {name: approach} in the shape of parse-approaches.js; `native` is added first.

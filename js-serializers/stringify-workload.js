@@ -3,18 +3,15 @@
 // line can run (stringify-approaches.js). A run is timed from the first call until the approach's last chunk (with
 // body=1: until the last byte went to the client), watched for event-loop blocks, bounded by timeoutMs, and hashed
 // in slices afterwards, so checking the output never blocks the service longer than producing it did.
-const { runControlled, controlFields } = require('./run-control');
+const { runControlled, controlFields } = require('../node-kit/run-control');
 const { createTextHash, hashText } = require('./text-hash');
 const { writeText } = require('./sink-writer');
+const { DOCUMENT_PARAMS } = require('./document-params');
 const approachesModule = require('./stringify-approaches');
 
-const PARAMS = {
-  size: { default: 1000, min: 1, max: 20000 }, // records of ~2 KB: the cap is a ~40 MB document
-  seed: { default: 1, min: 0, max: 2147483647 },
-  yieldMs: { default: 5, min: 1, max: 1000 },
-  timeoutMs: { default: 0, min: 0, max: 600000 }, // 0: no timeout
+const PARAMS = Object.assign({}, DOCUMENT_PARAMS, {
   body: { default: 0, min: 0, max: 1 }, // 1: stream the JSON to the client; the summary goes in a trailer
-};
+});
 
 /**
  * approaches: {name: approach} in the shape of stringify-approaches.js; `native` is added first.

@@ -2,7 +2,8 @@
 // sha256 and UTF-8 length of a text that arrives as chunks, computed in slices between event-loop turns, so that
 // checking a 40 MB result never blocks the service longer than serializing it did. Node 14 syntax.
 const crypto = require('crypto');
-const { nextTurn } = require('./event-loop');
+const { performance } = require('perf_hooks');
+const { runSlices } = require('../node-kit/slices');
 
 // Hashing runs at several hundred MB/s: a piece this size is well under a millisecond.
 const PIECE_CHARS = 1 << 18;
@@ -24,7 +25,8 @@ function* pieces(text, maxChars) {
 const isHighSurrogate = (code) => code >= 0xd800 && code <= 0xdbff;
 
 /**
- * A running hash. add(chunk) resolves once the chunk is hashed, yielding to the event loop whenever yieldMs passed;
+ * A running hash. add(chunk) resolves once the chunk is hashed, in slices of about yieldMs (node-kit's slice loop);
+ * addAll(chunks) hashes a list of chunks in one slice loop, so many small chunks still give the event loop its turns.
  * digest() -> {hash, bytes}. A chunk may end between the halves of a surrogate pair: the high half waits for the next
  * chunk, so the hash is that of the whole text's UTF-8 whatever the chunking.
  */
@@ -32,27 +34,32 @@ function createTextHash({ yieldMs }) {
   const hash = crypto.createHash('sha256');
   let bytes = 0;
   let held = '';
-  let sliceStart = Date.now();
   const update = (text) => {
     hash.update(text, 'utf8');
     bytes += Buffer.byteLength(text, 'utf8');
   };
+  const split = (chunk) => {
+    let text = held + chunk;
+    held = '';
+    if (text.length > 0 && isHighSurrogate(text.charCodeAt(text.length - 1))) {
+      held = text[text.length - 1];
+      text = text.slice(0, -1);
+    }
+    return Array.from(pieces(text, PIECE_CHARS));
+  };
+  const hashPieces = (list) => {
+    let next = 0;
+    return runSlices((deadline) => {
+      while (next < list.length) {
+        update(list[next++]);
+        if (performance.now() >= deadline) break;
+      }
+      return next === list.length;
+    }, { yieldMs });
+  };
   return {
-    async add(chunk) {
-      let text = held + chunk;
-      held = '';
-      if (text.length > 0 && isHighSurrogate(text.charCodeAt(text.length - 1))) {
-        held = text[text.length - 1];
-        text = text.slice(0, -1);
-      }
-      for (const piece of pieces(text, PIECE_CHARS)) {
-        update(piece);
-        if (Date.now() - sliceStart >= yieldMs) {
-          await nextTurn();
-          sliceStart = Date.now();
-        }
-      }
-    },
+    add: (chunk) => hashPieces(split(chunk)),
+    addAll: (chunks) => hashPieces([].concat(...chunks.map(split))),
     digest() {
       if (held) update(held);
       return { hash: hash.digest('hex'), bytes };
@@ -60,10 +67,11 @@ function createTextHash({ yieldMs }) {
   };
 }
 
-/** {hash, bytes} of the concatenation of chunks (an array or an async iterable of strings). */
+/** {hash, bytes} of the concatenation of chunks (an array, or an async iterable of strings whose producer yields). */
 async function hashText(chunks, { yieldMs }) {
   const hash = createTextHash({ yieldMs });
-  for await (const chunk of chunks) await hash.add(chunk);
+  if (Array.isArray(chunks)) await hash.addAll(chunks);
+  else for await (const chunk of chunks) await hash.add(chunk);
   return hash.digest();
 }
 

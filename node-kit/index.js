@@ -10,6 +10,7 @@ const { gracefulCloser, closeOnSignals } = require('./shutdown');
 const { createInputs, sha256, lru } = require('./inputs');
 const { createLabServer, stallTimeouts } = require('./http-server');
 const { jsonBody } = require('./json-body');
+const { round } = require('./round');
 const { HttpError, badRequest, busy } = require('./errors');
 
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
@@ -107,5 +108,5 @@ function serve(service) {
 const msSince = (started) => Number(process.hrtime.bigint() - started) / 1e6;
 
 module.exports = {
-  createService, serve, packageVersions, createInputs, lru, sha256, msSince, envInteger, parseOnlyParams, watchClient, jsonBody, HttpError, badRequest, busy,
+  createService, serve, packageVersions, createInputs, lru, sha256, msSince, round, envInteger, parseOnlyParams, watchClient, jsonBody, HttpError, badRequest, busy,
 };

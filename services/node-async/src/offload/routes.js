@@ -2,7 +2,7 @@
 // Seed 004's two routes, the same work either way: `unoptimized` runs it on the main thread (every other request
 // waits), `optimized` hands it to the worker pool. Bodies are checked before any work starts; GET /api/test-data
 // serves the seed's test-data.json, generated.
-const { jsonBody, parseOnlyParams, watchClient } = require('../../../../node-kit');
+const { jsonBody, parseOnlyParams, watchClient, round } = require('../../../../node-kit');
 const { readProcessRequest, LIMITS } = require('./request-body');
 const { processData, referenceOf, hashOf } = require('./process-data');
 const { testData, PARAMS } = require('./body-generator');
@@ -25,7 +25,6 @@ function answer(route, request, work) {
   };
 }
 
-const round = (ms) => Math.round(ms * 1000) / 1000;
 
 /** {pool (pool.js), metrics (offload-metrics.js)} -> node-kit routes. */
 function offloadRoutes({ pool, metrics }) {

@@ -1,7 +1,10 @@
 'use strict';
 // The seed's figures over a run's per-op times: avg, median, min and p95 (nearest rank), in ms.
 
-const round = (ms) => Math.round(ms * 1e6) / 1e6;
+const { round: roundTo } = require('../../../../node-kit');
+
+// One op can take well under a microsecond: its figures keep 6 digits.
+const round = (ms) => roundTo(ms, 6);
 
 /** times: a Float64Array of per-op ms, of which the first n count. Returns {avgMs, medianMs, minMs, p95Ms} (null if n is 0). */
 function summarize(times, n) {

@@ -6,9 +6,10 @@
 // a turn of the event loop between them, so a long run never holds the loop; each op is timed on its own (the seed's
 // avg / median / min / p95 come from those times). Generating the input, its references and checking the output
 // happen outside the timed section.
+const { performance } = require('node:perf_hooks');
 const { createInputs, sha256 } = require('../../../../node-kit');
-const { runControlled, controlFields } = require('../../../../js-serializers/run-control');
-const { nextTurn, throwIfAborted } = require('../../../../js-serializers/slices');
+const { runControlled, controlFields } = require('../../../../node-kit/run-control');
+const { runSlices } = require('../../../../node-kit/slices');
 const { TRANSFER_CASES } = require('../../../../payloads/js/index');
 const { APPROACHES } = require('./approaches');
 const { summarize } = require('./op-stats');
@@ -39,28 +40,25 @@ function opOf(approach, op, wasm, input, spec) {
 }
 
 /**
- * `iterations` ops in slices: each slice does at least one, and more while less than yieldMs has passed since it
- * started; between slices the loop gets a turn (setImmediate), and an aborted signal stops the run there (it throws
- * the signal's reason). progress {times, done, yields, last} is kept up to date as it goes (times: each op's ms;
- * last: the last op's answer), so it also describes an interrupted run. Resolves the hash of the Value tree the last
- * op built, read before anything else can run (runs in flight together share the module).
+ * `iterations` ops in node-kit's slice loop: each slice does at least one op, and more until yieldMs has passed since
+ * it started; between slices the loop gets a turn, and an aborted signal stops the run there (it throws the signal's
+ * reason). progress {times, done, yields, last, treeHash} is kept up to date as it goes (times: each op's ms; last:
+ * the last op's answer), so it also describes an interrupted run. The hash of the Value tree the last op built is
+ * read in the same slice, before anything else can run (runs in flight together share the module).
  */
 async function slicedOps(runOp, wasm, { iterations, yieldMs }, signal, progress) {
-  const sliceNs = BigInt(Math.round(yieldMs * 1e6));
-  for (;;) {
-    throwIfAborted(signal);
-    const sliceStart = process.hrtime.bigint();
-    let now = sliceStart;
+  const step = (deadline) => {
     do {
-      const started = now;
+      const started = process.hrtime.bigint();
       progress.last = runOp();
-      now = process.hrtime.bigint();
-      progress.times[progress.done++] = Number(now - started) / 1e6;
-    } while (progress.done < iterations && now - sliceStart < sliceNs);
-    if (progress.done === iterations) return wasm.treeHash();
-    await nextTurn();
-    progress.yields++;
-  }
+      progress.times[progress.done++] = Number(process.hrtime.bigint() - started) / 1e6;
+    } while (progress.done < iterations && performance.now() < deadline);
+    if (progress.done < iterations) return false;
+    progress.treeHash = wasm.treeHash();
+    return true;
+  };
+  await runSlices(step, { yieldMs, signal, stats: progress });
+  return progress.treeHash;
 }
 
 /**

@@ -2,6 +2,7 @@
 // The event loop as a run sees it: how to give it a turn, and how long it was kept waiting. Node 14 syntax.
 const { monitorEventLoopDelay } = require('perf_hooks');
 const { startGapMonitor } = require('./timer-gap');
+const { round } = require('./round');
 
 /** Resolves after one turn of the event loop (timers and I/O run first), unlike a resolved promise. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -31,6 +32,5 @@ function startLoopWatch() {
   };
 }
 
-const round = (ms) => Math.round(ms * 1000) / 1000;
 
 module.exports = { nextTurn, startLoopWatch };

@@ -3,8 +3,9 @@
 // away; finish() says whether the approach was stopped early and how far past the deadline it stopped, which is
 // the figure that tells an approach that can be interrupted from one that cannot. Node 14 syntax.
 const { performance } = require('perf_hooks');
-const { createAbortController, AbortError } = require('../node-kit/abort');
+const { createAbortController, AbortError } = require('./abort');
 const { startLoopWatch } = require('./event-loop');
+const { round } = require('./round');
 
 /**
  * timeoutMs: 0 for none. clientSignal: aborted when the client is gone (optional).
@@ -46,7 +47,6 @@ function startRunControl({ timeoutMs, clientSignal }) {
   };
 }
 
-const round = (ms) => Math.round(ms * 1000) / 1000;
 
 /**
  * One run's timed section, as every workload times it: body(signal) watched for event-loop blocks and bounded by
