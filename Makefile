@@ -2,10 +2,11 @@
 include mk/runtimes.mk
 NODE := $(NODE24_BIN)/node
 
-# Every folder with a Makefile of the same shape (setup, test, start): the services, then the load driver.
-COMPONENTS := $(patsubst %/Makefile,%,$(wildcard services/*/Makefile)) load
+# Every component (a folder with a manifest, service.json, and a Makefile with setup, test and start): the services,
+# then the load driver.
+COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) load
 # Tests of the shared pieces that belong to no component, run under Node 24.
-SHARED_TESTS := 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'scripts/test/*.test.js'
+SHARED_TESTS := 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js'
 
 .PHONY: setup system-packages native bench-stringify bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration smoke \
 	smoke-if-engine lint lint-tools
@@ -57,8 +58,10 @@ test-components: setup
 test-shared: setup
 	$(NODE) --test $(SHARED_TESTS)
 
+# prometheus.yml with the targets file compose's topology service writes beside it, so promtool checks both.
 check-config: setup
-	promtool check config prometheus.yml
+	@dir=$$(mktemp -d) && cp prometheus.yml $$dir/ && $(NODE) lab-topology/write-targets.js $$dir \
+		&& promtool check config $$dir/prometheus.yml; status=$$?; rm -rf $$dir; exit $$status
 
 # Every service, the load driver and Prometheus started natively (ports shifted, so a running `make native` is left
 # alone), the smoke suite, and every dashboard query against the real Prometheus.

@@ -4,12 +4,13 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { readManifests, nodeServicesOf } = require('../lab-topology/manifests');
 
 // Mounted into Grafana as <mount>/json (see README.md and dashboards/lab.yml).
 const JSON_DIR = path.join(__dirname, 'json');
 
-// The Node services' scrape jobs (prometheus.yml): the ones with prom-client's event-loop metrics.
-const NODE_JOBS = ['node14-fibers', 'node-async', 'wasm-runner'];
+// The Node services' scrape jobs (their manifests' kind): the ones with prom-client's event-loop metrics.
+const NODE_JOBS = nodeServicesOf(readManifests()).map((m) => m.name);
 const LAG_METRICS = ['nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_max_seconds'];
 // A dashboard about a service with no event loop starts with what stalls that service instead (by uid): the JVM's GC
 // pauses. The others start with the event-loop lag of their Node services.

@@ -15,7 +15,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { readTargets, ROOT } = require('../scripts/lab-topology');
+const { readManifests, ROOT } = require('../lab-topology/manifests');
+const { PROMETHEUS_PORT } = require('../lab-topology/topology');
 const { checkDashboardQueries } = require('../dashboards/check-queries');
 const { until } = require('../node-kit/testing');
 const { edgeCases, runCases, checkCases } = require('../tests/contract/bad-requests');
@@ -86,7 +87,8 @@ function composeEnv(baseImages, offset, resultsOwner) {
     LAB_GID: String(resultsOwner.gid),
     LOAD_SUITE: 'none',
   });
-  for (const { job, port } of readTargets()) env[portVariable(job)] = String(port + offset);
+  for (const { name, port } of readManifests()) env[portVariable(name)] = String(port + offset);
+  env.PROMETHEUS_PORT = String(PROMETHEUS_PORT + offset);
   env.GRAFANA_PORT = String(3000 + offset);
   return env;
 }
@@ -128,7 +130,7 @@ async function offlineBaseImages() {
 }
 
 async function allTargetsUp(prometheus) {
-  const jobs = readTargets().map((t) => t.job);
+  const jobs = readManifests().map((m) => m.name).concat('prometheus');
   await until('every Prometheus target up', TARGETS_TIMEOUT_MS, async () => {
     const body = await (await fetch(`${prometheus}/api/v1/targets`)).json();
     const active = body.data.activeTargets;
@@ -172,7 +174,7 @@ async function checkDashboards(prometheus) {
 async function checkContract(offset) {
   const problems = [];
   let cases = 0;
-  for (const { job, port } of readTargets().filter((t) => t.job !== 'prometheus')) {
+  for (const { name: job, port } of readManifests()) {
     const url = `http://127.0.0.1:${port + offset}`;
     const info = job === 'load' ? null : await (await fetch(`${url}/info`)).json();
     const list = info ? edgeCases().concat(runCases(info)) : edgeCases();

@@ -1,12 +1,14 @@
 'use strict';
-// `make native`: every service, the load driver and Prometheus as local processes on the ports of prometheus.yml
-// (shifted by LAB_PORT_OFFSET), in the foreground. Ctrl-C or SIGTERM stops every child; if one dies, all stop.
-// Settings: LAB_PORT_OFFSET (0), LAB_STATE_DIR (.native: Prometheus data and its derived config),
-// LOAD_SUITE (demo; `none` leaves the load driver idle), LOAD_LOOP (1), PROMETHEUS_BIN (prometheus).
+// `make native`: every component of the lab's manifests (lab-topology: the services, the load driver) and Prometheus
+// as local processes on their ports (shifted by LAB_PORT_OFFSET), in the foreground. Ctrl-C or SIGTERM stops every
+// child; if one dies, all stop. Settings: LAB_PORT_OFFSET (0), LAB_STATE_DIR (.native: Prometheus data, its config
+// and targets), LOAD_SUITE (demo; `none` leaves the load driver idle), LOAD_LOOP (1), PROMETHEUS_BIN (prometheus),
+// LAB_EXTRA_SERVICES (folders of more components, each with its service.json).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { ROOT, nativePrometheusConfig, nativeLab } = require('./lab-topology');
+const { ROOT, readManifests, servicesOf } = require('../lab-topology/manifests');
+const { nativeLab, prometheusTargets, writeTargets } = require('../lab-topology/topology');
 
 const STOP_TIMEOUT_MS = 12000; // above each service's 8 s graceful shutdown
 
@@ -38,16 +40,20 @@ function main() {
   if (!Number.isInteger(offset) || offset < 0 || offset > 60000) throw new Error('LAB_PORT_OFFSET must be an integer in [0, 60000]');
   const stateDir = path.resolve(ROOT, env('LAB_STATE_DIR', '.native'));
   fs.mkdirSync(path.join(stateDir, 'prometheus-data'), { recursive: true });
-  const { components, prometheus } = nativeLab(offset);
+  const manifests = readManifests();
+  const { components, prometheus } = nativeLab(offset, manifests);
+  // prometheus.yml as it is, beside the targets file it reads (relative to itself).
   const configFile = path.join(stateDir, 'prometheus.yml');
-  fs.writeFileSync(configFile, nativePrometheusConfig(offset));
+  fs.copyFileSync(path.join(ROOT, 'prometheus.yml'), configFile);
+  writeTargets(stateDir, prometheusTargets(manifests, { hostOf: () => '127.0.0.1', offset }));
 
-  const loadTargets = components.filter((c) => c.name !== 'load').map((c) => `${c.name}=${c.url}`).join(',');
+  const serviceNames = servicesOf(manifests).map((m) => m.name);
+  const loadTargets = components.filter((c) => serviceNames.includes(c.name)).map((c) => `${c.name}=${c.url}`).join(',');
   const commands = components.map((c) => ({
     name: c.name,
     command: 'make',
-    args: ['-s', '-C', c.dir, 'start'],
-    env: Object.assign({ PORT: String(c.port), HOST: '127.0.0.1' }, c.name === 'load' ? { LOAD_TARGETS: loadTargets, RESULTS_DIR: path.join(ROOT, 'results') } : {}),
+    args: ['-s', '-C', c.dir, c.start],
+    env: Object.assign({ PORT: String(c.port), HOST: '127.0.0.1' }, c.kind === 'load' ? { LOAD_TARGETS: loadTargets, RESULTS_DIR: path.join(ROOT, 'results') } : {}),
   }));
   commands.push({
     name: 'prometheus',

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { JSON_DIR, NODE_JOBS, LAG_METRICS, STALL_FIRST, readDashboards, panelsOf, isLagPanel, jobsSelected } = require('../read-dashboards');
 const { substituteVariables } = require('../check-queries');
+const { readManifests } = require('../../lab-topology/manifests');
 
 const DASHBOARDS_DIR = path.join(__dirname, '..');
 const DATASOURCE_UID = 'lab-prometheus';
@@ -146,9 +147,9 @@ test('the dashboard provider loads the JSON folder read-only, at the mount the R
   assert.ok(readme.includes(`GF_PATHS_PROVISIONING=${mount}`), `README.md sets GF_PATHS_PROVISIONING=${mount}`);
 });
 
-test('every Node job of the lag panels is a scrape job of prometheus.yml', () => {
-  const jobs = yamlValues(fs.readFileSync(path.join(DASHBOARDS_DIR, '..', 'prometheus.yml'), 'utf8'), 'job_name');
-  for (const job of NODE_JOBS) assert.ok(jobs.includes(job), `${job} not in ${jobs}`);
+test('every Node job of the lag panels is a Node service of the manifests (whose names are their scrape jobs)', () => {
+  const jobs = readManifests().filter((m) => m.kind === 'node').map((m) => m.name);
+  assert.deepStrictEqual(NODE_JOBS, jobs);
   for (const [uid, lagJobs] of Object.entries(LAG_JOBS)) {
     for (const job of lagJobs) assert.ok(NODE_JOBS.includes(job), `${uid}: ${job} is not a Node job`);
   }

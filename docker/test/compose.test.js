@@ -8,7 +8,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { readTargets, ROOT } = require('../../scripts/lab-topology');
+const { readManifests, ROOT } = require('../../lab-topology/manifests');
 
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const compose = JSON.parse(execFileSync('docker', ['compose', 'config', '--no-interpolate', '--format', 'json'], { cwd: ROOT, encoding: 'utf8' }));
@@ -63,28 +63,34 @@ test('the JVM image builds and runs on one Java major', () => {
   assert.strictEqual(major(defaults.MAVEN_IMAGE), major(defaults.JRE_IMAGE));
 });
 
-test('every Prometheus job is a service that publishes its port as ${JOB_PORT:-port} on 127.0.0.1 by default', () => {
-  for (const { job, port } of readTargets()) {
-    const service = compose.services[job];
-    assert.ok(service, `prometheus.yml job ${job} is no compose service`);
-    const variable = `${job.toUpperCase().replace(/-/g, '_')}_PORT`;
+test('every component of the manifests is a compose service that publishes its port as ${NAME_PORT:-port} on 127.0.0.1 by default', () => {
+  for (const { name, port } of readManifests()) {
+    const service = compose.services[name];
+    assert.ok(service, `${name}/service.json names no compose service`);
+    const variable = `${name.toUpperCase().replace(/-/g, '_')}_PORT`;
     // Uninterpolated, compose leaves the short syntax as written.
-    assert.deepStrictEqual(service.ports, [`\${LAB_BIND_ADDRESS:-127.0.0.1}:\${${variable}:-${port}}:${port}`], job);
-    assert.deepStrictEqual(service.networks ? Object.keys(service.networks) : [], ['lab'], `${job} networks`);
+    assert.deepStrictEqual(service.ports, [`\${LAB_BIND_ADDRESS:-127.0.0.1}:\${${variable}:-${port}}:${port}`], name);
+    assert.deepStrictEqual(service.networks ? Object.keys(service.networks) : [], ['lab'], `${name} networks`);
   }
 });
 
-test('services wait for healthy dependencies, and none pins a container name', () => {
+test('services wait for healthy dependencies (or a finished one-shot), and none pins a container name', () => {
   for (const [name, service] of Object.entries(compose.services)) {
     assert.strictEqual(service.container_name, undefined, name);
-    for (const [dep, spec] of Object.entries(service.depends_on || {})) assert.strictEqual(spec.condition, 'service_healthy', `${name} -> ${dep}`);
+    for (const [dep, spec] of Object.entries(service.depends_on || {})) {
+      const oneShot = compose.services[dep].restart === 'no';
+      assert.strictEqual(spec.condition, oneShot ? 'service_completed_successfully' : 'service_healthy', `${name} -> ${dep}`);
+    }
   }
-  assert.deepStrictEqual(Object.keys(compose.services.load.depends_on).sort(), built.map(([n]) => n).filter((n) => n !== 'load').sort());
+  // A new service is its own block: nothing else in compose names it.
+  assert.strictEqual(compose.services.load.depends_on, undefined, 'the load driver waits for its targets itself');
+  assert.deepStrictEqual(Object.keys(compose.services.prometheus.depends_on), ['topology']);
 });
 
 test('Prometheus and Grafana read the repository files read-only, data in named volumes', () => {
   const mounts = (name) => compose.services[name].volumes.map((v) => `${v.type} ${path.relative(ROOT, v.source) || v.source} ${v.target} ${v.read_only ? 'ro' : 'rw'}`);
-  assert.deepStrictEqual(mounts('prometheus'), ['bind prometheus.yml /etc/prometheus/prometheus.yml ro', 'volume prometheus-data /prometheus rw']);
+  assert.deepStrictEqual(mounts('prometheus'), ['bind prometheus.yml /etc/prometheus/prometheus.yml ro', 'volume prometheus-targets /etc/prometheus/targets ro', 'volume prometheus-data /prometheus rw']);
+  assert.deepStrictEqual(mounts('topology'), ['volume prometheus-targets /topology/targets rw']);
   assert.deepStrictEqual(mounts('grafana'), ['bind dashboards /etc/grafana/provisioning-lab ro', 'volume grafana-data /var/lib/grafana rw']);
   const env = compose.services.grafana.environment;
   assert.strictEqual(env.GF_AUTH_ANONYMOUS_ENABLED, 'true');

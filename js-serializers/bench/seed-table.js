@@ -1,5 +1,5 @@
 'use strict';
-// The seed 000 table, for every approach of both Node services, side by side in one run: the stringify and parse
+// The seed 000 table, for every approach of the Node services that serialize, side by side in one run: the stringify and parse
 // workloads exactly as the services run them (the same workload objects, minus HTTP) on the 20 MB records document.
 //
 //   node js-serializers/bench/seed-table.js [--size N] [--rounds N] [--json]
@@ -14,18 +14,30 @@
 // - concurrent work: one run while a 5 ms interval timer does background work: ticks seen / ticks expected from
 //   the run's length (the seed's "efficiency"). Native's run is one block, so it gets none until the end.
 // Rounds run the approaches one after the other, so a noisy neighbour slows all of them alike.
+const fs = require('fs');
 const path = require('path');
 const os = require('os');
 const { execFile } = require('child_process');
 const { performance } = require('perf_hooks');
 const { option } = require('./command-line');
 const { saveBenchResults } = require('./results-file');
+const { readManifests, nodeServicesOf } = require('../../lab-topology/manifests');
 
 const ROOT = path.join(__dirname, '..', '..');
-const SERVICES = [
-  { name: 'node14-fibers', nodeVersion: 'NODE14_VERSION', approaches: 'services/node14-fibers/src/approaches.js' },
-  { name: 'node-async', nodeVersion: 'NODE24_VERSION', approaches: 'services/node-async/src/approaches.js' },
-];
+/**
+ * The services the table compares: every Node service (lab-topology's manifests) whose src/approaches.js has stringify
+ * approaches, each on the Node line its Makefile runs it on (`NODE_BIN := $(NODE14_BIN)`, mk/node-component.mk).
+ */
+function serializationServices() {
+  return nodeServicesOf(readManifests())
+    .map((m) => ({ name: m.name, approaches: path.join(m.dir, 'src', 'approaches.js'), makefile: path.join(m.dir, 'Makefile') }))
+    .filter((s) => fs.existsSync(s.approaches) && /stringify\s*:/.test(fs.readFileSync(s.approaches, 'utf8')))
+    .map((s) => {
+      const line = /^NODE_BIN := \$\(NODE(\d+)_BIN\)$/m.exec(fs.readFileSync(s.makefile, 'utf8'));
+      if (!line) throw new Error(`${s.makefile} does not say which Node line runs ${s.name} (NODE_BIN := $(NODE<n>_BIN))`);
+      return { name: s.name, nodeVersion: `NODE${line[1]}_VERSION`, approaches: path.relative(ROOT, s.approaches) };
+    });
+}
 const WORKLOADS = ['stringify', 'parse'];
 const INTERRUPT_AFTER_MS = 50;
 const BACKGROUND_TICK_MS = 5;
@@ -154,7 +166,7 @@ async function main() {
   const size = option(args, '--size', 10000);
   const rounds = option(args, '--rounds', 5);
   const results = [];
-  for (const service of SERVICES) results.push(await runChild(service, size, rounds));
+  for (const service of serializationServices()) results.push(await runChild(service, size, rounds));
   if (args.includes('--json')) console.log(JSON.stringify(results, null, 2));
   else print(results, size, rounds);
   console.error(`raw results: ${saveBenchResults('seed-000', { size, rounds, at: new Date().toISOString(), services: results })}`);

@@ -1,13 +1,16 @@
 'use strict';
-// Every setting of the load driver, read from the environment once, with its default. Defaults describe the compose
-// lab (service names as host names); the native runner overrides LOAD_TARGETS with 127.0.0.1 addresses. The driver
+// Every setting of the load driver, read from the environment once, with its default. The default targets are the
+// compose lab's services, from their manifests (lab-topology: each service's name as its host); the native runner
+// overrides LOAD_TARGETS with 127.0.0.1 addresses. The driver
 // listens on 127.0.0.1 unless HOST says otherwise: it starts load on demand, so it is not offered to the network by
 // default (its image sets HOST=0.0.0.0, and compose publishes the port on LAB_BIND_ADDRESS only).
 const path = require('node:path');
 const { stallTimeouts } = require('../../node-kit/http-server');
 const { SUITES_DIR } = require('./suites');
+const { readManifests, servicesOf } = require('../../lab-topology/manifests');
 
-const DEFAULT_TARGETS = 'node14-fibers=http://node14-fibers:3001,node-async=http://node-async:3002,wasm-runner=http://wasm-runner:3003,jvm-serializer=http://jvm-serializer:3004';
+/** The compose lab's services as LOAD_TARGETS would name them: name=http://name:port. */
+const composeTargets = () => servicesOf(readManifests()).map((m) => `${m.name}=http://${m.name}:${m.port}`).join(',');
 const SUITE_NONE = 'none';
 
 function env(name, fallback) {
@@ -43,11 +46,11 @@ function readConfig() {
     timeouts: { headersTimeoutMs, requestTimeoutMs },
     suite: env('LOAD_SUITE', 'demo'),
     loop: env('LOAD_LOOP', '1') !== '0',
-    targets: parseTargets(env('LOAD_TARGETS', DEFAULT_TARGETS)),
+    targets: parseTargets(process.env.LOAD_TARGETS ? process.env.LOAD_TARGETS : composeTargets()),
     resultsDir: path.resolve(env('RESULTS_DIR', 'results')),
     suitesDir: path.resolve(env('LOAD_SUITES_DIR', SUITES_DIR)),
     waitTimeoutMs: integer('LOAD_WAIT_TIMEOUT_MS', 120000, 0),
   };
 }
 
-module.exports = { readConfig, parseTargets, SUITE_NONE, DEFAULT_TARGETS };
+module.exports = { readConfig, parseTargets, composeTargets, SUITE_NONE };

@@ -1,7 +1,9 @@
 'use strict';
 // Runs suites one scenario after another and keeps the state that /runs/latest reports and the metrics show.
 const autocannon = require('autocannon');
-const { loadSuite } = require('./suites');
+const { loadSuite, checkScenarios } = require('./suites');
+const { withCoverage, coverageTargets } = require('./coverage');
+const { readManifests } = require('../../lab-topology/manifests');
 const { waitForTargets, describeTargets } = require('./targets');
 const { runScenario } = require('./scenario');
 const { describeProbe } = require('./probe');
@@ -15,6 +17,7 @@ function summarize(outcome) {
   return {
     name: outcome.scenario.name,
     target: outcome.scenario.target,
+    path: outcome.scenario.path,
     passed: outcome.passed,
     stopped: outcome.stopped === true,
     problems: outcome.problems,
@@ -37,12 +40,15 @@ function createRunner({ config, metrics, log }) {
 
   /** One pass over the suite; signal aborts it (the scenario in progress is stopped, no other starts). */
   async function runOnce(suiteName, loop, signal) {
-    const suite = loadSuite(suiteName, config.targets, config.suitesDir);
-    const targets = Object.fromEntries([...new Set(suite.scenarios.map((s) => s.target))].map((t) => [t, config.targets[t]]));
-    const run = newRunDir(config.resultsDir, suite.name);
-    const status = { id: run.id, suite: suite.name, loop, state: 'waiting', resultsDir: run.dir, scenarios: suite.scenarios.length, completed: [], current: null };
+    const loaded = loadSuite(suiteName, config.targets, config.suitesDir);
+    const manifests = readManifests();
+    const names = new Set(loaded.scenarios.map((s) => s.target).concat(coverageTargets(loaded, manifests, config.targets)));
+    const targets = Object.fromEntries([...names].map((t) => [t, config.targets[t]]));
+    const run = newRunDir(config.resultsDir, loaded.name);
+    const status = { id: run.id, suite: loaded.name, loop, state: 'waiting', resultsDir: run.dir, scenarios: loaded.scenarios.length, completed: [], current: null };
     latest = status;
-    const meta = { suite: suite.name, description: suite.description };
+    const meta = { suite: loaded.name, description: loaded.description };
+    let suite = loaded;
     try {
       await waitForTargets(targets, config.waitTimeoutMs, log, signal);
     } catch (err) {
@@ -50,6 +56,10 @@ function createRunner({ config, metrics, log }) {
     }
     if (!signal.aborted) {
       Object.assign(meta, { startedAt: new Date().toISOString(), machine: machine(), targets: await describeTargets(targets) });
+      // The coverage comes from what the targets run now (their /info).
+      suite = withCoverage(loaded, manifests, meta.targets);
+      checkScenarios(suite.name, suite.scenarios, config.targets);
+      status.scenarios = suite.scenarios.length;
       writeJson(run.dir, 'run.json', meta);
       status.state = 'running';
       log(`suite ${suite.name}: ${suite.scenarios.length} scenarios, results in ${run.dir}`);

@@ -3,6 +3,7 @@
 // the scenario and field named, not halfway through a run.
 const fs = require('node:fs');
 const path = require('node:path');
+const { COVERAGE } = require('./coverage');
 
 const SUITES_DIR = path.join(__dirname, '..', 'suites');
 
@@ -50,20 +51,30 @@ function checkProbe(probe, where) {
   check(Number.isInteger(rate) && rate >= 1 && rate <= PROBE_MAX_RATE, where, `probe.ratePerSecond must be an integer in [1, ${PROBE_MAX_RATE}]`);
 }
 
-/** Reads and checks suite `name` from dir against the known targets. Returns {name, description, scenarios}. */
-function loadSuite(name, targets, dir = SUITES_DIR) {
-  const known = suiteNames(dir);
-  if (!known.includes(name)) throw new Error(`no suite "${name}"; suites: ${known.join(', ')}`);
-  const suite = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8'));
-  check(Array.isArray(suite.scenarios) && suite.scenarios.length > 0, `suite ${name}`, 'scenarios must be a non-empty list');
+/** Checks every scenario of a suite, and that no two share a name. */
+function checkScenarios(name, scenarios, targets) {
   const seen = new Set();
-  suite.scenarios.forEach((scenario, i) => {
+  scenarios.forEach((scenario, i) => {
     const where = `suite ${name}, scenario ${i} (${scenario.name})`;
     checkScenario(scenario, where, targets);
     check(!seen.has(scenario.name), where, 'duplicate name');
     seen.add(scenario.name);
   });
-  return { name, description: suite.description || '', scenarios: suite.scenarios };
 }
 
-module.exports = { loadSuite, suiteNames, LIMITS, SUITES_DIR };
+/**
+ * Reads and checks suite `name` from dir against the known targets. Returns {name, description, coverage,
+ * scenarios}: coverage "every approach" asks for a scenario per approach of every service, generated when the suite
+ * runs (coverage.js) and put before the suite's own scenarios, which may then be none.
+ */
+function loadSuite(name, targets, dir = SUITES_DIR) {
+  const known = suiteNames(dir);
+  if (!known.includes(name)) throw new Error(`no suite "${name}"; suites: ${known.join(', ')}`);
+  const suite = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8'));
+  check(suite.coverage === undefined || suite.coverage === COVERAGE, `suite ${name}`, `coverage must be "${COVERAGE}" when given`);
+  check(Array.isArray(suite.scenarios) && (suite.scenarios.length > 0 || suite.coverage !== undefined), `suite ${name}`, 'scenarios must be a non-empty list');
+  checkScenarios(name, suite.scenarios, targets);
+  return { name, description: suite.description || '', coverage: suite.coverage, scenarios: suite.scenarios };
+}
+
+module.exports = { loadSuite, checkScenarios, suiteNames, LIMITS, SUITES_DIR };

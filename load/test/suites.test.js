@@ -4,8 +4,10 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { loadSuite, suiteNames } = require('../src/suites');
-const { parseTargets } = require('../src/config');
+const { loadSuite, suiteNames, checkScenarios } = require('../src/suites');
+const { parseTargets, composeTargets } = require('../src/config');
+const { coverageOf, withCoverage, coverageTargets, COVERAGE } = require('../src/coverage');
+const { readManifests, servicesOf } = require('../../lab-topology/manifests');
 
 const targets = parseTargets('node14-fibers=http://a:1,node-async=http://b:2,wasm-runner=http://c:3,jvm-serializer=http://d:4');
 
@@ -63,4 +65,51 @@ test('a probe is optional, and a good one is kept as written', () => {
 test('LOAD_TARGETS is parsed strictly', () => {
   assert.deepStrictEqual(parseTargets('a=http://127.0.0.1:1/, b=http://h:2'), { a: 'http://127.0.0.1:1', b: 'http://h:2' });
   assert.throws(() => parseTargets('a=127.0.0.1:1'), /not name=http/);
+});
+
+test("the driver's default targets are the compose lab's services, from their manifests", () => {
+  const expected = Object.fromEntries(servicesOf(readManifests()).map((m) => [m.name, `http://${m.name}:${m.port}`]));
+  assert.deepStrictEqual(parseTargets(composeTargets()), expected);
+});
+
+test('coverage: a scenario for every approach of every workload, and of every op, with the smoke settings layered', () => {
+  const manifest = {
+    name: 'svc',
+    smoke: {
+      connections: 2, durationSeconds: 2, maxRequests: 100,
+      workloads: { a: { query: 'size=1' }, b: { query: 'n=2', durationSeconds: 1 } },
+      approaches: { slow: { connections: 1 } },
+    },
+  };
+  const info = {
+    workloads: {
+      a: { approaches: ['fast', 'slow'], params: { size: { default: 1, min: 1, max: 9 } } },
+      b: { approaches: ['x'], params: { op: { default: 'one', values: ['one', 'two'] } } },
+    },
+  };
+  const scenarios = coverageOf(manifest, info);
+  assert.deepStrictEqual(scenarios.map((s) => `${s.name} ${s.path} ${s.connections}/${s.durationSeconds}/${s.maxRequests}`), [
+    'svc-a-fast /run/a?approach=fast&size=1 2/2/100',
+    'svc-a-slow /run/a?approach=slow&size=1 1/2/100',
+    'svc-b-x /run/b?approach=x&n=2 2/1/100',
+    'svc-b-x-two /run/b?approach=x&op=two&n=2 2/1/100',
+  ]);
+  assert.ok(scenarios.every((s) => s.target === 'svc' && s.expect === 'validated' && s.probe.path === '/healthz'));
+  assert.doesNotThrow(() => checkScenarios('generated', scenarios, { svc: 'http://x:1' }));
+});
+
+test('a suite with coverage gets the generated scenarios first, for the targets that have smoke settings', () => {
+  const manifests = [{ name: 'svc', smoke: { connections: 1, durationSeconds: 1, maxRequests: 10 } }, { name: 'load' }];
+  const suite = { name: 's', coverage: COVERAGE, scenarios: [{ name: 'extra', target: 'svc' }] };
+  const infos = { svc: { workloads: { w: { approaches: ['a'], params: {} } } } };
+  assert.deepStrictEqual(withCoverage(suite, manifests, infos).scenarios.map((s) => s.name), ['svc-w-a', 'extra']);
+  assert.deepStrictEqual(coverageTargets(suite, manifests, { svc: 'u', load: 'u' }), ['svc']);
+  const plain = { name: 'p', scenarios: [] };
+  assert.strictEqual(withCoverage(plain, manifests, infos), plain);
+  assert.deepStrictEqual(coverageTargets(plain, manifests, { svc: 'u' }), []);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'suites-'));
+  fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ coverage: 'everything', scenarios: [] }));
+  assert.throws(() => loadSuite('bad', targets, dir), /coverage must be "every approach"/);
+  fs.writeFileSync(path.join(dir, 'good.json'), JSON.stringify({ coverage: COVERAGE, scenarios: [] }));
+  assert.deepStrictEqual(loadSuite('good', targets, dir).scenarios, []);
 });

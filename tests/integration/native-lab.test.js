@@ -1,24 +1,28 @@
 'use strict';
 // The whole lab natively, as `make native` runs it (ports shifted by LAB_PORT_OFFSET so a running lab is left
-// alone): every Prometheus target up, the event-loop lag series of the Node services present, the smoke suite
-// passing through the load driver, every dashboard query answered with real data, the contract's one answer to every
-// bad request from all four services and the load driver, slow clients that starve nobody, and a clean stop on SIGTERM.
+// alone), with one more service that exists only here (tests/fixtures/throwaway, added through LAB_EXTRA_SERVICES:
+// a new runtime is one folder, no other file edited): every Prometheus target up, the event-loop lag series of the
+// Node services present, the smoke suite (generated from every service's /info) passing through the load driver and
+// covering every approach, every dashboard query answered with real data, the contract's one answer to every bad
+// request from every service and the load driver, slow clients that starve nobody, and a clean stop on SIGTERM.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { nativeLab, ROOT } = require('../../scripts/lab-topology');
+// Before the lab's modules read the manifests: every one of them (and the lab's processes) sees the throwaway service.
+process.env.LAB_EXTRA_SERVICES = path.join(__dirname, '..', 'fixtures', 'throwaway');
+const { ROOT, readManifests, nodeServicesOf } = require('../../lab-topology/manifests');
+const { nativeLab } = require('../../lab-topology/topology');
 const { checkDashboardQueries } = require('../../dashboards/check-queries');
-const { loadSuite } = require('../../load/src/suites');
 const { request, until } = require('../../node-kit/testing');
 const { edgeCases, runCases, checkCases } = require('../contract/bad-requests');
 const { holdSlowConnections } = require('../contract/slow-clients');
 
 const OFFSET = Number(process.env.LAB_TEST_PORT_OFFSET || 20000);
 const STARTUP_TIMEOUT_MS = 180000;
-const NODE_SERVICES = ['node14-fibers', 'node-async', 'wasm-runner'];
+const NODE_SERVICES = nodeServicesOf(readManifests()).map((m) => m.name);
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -54,18 +58,34 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
       const down = active.filter((a) => a.health !== 'up').map((a) => `${a.labels.job}: ${a.health} ${a.lastError}`);
       return { done: active.length === components.length + 1 && down.length === 0, why: down.join('; ') || `${active.length} targets` };
     });
+    const up = await query(prometheus, 'up{job="throwaway"} == 1');
+    assert.strictEqual(up.length, 1, 'Prometheus scrapes the throwaway service, found through its manifest alone');
   });
 
-  await t.test('the event-loop lag series exist for the three Node services', async () => {
+  await t.test('the event-loop lag series exist for every Node service', async () => {
     await until('lag series', 60000, async () => {
       const jobs = (await query(prometheus, 'nodejs_eventloop_lag_p99_seconds')).map((s) => s.metric.job).sort();
       return { done: NODE_SERVICES.every((j) => jobs.includes(j)), why: `jobs: ${jobs}` };
     });
   });
 
-  await t.test('the smoke suite covers every approach of every service', async () => {
-    const smoke = loadSuite('smoke', byName).scenarios;
-    for (const c of components.filter((c) => c.name !== 'load')) {
+  let smokeRun;
+  await t.test('the smoke suite passes through the load driver', async () => {
+    const load = byName.load.url;
+    const started = await request(`${load}/runs?suite=smoke`, { method: 'POST' });
+    assert.strictEqual(started.status, 202, started.text);
+    smokeRun = await until('smoke suite finished', 300000, async () => {
+      const latest = (await request(`${load}/runs/latest`)).json;
+      return { done: !['waiting', 'running'].includes(latest.state), value: latest, why: latest.state };
+    });
+    assert.strictEqual(smokeRun.state, 'passed', JSON.stringify(smokeRun.completed, null, 2));
+    assert.ok(fs.existsSync(path.join(smokeRun.resultsDir, 'run.json')));
+    fs.rmSync(smokeRun.resultsDir, { recursive: true }); // a test's results are not a user's results
+  });
+
+  await t.test('the smoke suite covered every approach of every service, the throwaway one included', async () => {
+    const ran = smokeRun.completed.filter((s) => s.passed);
+    for (const c of components.filter((c) => c.kind !== 'load')) {
       const info = (await request(`${c.url}/info`)).json;
       assert.strictEqual(info.service, c.name);
       for (const [workload, w] of Object.entries(info.workloads)) {
@@ -73,29 +93,17 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
         const ops = w.params.op ? w.params.op.values : [undefined];
         for (const approach of w.approaches) {
           for (const op of ops) {
-            const covered = smoke.some((s) => {
+            const covered = ran.some((s) => {
               if (s.target !== c.name || !s.path.startsWith(`/run/${workload}?`)) return false;
               const query = new URLSearchParams(s.path.split('?')[1]);
               return query.get('approach') === approach && (op === undefined || (query.get('op') || w.params.op.default) === op);
             });
-            assert.ok(covered, `smoke suite has no scenario for ${c.name} ${workload} ${approach}${op ? ` op=${op}` : ''}`);
+            assert.ok(covered, `the smoke run passed no scenario for ${c.name} ${workload} ${approach}${op ? ` op=${op}` : ''}`);
           }
         }
       }
     }
-  });
-
-  await t.test('the smoke suite passes through the load driver', async () => {
-    const load = byName.load.url;
-    const started = await request(`${load}/runs?suite=smoke`, { method: 'POST' });
-    assert.strictEqual(started.status, 202, started.text);
-    const status = await until('smoke suite finished', 300000, async () => {
-      const latest = (await request(`${load}/runs/latest`)).json;
-      return { done: !['waiting', 'running'].includes(latest.state), value: latest, why: latest.state };
-    });
-    assert.strictEqual(status.state, 'passed', JSON.stringify(status.completed, null, 2));
-    assert.ok(fs.existsSync(path.join(status.resultsDir, 'run.json')));
-    fs.rmSync(status.resultsDir, { recursive: true }); // a test's results are not a user's results
+    assert.ok(ran.some((s) => s.target === 'throwaway'), 'the throwaway service was not in the smoke run');
   });
 
   await t.test('every dashboard query returns series from the real Prometheus', async () => {
@@ -109,7 +117,7 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
   await t.test("every HTTP face of the lab gives CONTRACT.md's one answer to each bad request, and keeps serving", async () => {
     const problems = [];
     for (const c of components) {
-      const info = c.name === 'load' ? null : (await request(`${c.url}/info`)).json;
+      const info = c.kind === 'load' ? null : (await request(`${c.url}/info`)).json;
       const cases = info ? edgeCases().concat(runCases(info)) : edgeCases();
       for (const problem of await checkCases(c.port, cases)) problems.push(`${c.name}: ${problem}`);
       assert.strictEqual((await request(`${c.url}/healthz`)).status, 200, `${c.name} stopped serving`);

@@ -1,0 +1,55 @@
+'use strict';
+// A suite's coverage, generated: for a suite that asks for it ("coverage": "every approach"), a scenario for every
+// approach of every workload of every service, and for every value of a workload's `op` parameter, built from the
+// service's /info and the smoke settings of its manifest (lab-topology/service.schema.json, "smoke"). So a new
+// approach, workload or service is covered without anyone listing it; hand-written scenarios come after these.
+
+const COVERAGE = 'every approach';
+const PROBE = { path: '/healthz', ratePerSecond: 20 };
+const SETTINGS = ['connections', 'durationSeconds', 'maxRequests'];
+
+/** The smoke settings for one scenario: the service's, then its workload's, then its approach's. */
+function settingsOf(smoke, workload, approach) {
+  const layers = [smoke, (smoke.workloads || {})[workload] || {}, (smoke.approaches || {})[approach] || {}];
+  const settings = {};
+  for (const layer of layers) for (const key of SETTINGS) if (layer[key] !== undefined) settings[key] = layer[key];
+  return settings;
+}
+
+/** The scenarios covering one service: manifest (with its smoke settings) and info (its /info). */
+function coverageOf(manifest, info) {
+  const scenarios = [];
+  for (const [workload, description] of Object.entries(info.workloads)) {
+    const query = ((manifest.smoke.workloads || {})[workload] || {}).query;
+    const op = description.params.op;
+    for (const approach of description.approaches) {
+      for (const value of op ? op.values : [null]) {
+        const opQuery = value === null || value === op.default ? '' : `&op=${value}`;
+        scenarios.push(Object.assign({
+          name: `${manifest.name}-${workload}-${approach}${opQuery ? `-${value}` : ''}`,
+          target: manifest.name,
+          method: 'GET',
+          path: `/run/${workload}?approach=${approach}${opQuery}${query ? `&${query}` : ''}`,
+          expect: 'validated',
+          probe: PROBE,
+        }, settingsOf(manifest.smoke, workload, approach)));
+      }
+    }
+  }
+  return scenarios;
+}
+
+/**
+ * The suite with its coverage: generated scenarios for every manifest with smoke settings whose service is a target
+ * (infos: {name: /info}), then the suite's own. A suite without "coverage" is returned as it is.
+ */
+function withCoverage(suite, manifests, infos) {
+  if (suite.coverage !== COVERAGE) return suite;
+  const covered = manifests.filter((m) => m.smoke && infos[m.name]);
+  return Object.assign({}, suite, { scenarios: covered.flatMap((m) => coverageOf(m, infos[m.name])).concat(suite.scenarios) });
+}
+
+/** The services a suite's coverage needs, among the targets. */
+const coverageTargets = (suite, manifests, targets) => (suite.coverage === COVERAGE ? manifests.filter((m) => m.smoke && targets[m.name]).map((m) => m.name) : []);
+
+module.exports = { COVERAGE, coverageOf, withCoverage, coverageTargets };
