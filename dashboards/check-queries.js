@@ -1,75 +1,156 @@
 #!/usr/bin/env node
 'use strict';
-// Runs every panel's PromQL from every dashboard as an instant query against a real Prometheus, because Grafana
-// cannot run here: a query that errors or returns no series is a panel that would stay empty.
+// Runs every query of every dashboard against a real Prometheus, because Grafana cannot run here: each panel's PromQL
+// as an instant query (a query that errors or returns no series is a panel that would stay empty), each annotation's
+// as the range query Grafana runs for it over the dashboard's time range (no non-zero sample: no region drawn), and
+// each template variable's label_values() as the label-values request Grafana sends (no value: an empty drop-down).
 //
 //   node dashboards/check-queries.js <prometheus-url> [--require-node-jobs]
 //
-// Prints one line per query (OK / EMPTY / ERROR / MISSING, series count, panel) and exits 1 unless all are OK.
+// Prints one line per query (OK / EMPTY / ERROR / MISSING, count, dashboard and panel) and exits 1 unless all are OK.
 // --require-node-jobs also fails a lag panel's query unless every Node job it selects is in its result.
 
-const { NODE_JOBS, readDashboards, panelsOf, isLagPanel, jobsSelected } = require('./read-dashboards');
+const { NODE_JOBS, readDashboards, panelsOf, annotationsOf, variablesOf, variableQuery, isLagPanel, jobsSelected } = require('./read-dashboards');
 
-// Grafana's $__rate_interval is at least 4x the datasource's scrape interval (1 s); 10 s leaves room for a
-// target that has only been scraped for a few seconds and for scrape jitter.
+// The variables Grafana's Prometheus backend interpolates itself. $__rate_interval is at least 4x the datasource's
+// scrape interval (1 s); 10 s leaves room for a target that has only been scraped for a few seconds and for jitter.
 const GRAFANA_VARIABLES = { __rate_interval: '10s' };
 const QUERY_TIMEOUT_MS = 10000;
+// Grafana's regex for label_values([selector,] label) (its Prometheus variable support, PrometheusLabelValuesRegex).
+const LABEL_VALUES = /^label_values\((?:(.+),\s*)?(.+)\)\s*$/;
+const UNITS = { s: 1, m: 60, h: 3600, d: 86400 };
 
-// Replaces $name and ${name}; a variable the checker does not know throws, so it is never sent verbatim.
-function substituteVariables(expr) {
-  return expr.replace(/\$\{(\w+)\}|\$(\w+)/g, (match, braced, bare) => {
-    const name = braced || bare;
-    if (!(name in GRAFANA_VARIABLES)) throw new Error(`unsupported Grafana variable ${match}`);
-    return GRAFANA_VARIABLES[name];
+// {name: value} of a dashboard's own variables at their All value, the value the dashboards open with. A variable
+// must have a custom All value (allValue): Grafana sends it verbatim (not regex-escaped), so the checker can send the
+// same; without one Grafana would send the values it fetched last, joined as (a|b|c), which is no fixed text.
+function allValues(dashboard = {}) {
+  const values = {};
+  for (const v of variablesOf(dashboard)) {
+    if (!v.includeAll || typeof v.allValue !== 'string' || !v.allValue) throw new Error(`variable $${v.name} has no All value (includeAll with allValue)`);
+    values[v.name] = v.allValue;
+  }
+  return values;
+}
+
+// Replaces $name, ${name} and [[name]] as Grafana does for a dashboard opened at its defaults: the dashboard's
+// variables by their All value, Grafana's own (GRAFANA_VARIABLES) by the checker's stand-in, unless
+// keepGrafanaVariables leaves them for Grafana's backend (docker/grafana-check.js). Anything else, including a
+// ${name:format}, throws, so it is never sent verbatim.
+function substituteVariables(expr, dashboard = {}, { keepGrafanaVariables = false } = {}) {
+  const values = allValues(dashboard);
+  return expr.replace(/\$\{([^}]*)\}|\[\[([^\]]*)\]\]|\$(\w+)/g, (match, braced, bracketed, bare) => {
+    const name = braced ?? bracketed ?? bare;
+    if (Object.hasOwn(values, name)) return values[name];
+    if (Object.hasOwn(GRAFANA_VARIABLES, name)) return keepGrafanaVariables ? match : GRAFANA_VARIABLES[name];
+    throw new Error(`unsupported Grafana variable ${match}`);
   });
 }
 
-// Every query of every panel: {dashboard, panel, refId, expr, lag, lagJobs}. `lagJobs` is set on the queries of a
+// The regions Grafana's Prometheus annotation support draws for one series: its samples ([ms, value]) with a value
+// above 0, samples at most `stepMs` apart joined into one region from the first to the last.
+function regionsOf(samples, stepMs) {
+  const regions = [];
+  for (const [time, value] of samples) {
+    if (!(value > 0)) continue;
+    const last = regions[regions.length - 1];
+    if (last && last.end + stepMs >= time) last.end = time;
+    else regions.push({ start: time, end: time });
+  }
+  return regions;
+}
+
+// '15m' -> 900: a Grafana duration of one unit, as the dashboards write their range (now-15m) and min steps (1s).
+function durationSeconds(duration) {
+  const m = /^(\d+)([smhd])$/.exec(duration);
+  if (!m) throw new Error(`"${duration}" is not a duration <n><s|m|h|d>`);
+  return Number(m[1]) * UNITS[m[2]];
+}
+
+// [start, end] in seconds of a dashboard's time range, which ends at now: now-15m -> [now - 900, now].
+function timeRange(dashboard) {
+  const { from, to } = dashboard.time || {};
+  if (to !== 'now' || !/^now-/.test(from)) throw new Error(`time range ${from} to ${to} is not now-<duration> to now`);
+  const end = Math.floor(Date.now() / 1000);
+  return [end - durationSeconds(from.slice('now-'.length)), end];
+}
+
+// Every query of every dashboard: {kind: panel|annotation|variable, dashboard, panel, refId, expr, board, ...}.
+// `board` is the dashboard JSON (for its variables and time range). Panel queries carry `lag`, and `lagJobs` on a
 // dashboard's lag panel: the Node jobs the query selects (lab-overview shows all of them, a dashboard about some
-// services only theirs).
+// services only theirs). Annotations carry `interval`, their min step.
 function dashboardQueries(dashboards = readDashboards()) {
   const queries = [];
   for (const { dashboard } of dashboards) {
+    const base = { dashboard: dashboard.title, board: dashboard };
     for (const panel of panelsOf(dashboard)) {
+      const lag = isLagPanel(panel);
       for (const target of panel.targets || []) {
         const expr = target.expr || '';
-        const lag = isLagPanel(panel);
-        const lagJobs = lag ? jobsSelected(expr, NODE_JOBS) : null;
-        queries.push({ dashboard: dashboard.title, panel: panel.title, refId: target.refId, expr, lag, lagJobs });
+        queries.push({ ...base, kind: 'panel', panel: panel.title, refId: target.refId, expr, lag, lagJobs: lag ? jobsSelected(expr, NODE_JOBS) : null });
       }
+    }
+    for (const a of annotationsOf(dashboard)) {
+      queries.push({ ...base, kind: 'annotation', panel: `annotation "${a.name}"`, refId: 'Anno', expr: a.expr, interval: a.interval, lag: false, lagJobs: null });
+    }
+    for (const v of variablesOf(dashboard)) {
+      queries.push({ ...base, kind: 'variable', panel: `variable $${v.name}`, refId: v.name, expr: variableQuery(v), lag: false, lagJobs: null });
     }
   }
   return queries;
 }
 
-// The series of an instant query; throws with Prometheus' own error message.
-async function instantQuery(prometheusUrl, expr) {
-  const response = await fetch(`${prometheusUrl.replace(/\/+$/, '')}/api/v1/query`, {
-    method: 'POST',
-    body: new URLSearchParams({ query: expr }),
+// The `data` of a Prometheus API answer; throws with Prometheus' own error message. Queries are POSTed (long
+// expressions); the label-values endpoint takes GET only.
+async function prometheusApi(prometheusUrl, endpoint, params, method = 'POST') {
+  const url = `${prometheusUrl.replace(/\/+$/, '')}${endpoint}`;
+  const query = new URLSearchParams(params);
+  const response = await fetch(method === 'GET' ? `${url}?${query}` : url, {
+    method,
+    body: method === 'GET' ? undefined : query,
     signal: AbortSignal.timeout(QUERY_TIMEOUT_MS),
   });
   const body = await response.json().catch(() => null);
   if (!body) throw new Error(`HTTP ${response.status} without a JSON body`);
   if (body.status !== 'success') throw new Error(`${body.errorType}: ${body.error}`);
-  if (body.data.resultType === 'scalar' || body.data.resultType === 'string') return [{ metric: {} }];
-  return body.data.result;
+  return body.data;
 }
 
-// [{dashboard, panel, refId, expr, query, status, series, jobs, missingJobs?, error?}], in dashboard order.
+// Runs one query as Grafana would; resolves to {series, jobs, regions?}.
+async function runQuery(prometheusUrl, q, query) {
+  if (q.kind === 'variable') {
+    const m = LABEL_VALUES.exec(query);
+    if (!m) throw new Error('not a label_values([selector,] label) query');
+    const [start, end] = timeRange(q.board);
+    const params = { start: String(start), end: String(end) };
+    if (m[1]) params['match[]'] = m[1];
+    const values = await prometheusApi(prometheusUrl, `/api/v1/label/${encodeURIComponent(m[2].trim())}/values`, params, 'GET');
+    return { series: values.length, jobs: [] };
+  }
+  if (q.kind === 'annotation') {
+    const step = durationSeconds(q.interval);
+    const [start, end] = timeRange(q.board);
+    const data = await prometheusApi(prometheusUrl, '/api/v1/query_range', { query, start: String(start), end: String(end), step: String(step) });
+    const regions = data.result.flatMap((s) => regionsOf(s.values.map(([t, v]) => [t * 1000, Number(v)]), step * 1000));
+    return { series: data.result.length, jobs: [], regions: regions.length };
+  }
+  const data = await prometheusApi(prometheusUrl, '/api/v1/query', { query });
+  const series = data.resultType === 'scalar' || data.resultType === 'string' ? [{ metric: {} }] : data.result;
+  return { series: series.length, jobs: [...new Set(series.map((s) => s.metric.job).filter(Boolean))].sort() };
+}
+
+// [{kind, dashboard, panel, refId, expr, query, status, series, jobs, regions?, missingJobs?, error?}], in dashboard
+// order. An annotation is EMPTY without a region, a variable without a value, a panel without a series.
 // `missingJobs` is set on the lag panels' queries: the Node jobs a query selects that are absent from its result.
 // With requireNodeJobs such a query is MISSING instead of OK.
 async function checkDashboardQueries(prometheusUrl, { requireNodeJobs = false, dashboards } = {}) {
   const results = [];
   for (const q of dashboardQueries(dashboards)) {
-    const row = { dashboard: q.dashboard, panel: q.panel, refId: q.refId, expr: q.expr, query: null, status: 'OK', series: 0, jobs: [] };
+    const row = { kind: q.kind, dashboard: q.dashboard, panel: q.panel, refId: q.refId, expr: q.expr, query: null, status: 'OK', series: 0, jobs: [] };
     try {
       if (!q.expr.trim()) throw new Error('empty expr');
-      row.query = substituteVariables(q.expr);
-      const series = await instantQuery(prometheusUrl, row.query);
-      row.series = series.length;
-      row.jobs = [...new Set(series.map((s) => s.metric.job).filter(Boolean))].sort();
-      if (row.series === 0) row.status = 'EMPTY';
+      row.query = substituteVariables(q.expr, q.board);
+      Object.assign(row, await runQuery(prometheusUrl, q, row.query));
+      if ((q.kind === 'annotation' ? row.regions : row.series) === 0) row.status = 'EMPTY';
     } catch (err) {
       row.status = 'ERROR';
       row.error = err.message;
@@ -84,7 +165,9 @@ async function checkDashboardQueries(prometheusUrl, { requireNodeJobs = false, d
 }
 
 function formatRow(row) {
-  let line = `${row.status.padEnd(7)} ${String(row.series).padStart(3)} series  ${row.dashboard} / ${row.panel} [${row.refId}]`;
+  const count = `${String(row.series).padStart(3)} ${row.kind === 'variable' ? 'values' : 'series'}`;
+  let line = `${row.status.padEnd(7)} ${count}  ${row.dashboard} / ${row.panel} [${row.refId}]`;
+  if (row.regions !== undefined) line += `  ${row.regions} regions`;
   if (row.missingJobs) line += `  jobs: ${row.jobs.join(', ') || '-'}; missing: ${row.missingJobs.join(', ') || '-'}`;
   if (row.error) line += `  ${row.error}`;
   if (row.status !== 'OK') line += `\n        ${row.query || row.expr}`;
@@ -116,4 +199,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { checkDashboardQueries, dashboardQueries, substituteVariables, GRAFANA_VARIABLES };
+module.exports = { checkDashboardQueries, dashboardQueries, substituteVariables, allValues, regionsOf, durationSeconds, GRAFANA_VARIABLES, LABEL_VALUES };

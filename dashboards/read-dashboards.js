@@ -1,6 +1,7 @@
 'use strict';
-// The facts the dashboard test and the query checker share: where the JSON lives, which jobs are Node services,
-// how to walk a dashboard's panels and which jobs a query selects.
+// The facts the dashboard test and the checkers (check-queries.js against Prometheus, docker/grafana-check.js against
+// Grafana) share: where the JSON and the provisioning live, which jobs are Node services, how to walk a dashboard's
+// panels, annotations and variables, and which jobs a query selects.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -8,6 +9,7 @@ const { readManifests, nodeServicesOf } = require('../lab-topology/manifests');
 
 // Mounted into Grafana as <mount>/json (see README.md and dashboards/lab.yml).
 const JSON_DIR = path.join(__dirname, 'json');
+const DATASOURCE_FILE = path.join(__dirname, 'datasources', 'lab-prometheus.yml');
 
 // The Node services' scrape jobs (their manifests' kind): the ones with prom-client's event-loop metrics.
 const NODE_JOBS = nodeServicesOf(readManifests()).map((m) => m.name);
@@ -48,6 +50,24 @@ function panelsOf(dashboard) {
   });
 }
 
+// The annotation queries a dashboard adds to Grafana's built-in one: {name, expr, interval, annotation}. Grafana 12's
+// Prometheus annotation support reads the query from `target` (expr, interval: the min step), falling back to the
+// older top-level `expr` and `step`; so does this.
+function annotationsOf(dashboard) {
+  return ((dashboard.annotations || {}).list || [])
+    .filter((a) => !a.builtIn)
+    .map((a) => ({ name: a.name, expr: (a.target || {}).expr || a.expr || '', interval: (a.target || {}).interval || a.step || '', annotation: a }));
+}
+
+// The dashboard's template variables, and the query a query variable runs (saved as a string, or as Grafana 12's
+// editor saves it: {query, qryType, refId}).
+function variablesOf(dashboard) {
+  return (dashboard.templating || {}).list || [];
+}
+function variableQuery(variable) {
+  return typeof variable.query === 'string' ? variable.query : (variable.query || {}).query || '';
+}
+
 // The lag panel is the one that queries the event-loop lag metrics.
 function isLagPanel(panel) {
   return (panel.targets || []).some((t) => LAG_METRICS.some((m) => (t.expr || '').includes(m)));
@@ -65,4 +85,38 @@ function jobsSelected(expr, jobs) {
   );
 }
 
-module.exports = { JSON_DIR, NODE_JOBS, LAG_METRICS, STALL_FIRST, readDashboards, panelsOf, isLagPanel, jobsSelected };
+// The values of `key: value` lines (comments dropped). The provisioning files are kept to flat keys, one per line,
+// so this is all the YAML the lab needs to read them.
+function yamlValues(text, key) {
+  const pattern = new RegExp(`^\\s*(?:- )?${key}:\\s*(.*?)\\s*$`);
+  return text
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').replace(/^\s*#.*$/, ''))
+    .map((line) => line.match(pattern))
+    .filter(Boolean)
+    .map((m) => m[1].replace(/^(['"])(.*)\1$/, '$2'));
+}
+
+// The uid of the one provisioned datasource, which every panel references.
+function datasourceUid(text = fs.readFileSync(DATASOURCE_FILE, 'utf8')) {
+  const uids = yamlValues(text, 'uid');
+  if (uids.length !== 1) throw new Error(`${DATASOURCE_FILE}: expected one uid, found ${uids.length}`);
+  return uids[0];
+}
+
+module.exports = {
+  JSON_DIR,
+  DATASOURCE_FILE,
+  NODE_JOBS,
+  LAG_METRICS,
+  STALL_FIRST,
+  readDashboards,
+  panelsOf,
+  annotationsOf,
+  variablesOf,
+  variableQuery,
+  isLagPanel,
+  jobsSelected,
+  yamlValues,
+  datasourceUid,
+};

@@ -6,8 +6,21 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { JSON_DIR, NODE_JOBS, LAG_METRICS, STALL_FIRST, readDashboards, panelsOf, isLagPanel, jobsSelected } = require('../read-dashboards');
-const { substituteVariables } = require('../check-queries');
+const {
+  JSON_DIR,
+  NODE_JOBS,
+  LAG_METRICS,
+  STALL_FIRST,
+  readDashboards,
+  panelsOf,
+  annotationsOf,
+  variablesOf,
+  variableQuery,
+  isLagPanel,
+  jobsSelected,
+  yamlValues,
+} = require('../read-dashboards');
+const { substituteVariables, LABEL_VALUES } = require('../check-queries');
 const { readManifests } = require('../../lab-topology/manifests');
 
 const DASHBOARDS_DIR = path.join(__dirname, '..');
@@ -21,20 +34,16 @@ const LAG_JOBS = {
   'lab-offload': ['node-async'],
   'lab-wasm': ['wasm-runner'],
 };
+// The load driver's gauge (load/src/metrics.js), 1 while a scenario runs and 0 after, and its scrape job.
+const SCENARIO_ACTIVE = 'lab_load_scenario_active';
+const LOAD_JOB = 'load';
+// The All value of every variable: any value of the label. Not .*, which also matches a series without the label.
+const ALL_VALUE = '.+';
 const dashboards = readDashboards();
 const read = (...parts) => fs.readFileSync(path.join(DASHBOARDS_DIR, ...parts), 'utf8');
+const scrapeInterval = () => yamlValue(fs.readFileSync(path.join(DASHBOARDS_DIR, '..', 'prometheus.yml'), 'utf8'), 'scrape_interval');
 
-// The values of `key: value` lines (comments dropped). The provisioning files are kept to flat keys, one per line,
-// so this is all the YAML the test needs; asserting exactly one occurrence keeps it strict.
-function yamlValues(text, key) {
-  const pattern = new RegExp(`^\\s*(?:- )?${key}:\\s*(.*?)\\s*$`);
-  return text
-    .split('\n')
-    .map((line) => line.replace(/\s+#.*$/, '').replace(/^\s*#.*$/, ''))
-    .map((line) => line.match(pattern))
-    .filter(Boolean)
-    .map((m) => m[1].replace(/^(['"])(.*)\1$/, '$2'));
-}
+// Asserting exactly one occurrence keeps the flat-key YAML reading strict.
 const yamlValue = (text, key) => {
   const values = yamlValues(text, key);
   assert.equal(values.length, 1, `exactly one ${key}: in ${values}`);
@@ -73,7 +82,7 @@ for (const { file, dashboard } of dashboards) {
         if (t.datasource) assert.equal(t.datasource.uid, DATASOURCE_UID, `${where} [${t.refId}]: target datasource`);
         // Fixed ranges would break at another scrape interval or zoom level.
         for (const range of t.expr.match(/\[[^\]]*\]/g) || []) assert.equal(range, '[$__rate_interval]', `${where}: range ${range}`);
-        assert.doesNotThrow(() => substituteVariables(t.expr), `${where}: a variable check-queries.js cannot substitute`);
+        assert.doesNotThrow(() => substituteVariables(t.expr, dashboard), `${where}: a variable check-queries.js cannot substitute (not defined, or no All value)`);
       }
     }
   });
@@ -111,6 +120,63 @@ for (const { file, dashboard } of dashboards) {
     }
   });
 
+  test(`${name}: Grafana's built-in annotations, and each load scenario as a region from Prometheus`, () => {
+    const list = dashboard.annotations?.list || [];
+    const builtIn = list.filter((a) => a.builtIn);
+    assert.equal(builtIn.length, 1, 'one built-in annotation');
+    assert.equal(builtIn[0].name, 'Annotations & Alerts');
+    assert.equal(builtIn[0].type, 'dashboard');
+    assert.equal(builtIn[0].datasource?.uid, '-- Grafana --');
+    const scenarios = annotationsOf(dashboard);
+    assert.equal(scenarios.length, 1, `one annotation query besides the built-in one, found ${scenarios.map((a) => a.name)}`);
+    const [{ expr, interval, annotation: a }] = scenarios;
+    assert.equal(a.datasource?.uid, DATASOURCE_UID, 'datasource');
+    assert.equal(a.enable, true, 'shown when the dashboard opens');
+    assert.ok(a.target?.expr && a.expr === undefined && a.step === undefined, "Grafana 12's form: the query in target, not the older top-level expr/step");
+    assert.match(expr, new RegExp(`\\b${SCENARIO_ACTIVE}\\b`));
+    assert.doesNotThrow(() => substituteVariables(expr, dashboard), 'a variable check-queries.js cannot substitute');
+    assert.deepEqual(jobsSelected(expr, [LOAD_JOB, ...NODE_JOBS]), [LOAD_JOB], `only the ${LOAD_JOB} job's gauge`);
+    for (const [, labels] of expr.matchAll(/\b(?:by|without)\s*\(([^)]*)\)/g)) {
+      assert.deepEqual(labels.split(',').map((l) => l.trim()).sort(), ['scenario', 'target'], 'one series per scenario and target: by (scenario, target)');
+    }
+    // A region per run: Grafana joins the samples above 0 that are at most a step apart, so the step is the scrape
+    // interval (a coarser one can miss a short scenario or join two runs).
+    assert.equal(interval, scrapeInterval(), 'min step = prometheus.yml scrape_interval');
+    assert.equal(a.titleFormat, '{{scenario}}', 'title: the scenario');
+    assert.deepEqual(a.tagKeys.split(','), ['target'], 'tag: the target');
+    assert.equal(a.useValueForTime, false, 'sample times, not values, place the region');
+  });
+
+  test(`${name}: every variable is an All-by-default multi-value label_values() of its own label, and is used`, () => {
+    const exprs = panelsOf(dashboard).flatMap((p) => p.targets.map((t) => t.expr)).concat(annotationsOf(dashboard).map((a) => a.expr));
+    for (const v of variablesOf(dashboard)) {
+      const where = `${name} $${v.name}`;
+      assert.equal(v.type, 'query', `${where}: type`);
+      assert.equal(v.datasource?.uid, DATASOURCE_UID, `${where}: datasource`);
+      assert.ok(v.multi && v.includeAll, `${where}: multi-value with All`);
+      assert.equal(v.allValue, ALL_VALUE, `${where}: All value`);
+      assert.deepEqual(v.current?.value, ['$__all'], `${where}: opens at All`);
+      const m = LABEL_VALUES.exec(variableQuery(v));
+      assert.ok(m && m[1], `${where}: query ${variableQuery(v)} is not label_values(<selector>, label)`);
+      assert.equal(m[2].trim(), v.name, `${where}: lists the values of the label it is named after`);
+      const used = new RegExp(`\\$(?:${v.name}\\b|\\{${v.name}\\})`);
+      assert.ok(exprs.some((e) => used.test(e)), `${where}: no query uses it`);
+    }
+  });
+
+  test(`${name}: a panel with a series per approach filters each of its metrics by $approach`, () => {
+    const perApproach = panelsOf(dashboard).flatMap((p) => p.targets.map((t) => ({ panel: p.title, ...t }))).filter((t) => /\{\{\s*approach\s*\}\}/.test(t.legendFormat || ''));
+    if (perApproach.length === 0) return;
+    assert.ok(variablesOf(dashboard).some((v) => v.name === 'approach'), 'per-approach panels, but no $approach variable');
+    for (const t of perApproach) {
+      const selectors = [...t.expr.matchAll(/\b(lab_\w+)(\{[^}]*\})?/g)];
+      assert.ok(selectors.length > 0, `${t.panel} [${t.refId}]: no lab_ metric`);
+      for (const [selector, metric, matchers = ''] of selectors) {
+        assert.ok(matchers.includes('approach=~"$approach"'), `${t.panel} [${t.refId}]: ${metric} is not filtered by approach=~"$approach" (${selector})`);
+      }
+    }
+  });
+
   test(`${name}: read-only, refreshes live over the last 15 minutes`, () => {
     assert.equal(dashboard.editable, false);
     assert.deepEqual(dashboard.time, { from: 'now-15m', to: 'now' });
@@ -127,8 +193,7 @@ test('the datasource is the default Prometheus, with the uid the panels use and 
   assert.equal(yamlValue(text, 'uid'), DATASOURCE_UID);
   assert.equal(yamlValue(text, 'url'), 'http://prometheus:9090');
   assert.equal(yamlValue(text, 'isDefault'), 'true');
-  const scrapeInterval = yamlValue(fs.readFileSync(path.join(DASHBOARDS_DIR, '..', 'prometheus.yml'), 'utf8'), 'scrape_interval');
-  assert.equal(yamlValue(text, 'timeInterval'), scrapeInterval, 'timeInterval = prometheus.yml scrape_interval');
+  assert.equal(yamlValue(text, 'timeInterval'), scrapeInterval(), 'timeInterval = prometheus.yml scrape_interval');
 });
 
 test('the dashboard provider loads the JSON folder read-only, at the mount the README documents', () => {
