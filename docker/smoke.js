@@ -3,7 +3,8 @@
 // `make smoke`: the containerized lab on a real Docker engine. Builds the images, starts the stack, waits until every
 // Prometheus target is up, runs the smoke suite inside the load container, checks its results (every scenario
 // passed, no errors, every response validated), runs every dashboard query against the containerized Prometheus,
-// sends CONTRACT.md's bad requests to every service and the load driver in their containers, and always ends with
+// checks Grafana itself through its HTTP API where it runs (docker/grafana-check.js; not offline), sends
+// CONTRACT.md's bad requests to every service and the load driver in their containers, and always ends with
 // `docker compose down -v`. The exit status is the verdict.
 //
 //   node docker/smoke.js [--if-engine]
@@ -16,8 +17,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { readManifests, ROOT } = require('../lab-topology/manifests');
+const { gitCommit } = require('../lab-topology/checkout');
 const { PROMETHEUS_PORT } = require('../lab-topology/topology');
 const { checkDashboardQueries } = require('../dashboards/check-queries');
+const { assertGrafana } = require('./grafana-check');
 const { until } = require('../node-kit/testing');
 const { edgeCases, runCases, checkCases } = require('../tests/contract/bad-requests');
 
@@ -86,11 +89,21 @@ function composeEnv(baseImages, offset, resultsOwner) {
     LAB_UID: String(resultsOwner.uid),
     LAB_GID: String(resultsOwner.gid),
     LOAD_SUITE: 'none',
+    LAB_GIT_COMMIT: gitCommit(),
+    LAB_IMAGES: Object.entries(imagesOf(baseImages)).map(([name, image]) => `${name}=${image}`).join(','),
   });
   for (const { name, port } of readManifests()) env[portVariable(name)] = String(port + offset);
   env.PROMETHEUS_PORT = String(PROMETHEUS_PORT + offset);
   env.GRAFANA_PORT = String(3000 + offset);
   return env;
+}
+
+/** Every base image the compose file names ({NODE24_IMAGE: ...}), its default unless baseImages overrides it. */
+function imagesOf(baseImages) {
+  const text = fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
+  const images = {};
+  for (const [, name, image] of text.matchAll(/\$\{([A-Z0-9_]+_IMAGE):-([^}]+)\}/g)) images[name] = baseImages[name] || process.env[name] || image;
+  return images;
 }
 
 /** The variable docker-compose.yml publishes a service's port with: node-async -> NODE_ASYNC_PORT. */
@@ -141,7 +154,10 @@ async function allTargetsUp(prometheus) {
   log(`all ${jobs.length} Prometheus targets up: ${jobs.join(', ')}`);
 }
 
-/** Every scenario file of the newest smoke run: passed, no errors or non-2xx, every response validated. */
+/**
+ * Every scenario file of the newest smoke run: passed (thresholds included), no errors or non-2xx, every response
+ * validated, the server's series read from Prometheus.
+ */
 function checkResults() {
   const runs = fs.readdirSync(RESULTS_DIR).filter((d) => d.endsWith('-smoke')).sort();
   if (runs.length === 0) throw new Error(`no smoke run in ${RESULTS_DIR}`);
@@ -153,13 +169,15 @@ function checkResults() {
   if (files.length !== run.summary.length) problems.push(`${files.length} scenario files for ${run.summary.length} scenarios`);
   let responses = 0;
   for (const file of files) {
-    const { result, checks } = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+    const { result, checks, server } = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
     responses += checks.checked;
+    // The driver reads each scenario's server series from the containerized Prometheus (PROMETHEUS_URL's default).
+    if (!server || !server.available) problems.push(`${file}: no server series (${server ? server.error : 'no server section'})`);
     if (result.errors || result.timeouts || result.non2xx) problems.push(`${file}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
     if (checks.checked === 0 || checks.invalid > 0 || checks.failedRuns > 0) problems.push(`${file}: ${checks.checked} responses checked, ${checks.invalid} not validated, ${checks.failedRuns} failed`);
   }
   if (problems.length > 0) throw new Error(`smoke results in ${dir}:\n  ${problems.join('\n  ')}`);
-  log(`results checked: ${files.length} scenarios, ${responses} responses checked, none invalid, no errors (${dir})`);
+  log(`results checked: ${files.length} scenarios, ${responses} responses checked, none invalid, no errors, server series in each (${dir})`);
   for (const [name, info] of Object.entries(run.targets)) log(`  ${name}: ${info.runtime ? `${info.runtime.name} ${info.runtime.version}` : 'runtime not reported'}`);
 }
 
@@ -229,6 +247,8 @@ async function main(argv) {
     await mustRun('the smoke suite', ...compose(['exec', '-T', 'load', 'node', 'src/run-suite.js', 'smoke'], { show: true, timeoutMs: SUITE_TIMEOUT_MS }));
     checkResults();
     await checkDashboards(prometheus);
+    if (services.includes('grafana')) log(await assertGrafana(`http://127.0.0.1:${env.GRAFANA_PORT}`));
+    else log('Grafana check SKIPPED: the offline base images have no stand-in for Grafana, so it was left out; the dashboards were checked by their queries against Prometheus only');
     await checkContract(offset);
   } catch (err) {
     failure = err;

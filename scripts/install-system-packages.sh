@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What native runs need from the system, beside the Node runtimes that mk/runtimes.mk installs from npm:
 # Debian's emscripten 3.1.6 (and node-acorn, which it needs under a non-Debian node), Prometheus with promtool, a JDK
-# 17+ with Maven, cmake, an npm to bootstrap, and shellcheck for `make lint`. As root on Debian it installs what is
-# missing with apt; elsewhere it prints exactly what to install and fails.
+# 17+ with Maven, cmake, an npm to bootstrap, shellcheck for `make lint`, and chromium for load/'s headless check of
+# report.html. As root on Debian it installs what is missing with apt; elsewhere it prints exactly what to install and
+# fails.
 set -euo pipefail
 
 missing=()
@@ -18,6 +19,7 @@ need mvn maven
 need javac openjdk-17-jdk-headless
 need npm npm
 need shellcheck shellcheck
+need chromium chromium
 [ ${#missing[@]} -eq 0 ] && exit 0
 read -r -a packages <<<"$(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')"
 

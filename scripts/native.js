@@ -9,6 +9,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, readManifests, servicesOf } = require('../lab-topology/manifests');
 const { nativeLab, prometheusTargets, writeTargets } = require('../lab-topology/topology');
+const { gitCommit } = require('../lab-topology/checkout');
 
 const STOP_TIMEOUT_MS = 12000; // above each service's 8 s graceful shutdown
 
@@ -49,11 +50,17 @@ function main() {
 
   const serviceNames = servicesOf(manifests).map((m) => m.name);
   const loadTargets = components.filter((c) => serviceNames.includes(c.name)).map((c) => `${c.name}=${c.url}`).join(',');
+  const loadDriverEnv = {
+    LOAD_TARGETS: loadTargets,
+    RESULTS_DIR: path.join(ROOT, 'results'),
+    PROMETHEUS_URL: `http://127.0.0.1:${prometheus.port}`,
+    LAB_GIT_COMMIT: gitCommit(),
+  };
   const commands = components.map((c) => ({
     name: c.name,
     command: 'make',
     args: ['-s', '-C', c.dir, c.start],
-    env: Object.assign({ PORT: String(c.port), HOST: '127.0.0.1' }, c.kind === 'load' ? { LOAD_TARGETS: loadTargets, RESULTS_DIR: path.join(ROOT, 'results') } : {}),
+    env: Object.assign({ PORT: String(c.port), HOST: '127.0.0.1' }, c.kind === 'load' ? loadDriverEnv : {}),
   }));
   commands.push({
     name: 'prometheus',

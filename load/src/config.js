@@ -8,6 +8,7 @@ const path = require('node:path');
 const { stallTimeouts } = require('../../node-kit/http-server');
 const { SUITES_DIR } = require('./suites');
 const { readManifests, servicesOf } = require('../../lab-topology/manifests');
+const { PROMETHEUS_PORT } = require('../../lab-topology/topology');
 
 /** The compose lab's services as LOAD_TARGETS would name them: name=http://name:port. */
 const composeTargets = () => servicesOf(readManifests()).map((m) => `${m.name}=http://${m.name}:${m.port}`).join(',');
@@ -36,6 +37,12 @@ function parseTargets(text) {
   return targets;
 }
 
+function prometheusUrl(text) {
+  if (text === 'none') return null;
+  if (!/^https?:\/\/[^\s/]+$/.test(text.replace(/\/$/, ''))) throw new Error(`PROMETHEUS_URL must be http://host:port or none, got ${text}`);
+  return text.replace(/\/$/, '');
+}
+
 function readConfig() {
   // CONTRACT.md "Clients that stall": a request head gets HEADERS_TIMEOUT_MS, a whole request REQUEST_TIMEOUT_MS (the
   // driver streams no response, so STALLED_CLIENT_TIMEOUT_MS has nothing to cut here).
@@ -50,6 +57,8 @@ function readConfig() {
     resultsDir: path.resolve(env('RESULTS_DIR', 'results')),
     suitesDir: path.resolve(env('LOAD_SUITES_DIR', SUITES_DIR)),
     waitTimeoutMs: integer('LOAD_WAIT_TIMEOUT_MS', 120000, 0),
+    // Where the server's side of each scenario is read (server-series.js); `none` records none.
+    prometheusUrl: prometheusUrl(env('PROMETHEUS_URL', `http://prometheus:${PROMETHEUS_PORT}`)),
   };
 }
 

@@ -1,7 +1,9 @@
 'use strict';
 // Starts a suite on a running load driver and follows it to the end; exits 0 only if every scenario passed (1 when one
-// failed or the suite was stopped with POST /runs/stop).
+// failed, a threshold included, or the suite was stopped with POST /runs/stop).
 // Usage: node src/run-suite.js SUITE [DRIVER_URL]   (default http://127.0.0.1:$PORT, PORT defaulting to 3005)
+const { describeSummary } = require('./summary');
+
 const POLL_MS = 1000;
 
 async function main() {
@@ -13,14 +15,11 @@ async function main() {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const status = await (await fetch(`${base}/runs/latest`)).json();
-    for (const s of status.completed.slice(shown)) {
-      const probe = typeof s.probeMaxMs === 'number' ? `; probe p99 ${s.probeP99Ms} ms, max ${s.probeMaxMs} ms` : '';
-      console.log(`${s.passed ? 'passed' : s.stopped ? 'STOPPED' : 'FAILED'} ${s.name}: ${s.requests} requests, ${s.requestsPerSecond} req/s, p99 ${s.latencyP99Ms} ms${probe}${s.passed ? '' : ` — ${s.problems.join('; ')}`}`);
-    }
+    for (const summary of status.completed.slice(shown)) console.log(describeSummary(summary));
     shown = status.completed.length;
     if (status.state === 'error') throw new Error(`suite ${suite}: ${status.error}`);
     if (['passed', 'failed', 'stopped'].includes(status.state)) {
-      console.log(`suite ${suite}: ${status.state} (${status.completed.filter((s) => s.passed).length}/${status.scenarios} scenarios), results in ${status.resultsDir}`);
+      console.log(`suite ${suite}: ${status.state} (${status.completed.filter((s) => s.passed).length}/${status.scenarios} scenarios), results in ${status.resultsDir}${status.report ? `, report ${status.report}` : ''}`);
       return status.state === 'passed';
     }
   }

@@ -7,31 +7,26 @@ const { readManifests } = require('../../lab-topology/manifests');
 const { waitForTargets, describeTargets } = require('./targets');
 const { runScenario } = require('./scenario');
 const { describeProbe } = require('./probe');
+const { serverSeries, runOf } = require('./server-series');
+const { thresholdsOf, evaluateThresholds, failedThresholds } = require('./thresholds');
+const { saturationFlags } = require('./saturation');
+const { summarize, describeSummary, verdictOf } = require('./summary');
 const { newRunDir, machine, writeJson } = require('./results');
+const { writeReport } = require('./report');
+const { RUN_FILE, scenarioFileName } = require('./run-folder');
 
 // What a scenario cut short by a stop says: it did not pass, whatever its answers were until then.
 const STOPPED_PROBLEM = 'stopped before its end (POST /runs/stop, or the driver shutting down)';
 
-function summarize(outcome) {
-  const r = outcome.result;
-  return {
-    name: outcome.scenario.name,
-    target: outcome.scenario.target,
-    path: outcome.scenario.path,
-    passed: outcome.passed,
-    stopped: outcome.stopped === true,
-    problems: outcome.problems,
-    requests: r.requests.total,
-    requestsPerSecond: r.requests.average,
-    latencyP99Ms: r.latency.p99,
-    latencyMaxMs: r.latency.max,
-    // null without a probe, or when no probe request was answered (see the result file's probe section)
-    probeP99Ms: outcome.probe && outcome.probe.latencyMs ? outcome.probe.latencyMs.p99 : null,
-    probeMaxMs: outcome.probe && outcome.probe.latencyMs ? outcome.probe.latencyMs.max : null,
-  };
+/** What the run's header says of the lab itself: its commit and images, where the environment tells them. */
+function labOf(env = process.env) {
+  const images = {};
+  for (const entry of (env.LAB_IMAGES || '').split(',').map((e) => e.trim()).filter(Boolean)) {
+    const at = entry.indexOf('=');
+    if (at > 0) images[entry.slice(0, at)] = entry.slice(at + 1);
+  }
+  return { commit: env.LAB_GIT_COMMIT || null, images };
 }
-
-const verdictOf = (summary) => (summary.stopped ? 'stopped' : summary.passed ? 'passed' : 'failed');
 
 function createRunner({ config, metrics, log }) {
   let latest = null;
@@ -55,12 +50,12 @@ function createRunner({ config, metrics, log }) {
       if (!signal.aborted) throw err;
     }
     if (!signal.aborted) {
-      Object.assign(meta, { startedAt: new Date().toISOString(), machine: machine(), targets: await describeTargets(targets) });
+      Object.assign(meta, { startedAt: new Date().toISOString(), machine: machine(), lab: labOf(), prometheus: config.prometheusUrl, targets: await describeTargets(targets) });
       // The coverage comes from what the targets run now (their /info).
       suite = withCoverage(loaded, manifests, meta.targets);
       checkScenarios(suite.name, suite.scenarios, config.targets);
       status.scenarios = suite.scenarios.length;
-      writeJson(run.dir, 'run.json', meta);
+      writeJson(run.dir, RUN_FILE, meta);
       status.state = 'running';
       log(`suite ${suite.name}: ${suite.scenarios.length} scenarios, results in ${run.dir}`);
     }
@@ -88,20 +83,31 @@ function createRunner({ config, metrics, log }) {
         current = null;
       }
       if (signal.aborted) Object.assign(outcome, { stopped: true, passed: false, problems: outcome.problems.concat([STOPPED_PROBLEM]) });
-      writeJson(run.dir, `${String(i + 1).padStart(2, '0')}-${scenario.name}.json`, outcome);
+      // A stopped run does not wait for one more scrape.
+      outcome.server = await serverSeries(config.prometheusUrl, scenario, outcome.window.startMs, outcome.window.endMs, signal.aborted ? { settleMs: 0 } : {});
+      outcome.thresholds = evaluateThresholds(thresholdsOf(suite, scenario, (runOf(scenario) || {}).approach), outcome);
+      const failed = failedThresholds(outcome.thresholds);
+      if (failed.length) Object.assign(outcome, { passed: false, problems: outcome.problems.concat(failed) });
+      outcome.flags = saturationFlags(outcome.driver, outcome.littlesLaw);
+      writeJson(run.dir, scenarioFileName(i, scenario.name), outcome);
       const summary = summarize(outcome);
       status.completed.push(summary);
       metrics.scenarioRuns.inc({ scenario: scenario.name, target: scenario.target, verdict: verdictOf(summary) });
-      const probed = outcome.probe ? `; ${describeProbe(outcome.probe)}` : '';
-      log(`  ${summary.passed ? 'passed' : verdictOf(summary).toUpperCase()}: ${summary.requests} requests, ${summary.requestsPerSecond} req/s, p99 ${summary.latencyP99Ms} ms${probed}${summary.passed ? '' : ` — ${summary.problems.join('; ')}`}`);
+      log(`  ${describeSummary(summary, outcome.probe ? describeProbe(outcome.probe) : null)}`);
       if (!summary.passed && outcome.checks.samples.length > 0) log(`  first bad response: ${outcome.checks.samples[0]}`);
     }
     status.current = null;
     status.finishedAt = new Date().toISOString();
     if (signal.aborted) status.state = 'stopped';
     else status.state = status.completed.length === suite.scenarios.length && status.completed.every((s) => s.passed) ? 'passed' : 'failed';
-    writeJson(run.dir, 'run.json', Object.assign(meta, { finishedAt: status.finishedAt, verdict: status.state, summary: status.completed }));
-    log(`suite ${suite.name}: ${status.state}`);
+    writeJson(run.dir, RUN_FILE, Object.assign(meta, { finishedAt: status.finishedAt, verdict: status.state, summary: status.completed }));
+    // The report is for people: a problem writing it is logged and changes no verdict (make report redoes it).
+    try {
+      if (meta.startedAt) status.report = writeReport(run.dir);
+    } catch (err) {
+      log(`suite ${suite.name}: report.html not written: ${err.message}`);
+    }
+    log(`suite ${suite.name}: ${status.state}${status.report ? `, report ${status.report}` : ''}`);
     return status;
   }
 

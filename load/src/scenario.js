@@ -2,9 +2,13 @@
 // Runs one scenario with autocannon's programmatic API, checking every response on the way: a /run result (or any
 // answer that checks itself, like node-async's process-data) must say validated: true, so a fast wrong answer fails
 // the scenario instead of improving its numbers. A scenario with a `probe` also runs the light probe beside it
-// (probe.js), started with it and stopped when it ends, however it ends.
+// (probe.js), started with it and stopped when it ends, however it ends. Beside autocannon's totals it keeps the
+// scenario's window (for the server's series), the client's figures second by second (per-second.js) and the driver's
+// own load while it ran (saturation.js).
 const autocannon = require('autocannon');
 const { startProbe } = require('./probe');
+const { perSecondRecorder } = require('./per-second');
+const { watchDriver, littlesLaw } = require('./saturation');
 
 /** A per-response check that counts what the scenario's `expect` rejects. */
 function responseChecker(expect) {
@@ -35,9 +39,9 @@ function responseChecker(expect) {
 }
 
 /**
- * Resolves to {scenario, url, result (autocannon's JSON), checks, passed, problems} and, with a probe, `probe` (its
- * section, see probe.js). The probe never adds to `problems`. onProbeResponse(seconds, statusCode) sees each probe
- * response live.
+ * Resolves to {scenario, url, window: {startedAt, endedAt, startMs, endMs}, result (autocannon's JSON), perSecond,
+ * driver, littlesLaw, checks, passed, problems} and, with a probe, `probe` (its section, see probe.js). The probe
+ * never adds to `problems`. onProbeResponse(seconds, statusCode) sees each probe response live.
  */
 async function runScenario(scenario, baseUrl, options) {
   const body = scenario.bodyFrom === undefined ? scenario.body : await fetchBody(baseUrl, scenario.bodyFrom);
@@ -66,8 +70,13 @@ function runWithBody(scenario, baseUrl, { onStart, onProbeResponse } = {}) {
   return new Promise((resolve, reject) => {
     let ended = false;
     let probe = null;
+    const startMs = Date.now();
+    const driver = watchDriver();
+    const seconds = perSecondRecorder();
     const instance = autocannon(options, (err, result) => {
       ended = true;
+      const endMs = Date.now();
+      const driverSection = driver.stop();
       const probeDone = probe ? probe.stop() : Promise.resolve(undefined);
       probeDone.then((probeResult) => {
         if (err) return reject(err);
@@ -76,11 +85,23 @@ function runWithBody(scenario, baseUrl, { onStart, onProbeResponse } = {}) {
         if (result.non2xx > 0) problems.push(`${result.non2xx} non-2xx responses`);
         if (checker.counts.invalid > 0) problems.push(`${checker.counts.invalid} responses not validated`);
         if (result.requests.total === 0) problems.push('no request completed');
-        const outcome = { scenario, url: baseUrl, result, checks: checker.counts, passed: problems.length === 0, problems };
+        const outcome = {
+          scenario,
+          url: baseUrl,
+          window: { startedAt: new Date(startMs).toISOString(), endedAt: new Date(endMs).toISOString(), startMs, endMs },
+          result,
+          perSecond: seconds.finish(),
+          driver: driverSection,
+          littlesLaw: littlesLaw(scenario.connections, result.requests.total, seconds.meanLatencyMs(), (endMs - startMs) / 1000),
+          checks: checker.counts,
+          passed: problems.length === 0,
+          problems,
+        };
         if (probeResult) outcome.probe = probeResult;
         resolve(outcome);
       });
     });
+    instance.on('response', (client, statusCode, resBytes, responseTimeMs) => seconds.record(statusCode, responseTimeMs));
     // autocannon reports bad options synchronously through the callback: then there is nothing to probe beside.
     if (scenario.probe && !ended) probe = startProbe(scenario.probe, baseUrl, scenario.durationSeconds, onProbeResponse);
     if (onStart) onStart(instance);

@@ -4,6 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { COVERAGE } = require('./coverage');
+const { checkThresholds } = require('./thresholds');
 
 const SUITES_DIR = path.join(__dirname, '..', 'suites');
 
@@ -13,6 +14,9 @@ const METHODS = ['GET', 'POST'];
 // The probe beside a scenario is light by construction: one GET at a low fixed rate (probe.js).
 const PROBE_FIELDS = ['path', 'ratePerSecond'];
 const PROBE_MAX_RATE = 200;
+// Every field a suite or scenario may have: a misspelt one (say "treshold") is an error, not a silent default.
+const SUITE_FIELDS = ['description', 'coverage', 'thresholds', 'thresholdsByApproach', 'scenarios'];
+const SCENARIO_FIELDS = ['name', 'target', 'method', 'path', 'headers', 'body', 'bodyFrom', 'connections', 'durationSeconds', 'maxRequests', 'timeoutSeconds', 'expect', 'probe', 'thresholds'];
 
 function suiteNames(dir = SUITES_DIR) {
   return fs
@@ -25,7 +29,13 @@ function check(condition, where, message) {
   if (!condition) throw new Error(`${where}: ${message}`);
 }
 
+function checkFields(value, fields, where) {
+  const unknown = Object.keys(value).filter((k) => !fields.includes(k));
+  check(unknown.length === 0, where, `unknown field ${unknown.join(', ')}; the fields are ${fields.join(', ')}`);
+}
+
 function checkScenario(scenario, where, targets) {
+  checkFields(scenario, SCENARIO_FIELDS, where);
   check(typeof scenario.name === 'string' && /^[a-z0-9-]+$/.test(scenario.name), where, 'name must be lowercase letters, digits and dashes');
   check(scenario.target in targets, where, `target must be one of ${Object.keys(targets).join(', ')}`);
   check(typeof scenario.path === 'string' && scenario.path.startsWith('/'), where, 'path must start with /');
@@ -40,6 +50,7 @@ function checkScenario(scenario, where, targets) {
     check(scenario.body === undefined, where, 'give body or bodyFrom, not both');
   }
   if (scenario.probe !== undefined) checkProbe(scenario.probe, where);
+  if (scenario.thresholds !== undefined) checkThresholds(scenario.thresholds, where);
 }
 
 function checkProbe(probe, where) {
@@ -63,18 +74,32 @@ function checkScenarios(name, scenarios, targets) {
 }
 
 /**
- * Reads and checks suite `name` from dir against the known targets. Returns {name, description, coverage,
- * scenarios}: coverage "every approach" asks for a scenario per approach of every service, generated when the suite
+ * Reads and checks suite `name` from dir against the known targets. Returns {name, description, coverage, thresholds,
+ * thresholdsByApproach, scenarios} (thresholds.js: the suite's defaults, by approach, under each scenario's): coverage "every approach" asks for a scenario per approach of every service, generated when the suite
  * runs (coverage.js) and put before the suite's own scenarios, which may then be none.
  */
 function loadSuite(name, targets, dir = SUITES_DIR) {
   const known = suiteNames(dir);
   if (!known.includes(name)) throw new Error(`no suite "${name}"; suites: ${known.join(', ')}`);
   const suite = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8'));
+  checkFields(suite, SUITE_FIELDS, `suite ${name}`);
   check(suite.coverage === undefined || suite.coverage === COVERAGE, `suite ${name}`, `coverage must be "${COVERAGE}" when given`);
   check(Array.isArray(suite.scenarios) && (suite.scenarios.length > 0 || suite.coverage !== undefined), `suite ${name}`, 'scenarios must be a non-empty list');
+  if (suite.thresholds !== undefined) checkThresholds(suite.thresholds, `suite ${name}`);
+  const byApproach = suite.thresholdsByApproach;
+  if (byApproach !== undefined) {
+    check(byApproach !== null && typeof byApproach === 'object' && !Array.isArray(byApproach), `suite ${name}`, 'thresholdsByApproach must be an object: {approach: thresholds}');
+    for (const [approach, thresholds] of Object.entries(byApproach)) checkThresholds(thresholds, `suite ${name}, thresholdsByApproach.${approach}`);
+  }
   checkScenarios(name, suite.scenarios, targets);
-  return { name, description: suite.description || '', coverage: suite.coverage, scenarios: suite.scenarios };
+  return {
+    name,
+    description: suite.description || '',
+    coverage: suite.coverage,
+    thresholds: suite.thresholds || {},
+    thresholdsByApproach: byApproach || {},
+    scenarios: suite.scenarios,
+  };
 }
 
 module.exports = { loadSuite, checkScenarios, suiteNames, LIMITS, SUITES_DIR };

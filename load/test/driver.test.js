@@ -38,7 +38,7 @@ test('a suite started over HTTP checks responses, writes results and marks the s
   assert.strictEqual(good.state, 'passed', JSON.stringify(good));
   assert.ok(good.completed[0].requests > 0 && good.completed[0].requests <= 40 + 2, 'maxRequests bounds the count');
   const files = fs.readdirSync(good.resultsDir).sort();
-  assert.deepStrictEqual(files, ['01-stringify.json', 'run.json']);
+  assert.deepStrictEqual(files, ['01-stringify.json', 'report.html', 'run.json']);
   const run = JSON.parse(fs.readFileSync(path.join(good.resultsDir, 'run.json'), 'utf8'));
   assert.strictEqual(run.targets['node-async'].runtime.version, process.versions.node);
   assert.strictEqual(run.verdict, 'passed');

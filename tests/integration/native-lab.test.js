@@ -19,6 +19,7 @@ const { checkDashboardQueries } = require('../../dashboards/check-queries');
 const { request, until } = require('../../node-kit/testing');
 const { edgeCases, runCases, checkCases } = require('../contract/bad-requests');
 const { holdSlowConnections } = require('../contract/slow-clients');
+const { checkReportInBrowser, findChromium } = require('../../load/test/report-browser');
 
 const OFFSET = Number(process.env.LAB_TEST_PORT_OFFSET || 20000);
 const STARTUP_TIMEOUT_MS = 180000;
@@ -80,6 +81,51 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
     });
     assert.strictEqual(smokeRun.state, 'passed', JSON.stringify(smokeRun.completed, null, 2));
     assert.ok(fs.existsSync(path.join(smokeRun.resultsDir, 'run.json')));
+  });
+
+  await t.test("each scenario's result holds the server's side from Prometheus and its thresholds evaluated", () => {
+    const files = fs.readdirSync(smokeRun.resultsDir).filter((f) => /^\d+-.*\.json$/.test(f));
+    const withRunTimes = new Set();
+    assert.strictEqual(files.length, smokeRun.completed.length);
+    for (const file of files) {
+      const outcome = JSON.parse(fs.readFileSync(path.join(smokeRun.resultsDir, file), 'utf8'));
+      const where = `${file}: ${JSON.stringify(outcome.server).slice(0, 300)}`;
+      assert.strictEqual(outcome.server.available, true, where);
+      const own = outcome.server.jobs[outcome.scenario.target];
+      assert.ok(own && own.cpuCores.length > 0 && own.rssBytes.length > 0, where);
+      if (NODE_SERVICES.includes(outcome.scenario.target)) assert.ok(own.lagP99Seconds.length > 0 && own.lagMaxSeconds.length > 0, where);
+      if (outcome.scenario.path.startsWith('/run/')) {
+        assert.ok(Array.isArray(outcome.server.run.p99Seconds), `${where}: no run times of the approach under load`);
+        // rate() needs two samples of a series, and a scenario of a second may be its approach's first: only some
+        // scenarios have points, and each service has some.
+        if (outcome.server.run.p99Seconds.length > 0) withRunTimes.add(outcome.scenario.target);
+      }
+      assert.ok(outcome.perSecond.length > 0 && outcome.driver && outcome.littlesLaw, file);
+      for (const threshold of outcome.thresholds) {
+        const serverSide = threshold.name.startsWith('server') && !NODE_SERVICES.includes(outcome.scenario.target);
+        assert.strictEqual(threshold.passed, serverSide ? null : true, `${file}: ${JSON.stringify(threshold)}`);
+      }
+    }
+    const services = components.filter((c) => c.kind !== 'load').map((c) => c.name);
+    assert.deepStrictEqual([...withRunTimes].sort(), services.sort(), 'every service has run times in some scenario');
+    const fast = smokeRun.completed.filter((s) => s.approach === 'fast');
+    assert.ok(fast.length > 0 && fast.every((s) => s.thresholds.some((th) => th.name === 'serverLagP99Ms' && th.passed === true)), 'fast is held to its server lag');
+  });
+
+  await t.test("the smoke run's report.html shows the server's lag beside the client's latency for every scenario, offline", async (st) => {
+    assert.strictEqual(smokeRun.report, path.join(smokeRun.resultsDir, 'report.html'));
+    if (!findChromium()) {
+      st.skip("no chromium executable: install Debian's chromium (scripts/install-system-packages.sh) or set CHROMIUM_PATH");
+      return;
+    }
+    const found = await checkReportInBrowser(smokeRun.report);
+    assert.strictEqual(found.scenarios, smokeRun.completed.length);
+    // Every scenario on a Node service has its lag chart; the JVM's say why they have none.
+    const nodeScenarios = smokeRun.completed.filter((s) => NODE_SERVICES.includes(s.target)).length;
+    assert.ok(found.serverCharts >= nodeScenarios, `${found.serverCharts} server charts for ${nodeScenarios} scenarios on Node services`);
+  });
+
+  await t.test('the results of the test run are removed', () => {
     fs.rmSync(smokeRun.resultsDir, { recursive: true }); // a test's results are not a user's results
   });
 

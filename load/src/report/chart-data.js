@@ -1,0 +1,99 @@
+'use strict';
+// The charts of one scenario as data for uPlot (https://github.com/leeoniya/uPlot): x in unix seconds, one array per
+// series aligned on x (null where a series has no sample at that time). Series of different sources (the server's
+// Prometheus samples on whole seconds, the client's per-second buckets from the scenario's start) are merged on the
+// union of their times; the browser side joins the gaps (spanGaps), so each series is drawn from its own samples only.
+
+/** Peak of a [[t, seconds]] series, in ms (3 decimals); null without samples. */
+function peakMs(points) {
+  if (!points || points.length === 0) return null;
+  return Math.round(Math.max(...points.map(([, v]) => v)) * 1e6) / 1000;
+}
+
+/** [{label, scale, points: [[t, v]]}] -> {series: [{label, scale, samples}], data: [x, ...ys]} */
+function align(lines) {
+  const times = [...new Set(lines.flatMap((line) => line.points.map(([t]) => t)))].sort((a, b) => a - b);
+  const data = [times];
+  for (const line of lines) {
+    const byTime = new Map(line.points.map(([t, v]) => [t, v]));
+    data.push(times.map((t) => (byTime.has(t) ? byTime.get(t) : null)));
+  }
+  return { series: lines.map((line) => ({ label: line.label, scale: line.scale, stroke: STROKES[line.label], samples: line.points.length })), data };
+}
+
+// One colour per quantity, the same in every chart: the client's p99 is the same blue beside the server's lag as in
+// the client's own chart.
+const STROKES = {
+  'server lag p99 (ms)': '#d62728',
+  'server lag max (ms)': '#ff7f0e',
+  'server CPU (cores)': '#d62728',
+  'server RSS (MiB)': '#9467bd',
+  'client latency p50 (ms)': '#17becf',
+  'client latency p99 (ms)': '#1f77b4',
+  'client latency max (ms)': '#7f7f7f',
+  'requests/s': '#2ca02c',
+};
+
+const scaled = (points, factor) => (points || []).map(([t, v]) => [t, v === null ? null : Math.round(v * factor * 1000) / 1000]);
+
+/**
+ * The client's per-second samples of one field as [[unix s, value]], seconds without a value left out. Each is placed
+ * at the end of its second (the last one at the scenario's end), as Prometheus places a rate or a lag window: both
+ * then describe the time before their point.
+ */
+function clientPoints(scenarioFile, field) {
+  const { startMs, endMs } = scenarioFile.window;
+  return (scenarioFile.perSecond || []).filter((s) => s[field] !== null && s[field] !== undefined).map((s) => [Math.min(startMs + (s.second + 1) * 1000, endMs) / 1000, s[field]]);
+}
+
+/** The time range every chart of a scenario shows: its window, widened to the server series' window. */
+function rangeOf(scenarioFile) {
+  const server = scenarioFile.server && scenarioFile.server.window;
+  const start = scenarioFile.window.startMs / 1000;
+  const end = scenarioFile.window.endMs / 1000;
+  return server ? [Math.min(start, server.start), Math.max(end, server.end)] : [start, end];
+}
+
+/**
+ * The charts of a scenario result file: {charts: [{kind, title, series, data, range}], serverNotice}. serverNotice says,
+ * when there is one, why the server's charts are missing (Prometheus unreachable, or the target exports no lag).
+ */
+function chartsOf(scenarioFile) {
+  const target = scenarioFile.scenario.target;
+  const server = scenarioFile.server;
+  const job = server && server.available && server.jobs ? server.jobs[target] : undefined;
+  const clientP99 = { label: 'client latency p99 (ms)', scale: 'ms', points: clientPoints(scenarioFile, 'latencyP99Ms') };
+  const charts = [];
+  const notices = [];
+  if (!server || !server.available) {
+    notices.push(`Server series unavailable: ${server && server.error ? server.error : 'the result holds no server section'}.`);
+  } else if (!job) {
+    notices.push(`Server series unavailable: Prometheus returned no series for ${target}.`);
+  } else {
+    if (job.lagP99Seconds || job.lagMaxSeconds) {
+      charts.push(Object.assign({ kind: 'lag', title: `${target} event-loop lag beside client latency` }, align([
+        { label: 'server lag p99 (ms)', scale: 'ms', points: scaled(job.lagP99Seconds, 1000) },
+        { label: 'server lag max (ms)', scale: 'ms', points: scaled(job.lagMaxSeconds, 1000) },
+        clientP99,
+      ])));
+    } else {
+      notices.push(`${target} exports no event-loop lag series (a runtime without an event loop, like the JVM).`);
+    }
+    if (job.cpuCores || job.rssBytes) {
+      charts.push(Object.assign({ kind: 'resources', title: `${target} CPU and RSS` }, align([
+        { label: 'server CPU (cores)', scale: 'cores', points: scaled(job.cpuCores, 1) },
+        { label: 'server RSS (MiB)', scale: 'MiB', points: scaled(job.rssBytes, 1 / 1048576) },
+      ])));
+    }
+  }
+  charts.push(Object.assign({ kind: 'client', title: 'client latency and requests per second' }, align([
+    { label: 'client latency p50 (ms)', scale: 'ms', points: clientPoints(scenarioFile, 'latencyP50Ms') },
+    clientP99,
+    { label: 'client latency max (ms)', scale: 'ms', points: clientPoints(scenarioFile, 'latencyMaxMs') },
+    { label: 'requests/s', scale: 'req/s', points: clientPoints(scenarioFile, 'requests') },
+  ])));
+  const range = rangeOf(scenarioFile);
+  return { charts: charts.map((chart) => Object.assign(chart, { range })), serverNotice: notices.length ? notices.join(' ') : null };
+}
+
+module.exports = { chartsOf, peakMs, align };

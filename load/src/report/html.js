@@ -1,0 +1,136 @@
+'use strict';
+// The report's HTML from its model (model.js): one self-contained page, tables written here, charts drawn in the
+// browser by uPlot from the chart data embedded as JSON (browser.js). Every string from a run goes through escapeHtml
+// (or safeJson inside <script>): suite files, /info answers and error messages are data, never markup.
+
+const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+/** JSON that cannot end the <script> element it sits in, nor break a JS line. */
+const safeJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/** Numbers as measured (at most 3 decimals), '—' for nothing. */
+function num(value) {
+  if (value === null || value === undefined) return '—';
+  if (typeof value !== 'number') return escapeHtml(value);
+  return String(Number.isInteger(value) ? value : Math.round(value * 1000) / 1000);
+}
+
+const text = (value) => (value === null || value === undefined || value === '' ? '—' : escapeHtml(value));
+const verdict = (v) => `<span class="verdict ${escapeHtml(v)}">${escapeHtml(v)}</span>`;
+const cell = (field, value) => `<td class="num" data-field="${field}">${num(value)}</td>`;
+const row = (label, value) => `<tr><th>${escapeHtml(label)}</th><td>${value}</td></tr>`;
+
+function header(h) {
+  const targets = h.targets.map((t) => `<tr><td>${text(t.name)}</td><td>${text(t.runtime)}${t.runtimeDetail ? `<br><small>${escapeHtml(t.runtimeDetail)}</small>` : ''}</td>
+<td>${t.libraries.map(([name, version]) => `${escapeHtml(name)} ${escapeHtml(version)}`).join(', ') || (t.error ? `/info failed: ${escapeHtml(t.error)}` : '—')}</td><td>${text(t.image)}</td></tr>`).join('\n');
+  const gib = h.memoryBytes === null ? '' : `, ${num(Math.round(h.memoryBytes / 2 ** 30 * 10) / 10)} GiB`;
+  return `<header>
+<h1>Load run <code>${escapeHtml(h.runId)}</code>: suite ${escapeHtml(h.suite)} ${verdict(h.verdict)}</h1>
+${h.description ? `<p class="description">${escapeHtml(h.description)}</p>` : ''}
+<table class="facts">
+${row('suite', text(h.suite))}
+${row('run id', text(h.runId))}
+${row('started', text(h.startedAt))}
+${row('finished', text(h.finishedAt))}
+${row('verdict', verdict(h.verdict))}
+${row('machine', `${text(h.machine)}${gib}`)}
+${row('CPUs', num(h.cpus))}
+${row('load driver Node', text(h.loadDriverNode))}
+${row('git commit', h.commit ? `<code>${escapeHtml(h.commit)}</code>` : '—')}
+${row('Prometheus', h.prometheus ? escapeHtml(h.prometheus) : 'none (no server series)')}
+${row('images', h.images.length ? h.images.map(([name, image]) => `${escapeHtml(name)}: <code>${escapeHtml(image)}</code>`).join(', ') : 'none recorded (a native run)')}
+</table>
+<h2>Targets</h2>
+<table><thead><tr><th>target</th><th>runtime</th><th>libraries (from /info)</th><th>image</th></tr></thead>
+<tbody>
+${targets}
+</tbody></table>
+</header>`;
+}
+
+function ranking(groups, unranked) {
+  const tables = groups.map((g) => `<h3>${escapeHtml(g.target)} · ${escapeHtml(g.workload)}</h3>
+<table class="ranking" data-target="${escapeHtml(g.target)}" data-workload="${escapeHtml(g.workload)}">
+<thead><tr><th>#</th><th>approach</th><th>scenario</th><th>requests/s</th><th>p50 ms</th><th>p99 ms</th><th>server lag p99 peak ms</th><th>server lag max peak ms</th><th>verdict</th></tr></thead>
+<tbody>
+${g.rows.map((s, i) => `<tr data-scenario="${escapeHtml(s.name)}"><td>${i + 1}</td><td>${text(s.approach)}</td><td><a href="#${s.id}">${escapeHtml(s.name)}</a></td>
+${cell('requestsPerSecond', s.numbers.requestsPerSecond)}${cell('latencyP50Ms', s.numbers.latencyP50Ms)}${cell('latencyP99Ms', s.numbers.latencyP99Ms)}${cell('serverLagP99PeakMs', s.serverLagP99PeakMs)}${cell('serverLagMaxPeakMs', s.serverLagMaxPeakMs)}
+<td>${verdict(s.verdict)}${s.flags.length ? ' <span class="flag-mark" title="flagged">⚑ flagged</span>' : ''}</td></tr>`).join('\n')}
+</tbody></table>`).join('\n');
+  const others = unranked.length ? `<p>Not ranked (not a <code>/run</code> workload): ${unranked.map((s) => `<a href="#${s.id}">${escapeHtml(s.name)}</a>`).join(', ')}.</p>` : '';
+  return `<section id="summary"><h2>Approaches ranked by requests/s, per target and workload</h2>
+${tables || '<p>No /run scenarios in this run.</p>'}
+${others}</section>`;
+}
+
+function thresholds(list) {
+  if (list.length === 0) return '<p>No thresholds.</p>';
+  const status = (t) => (t.passed === true ? '<span class="ok">passed</span>' : t.passed === false ? '<span class="bad">FAILED</span>' : `<span class="na">not evaluated: ${escapeHtml(t.why || 'no value')}</span>`);
+  return `<table class="thresholds"><thead><tr><th>threshold</th><th>limits</th><th>limit</th><th>actual</th><th>result</th></tr></thead><tbody>
+${list.map((t) => `<tr data-threshold="${escapeHtml(t.name)}"><td><code>${escapeHtml(t.name)}</code></td><td>${escapeHtml(t.description)}</td><td class="num">${t.bound === 'min' ? '≥' : '≤'} ${num(t.limit)}</td><td class="num">${num(t.actual)}</td><td>${status(t)}</td></tr>`).join('\n')}
+</tbody></table>`;
+}
+
+function checksOfClient(s) {
+  const d = s.driver;
+  const l = s.littlesLaw;
+  const flags = s.flags.length ? `<ul class="flags">${s.flags.map((f) => `<li>⚑ ${escapeHtml(f)}</li>`).join('')}</ul>` : '<p class="ok">Not flagged: the driver kept up and Little\'s law holds (or could not be checked).</p>';
+  const driver = d ? `driver event-loop lag p99 ${num(d.eventLoopLagP99Ms)} ms (limit ${num(d.limits && d.limits.eventLoopLagP99Ms)}), max ${num(d.eventLoopLagMaxMs)} ms; CPU ${num(d.cpuBusy)} of a core (limit ${num(d.limits && d.limits.cpuBusy)}); saturated: ${d.saturated ? '<span class="bad">yes</span>' : 'no'}` : 'not recorded';
+  const little = l ? `${num(l.connections)} connections vs ${num(l.requestsPerSecond)} req/s × ${num(l.latencyMeanMs)} ms = ${num(l.inFlight)} in flight (ratio ${num(l.ratio)}, tolerance ${num(l.tolerance)}): ${l.holds === true ? 'holds' : l.holds === false ? '<span class="bad">broken</span>' : 'not checked'}` : 'not recorded';
+  return `${flags}<p class="small">Client: ${driver}.<br>Little's law: ${little}.</p>`;
+}
+
+function scenario(s) {
+  const n = s.numbers;
+  const p = s.probe;
+  const probe = p ? `<tr><th>probe <code>${escapeHtml(p.path)}</code> at ${num(p.ratePerSecond)}/s</th>${cell('probeRequests', p.requests)}<td>—</td>
+${['p50', 'p90', 'p99', 'max'].map((k) => cell(`probe${k[0].toUpperCase()}${k.slice(1)}Ms`, p.latencyMs ? p.latencyMs[k] : null)).join('')}${cell('probeErrors', p.errors)}${cell('probeNon2xx', p.non2xx)}<td>—</td></tr>` : '';
+  const charts = s.charts.map((c) => `<figure><figcaption>${escapeHtml(c.title)}</figcaption><div class="chart" data-chart="${s.id}-${c.kind}"></div></figure>`).join('');
+  return `<section class="scenario" id="${s.id}" data-scenario="${escapeHtml(s.name)}">
+<h2>${escapeHtml(s.name)} ${verdict(s.verdict)}${s.flags.length ? ' <span class="flag-mark">⚑ flagged</span>' : ''}</h2>
+<p><code>${escapeHtml(s.request)}</code> on ${escapeHtml(s.target)}, ${num(s.connections)} connections, ${escapeHtml(s.window.startedAt)} – ${escapeHtml(s.window.endedAt)}</p>
+${s.problems.length ? `<ul class="problems">${s.problems.map((x) => `<li>${escapeHtml(x)}</li>`).join('')}</ul>` : ''}
+<table class="numbers"><thead><tr><th></th><th>requests</th><th>requests/s</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>max ms</th><th>errors</th><th>non-2xx</th><th>invalid</th></tr></thead><tbody>
+<tr><th>client</th>${cell('requests', n.requests)}${cell('requestsPerSecond', n.requestsPerSecond)}${cell('latencyP50Ms', n.latencyP50Ms)}${cell('latencyP90Ms', n.latencyP90Ms)}${cell('latencyP99Ms', n.latencyP99Ms)}${cell('latencyMaxMs', n.latencyMaxMs)}${cell('errors', n.errors)}${cell('non2xx', n.non2xx)}${cell('invalid', n.invalid)}</tr>
+${probe}
+</tbody></table>
+<p class="small">Server event-loop lag of ${escapeHtml(s.target)}, worst second: p99 <span data-field="serverLagP99PeakMs">${num(s.serverLagP99PeakMs)}</span> ms, max <span data-field="serverLagMaxPeakMs">${num(s.serverLagMaxPeakMs)}</span> ms.</p>
+<h3>Thresholds</h3>
+${thresholds(s.thresholds)}
+<h3>Is the client the bottleneck?</h3>
+${checksOfClient(s)}
+${s.serverNotice ? `<p class="notice" data-notice="server">${escapeHtml(s.serverNotice)}</p>` : ''}
+<div class="charts">${charts}</div>
+</section>`;
+}
+
+/** The whole page: model from model.js, assets {uplotJs, uplotCss, browserJs, css} inlined. */
+function renderHtml(model, assets) {
+  for (const [name, source] of Object.entries(assets)) {
+    if (/<\/(script|style)/i.test(source)) throw new Error(`${name} cannot be inlined: it contains a closing </script> or </style>`);
+  }
+  const charts = model.sections.flatMap((s) => s.charts.map((c) => ({ id: `${s.id}-${c.kind}`, section: s.id, scenario: s.name, kind: c.kind, series: c.series, data: c.data, range: c.range })));
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(`${model.header.suite} ${model.header.runId}: ${model.header.verdict}`)}</title>
+<style>${assets.uplotCss}</style>
+<style>${assets.css}</style>
+</head>
+<body>
+${header(model.header)}
+<main>
+${ranking(model.ranking, model.unranked)}
+${model.sections.map(scenario).join('\n')}
+</main>
+<script type="application/json" id="report-data">${safeJson({ charts })}</script>
+<script>${assets.uplotJs}</script>
+<script>${assets.browserJs}</script>
+</body>
+</html>
+`;
+}
+
+module.exports = { renderHtml, escapeHtml, safeJson, num };

@@ -1,0 +1,86 @@
+'use strict';
+// What the report shows, as plain data: the header, the ranking of approaches per workload and a section per
+// scenario. Numbers stay numbers here; html.js formats and escapes them.
+const { chartsOf, peakMs } = require('./chart-data');
+const { summarize, verdictOf } = require('../summary');
+
+// The figures every scenario shows, as the run's summary holds them.
+const NUMBERS = ['requests', 'requestsPerSecond', 'latencyP50Ms', 'latencyP90Ms', 'latencyP99Ms', 'latencyMaxMs', 'errors', 'timeouts', 'non2xx', 'invalid'];
+
+function headerOf(runId, run) {
+  const machine = run.machine || {};
+  const images = (run.lab && run.lab.images) || {};
+  const targets = Object.entries(run.targets || {}).map(([name, info]) => ({
+    name,
+    url: info.url || null,
+    runtime: info.runtime ? [info.runtime.name, info.runtime.version].filter(Boolean).join(' ') : null,
+    runtimeDetail: info.runtime && info.runtime.vm ? info.runtime.vm : null,
+    libraries: Object.entries(info.libraries || info.versions || {}),
+    image: images[name] || null,
+    error: info.error || null,
+  }));
+  return {
+    suite: run.suite,
+    description: run.description || null,
+    runId,
+    startedAt: run.startedAt || null,
+    finishedAt: run.finishedAt || null,
+    verdict: run.verdict || 'unfinished',
+    machine: [machine.cpuModel, machine.platform].filter(Boolean).join(', ') || null,
+    cpus: machine.cpus === undefined ? null : machine.cpus,
+    memoryBytes: machine.memoryBytes === undefined ? null : machine.memoryBytes,
+    loadDriverNode: machine.loadDriverNode || null,
+    commit: (run.lab && run.lab.commit) || null,
+    prometheus: run.prometheus || null,
+    targets,
+    images: Object.entries(images),
+  };
+}
+
+function sectionOf(file, index) {
+  const s = file.scenario;
+  const summary = summarize(Object.assign({ flags: [], thresholds: [] }, file));
+  const job = file.server && file.server.available && file.server.jobs ? file.server.jobs[s.target] : undefined;
+  const { charts, serverNotice } = chartsOf(file);
+  return {
+    id: `scenario-${index + 1}`,
+    name: s.name,
+    target: s.target,
+    request: `${s.method || 'GET'} ${s.path}`,
+    connections: s.connections,
+    workload: summary.workload,
+    approach: summary.approach,
+    window: file.window,
+    verdict: verdictOf(summary),
+    problems: file.problems || [],
+    numbers: Object.fromEntries(NUMBERS.map((name) => [name, summary[name]])),
+    probe: file.probe || null,
+    thresholds: file.thresholds || [],
+    flags: file.flags || [],
+    driver: file.driver || null,
+    littlesLaw: file.littlesLaw || null,
+    serverLagP99PeakMs: job ? peakMs(job.lagP99Seconds) : null,
+    serverLagMaxPeakMs: job ? peakMs(job.lagMaxSeconds) : null,
+    charts,
+    serverNotice,
+  };
+}
+
+/** Sections grouped by target and workload, each group ranked by requests/s (highest first); /run routes only. */
+function rankingOf(sections) {
+  const groups = new Map();
+  for (const section of sections.filter((x) => x.workload)) {
+    const key = `${section.target}\u0000${section.workload}`;
+    if (!groups.has(key)) groups.set(key, { target: section.target, workload: section.workload, rows: [] });
+    groups.get(key).rows.push(section);
+  }
+  return [...groups.values()].map((group) => Object.assign(group, { rows: group.rows.slice().sort((a, b) => b.numbers.requestsPerSecond - a.numbers.requestsPerSecond) }));
+}
+
+/** The report's model from readRun's {runId, run, scenarios}. */
+function buildModel({ runId, run, scenarios }) {
+  const sections = scenarios.map((file, i) => sectionOf(file, i));
+  return { header: headerOf(runId, run), ranking: rankingOf(sections), unranked: sections.filter((x) => !x.workload), sections };
+}
+
+module.exports = { buildModel };

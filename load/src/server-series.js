@@ -1,0 +1,103 @@
+'use strict';
+// The server's side of a scenario, asked of Prometheus when the scenario ends (its HTTP API, query_range over the
+// scenario's window at one point a second) and stored in the scenario's result, so the report never needs
+// Prometheus later: every job's event-loop lag p99 and max, CPU and RSS, and the run times of the approach under
+// load. Where Prometheus cannot be reached the section says so and the run goes on on its own checks.
+const { round } = require('../../node-kit/round');
+
+const STEP_SECONDS = 1;
+const QUERY_TIMEOUT_MS = 5000;
+// Prometheus scrapes every second (prometheus.yml), and prom-client's lag figures describe the interval before each
+// scrape: one more scrape of the target after the scenario covers its last second. The driver waits for it, asking
+// every POLL_MS, at most SETTLE_MS (then the last second may be missing, nothing worse).
+const SETTLE_MS = 3000;
+const POLL_MS = 200;
+
+// series name -> PromQL, one series per job.
+const JOB_QUERIES = {
+  lagP99Seconds: 'max by (job) (nodejs_eventloop_lag_p99_seconds)',
+  lagMaxSeconds: 'max by (job) (nodejs_eventloop_lag_max_seconds)',
+  cpuCores: 'sum by (job) (irate(process_cpu_seconds_total[5s]))',
+  rssBytes: 'sum by (job) (process_resident_memory_bytes)',
+};
+
+/** The workload and approach a scenario runs, from its path (/run/<workload>?approach=<a>); null for other routes. */
+function runOf(scenario) {
+  const url = new URL(scenario.path, 'http://target');
+  const match = /^\/run\/([a-z0-9-]+)$/.exec(url.pathname);
+  const approach = url.searchParams.get('approach');
+  return match && approach ? { workload: match[1], approach } : null;
+}
+
+const quote = (value) => JSON.stringify(value);
+
+function runQueries(job, run) {
+  const selector = `job=${quote(job)},workload=${quote(run.workload)},approach=${quote(run.approach)}`;
+  return {
+    p50Seconds: `histogram_quantile(0.5, sum by (le) (rate(lab_run_duration_seconds_bucket{${selector}}[5s])))`,
+    p99Seconds: `histogram_quantile(0.99, sum by (le) (rate(lab_run_duration_seconds_bucket{${selector}}[5s])))`,
+    runsPerSecond: `sum(rate(lab_run_duration_seconds_count{${selector}}[5s]))`,
+  };
+}
+
+async function queryRange(prometheus, expr, window) {
+  const params = new URLSearchParams({ query: expr, start: String(window.start), end: String(window.end), step: String(STEP_SECONDS) });
+  const res = await fetch(`${prometheus}/api/v1/query_range?${params}`, { signal: AbortSignal.timeout(QUERY_TIMEOUT_MS) });
+  const body = await res.json().catch(() => null);
+  if (!res.ok || !body || body.status !== 'success') throw new Error(`query_range ${expr}: HTTP ${res.status} ${body ? body.error || '' : ''}`.trim());
+  // [[unix seconds, value]], NaN (no runs in a window) dropped
+  return body.data.result.map((s) => ({
+    metric: s.metric,
+    points: s.values.map(([t, v]) => [t, Number(v)]).filter(([, v]) => Number.isFinite(v)).map(([t, v]) => [t, round(v, 6)]),
+  }));
+}
+
+/** Waits until Prometheus holds a scrape of job taken after afterMs, or until deadlineMs. */
+async function scrapedAfter(prometheus, job, afterMs, deadlineMs) {
+  const params = new URLSearchParams({ query: `max(timestamp(up{job=${quote(job)}}))` });
+  for (;;) {
+    const res = await fetch(`${prometheus}/api/v1/query?${params}`, { signal: AbortSignal.timeout(QUERY_TIMEOUT_MS) });
+    const body = await res.json().catch(() => null);
+    if (!res.ok || !body || body.status !== 'success') throw new Error(`query ${params.get('query')}: HTTP ${res.status}`);
+    const [sample] = body.data.result;
+    if ((sample && Number(sample.value[1]) * 1000 > afterMs) || Date.now() + POLL_MS > deadlineMs) return;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/**
+ * The server section of a scenario that ran from startMs to endMs (epoch ms) against `target`:
+ * {prometheus, available, window: {start, end} (unix s), stepSeconds, jobs: {job: {lagP99Seconds, ...: [[t, v]]}},
+ * run: {workload, approach, p50Seconds, p99Seconds, runsPerSecond} | null}, or {prometheus, available: false, error}.
+ * prometheus null (PROMETHEUS_URL=none) gives available: false without asking.
+ */
+async function serverSeries(prometheus, scenario, startMs, endMs, { settleMs = SETTLE_MS } = {}) {
+  if (!prometheus) return { prometheus: null, available: false, error: 'PROMETHEUS_URL is none' };
+  const window = { start: Math.floor(startMs / 1000), end: Math.ceil(endMs / 1000) + STEP_SECONDS };
+  try {
+    await scrapedAfter(prometheus, scenario.target, endMs, endMs + settleMs);
+    const jobs = {};
+    for (const [name, expr] of Object.entries(JOB_QUERIES)) {
+      for (const series of await queryRange(prometheus, expr, window)) {
+        const job = series.metric.job;
+        if (!job) continue;
+        jobs[job] = jobs[job] || {};
+        jobs[job][name] = series.points;
+      }
+    }
+    const target = runOf(scenario);
+    let run = null;
+    if (target) {
+      run = Object.assign({}, target);
+      for (const [name, expr] of Object.entries(runQueries(scenario.target, target))) {
+        const [series] = await queryRange(prometheus, expr, window);
+        run[name] = series ? series.points : [];
+      }
+    }
+    return { prometheus, available: true, window, stepSeconds: STEP_SECONDS, jobs, run };
+  } catch (err) {
+    return { prometheus, available: false, window, error: err.name === 'TimeoutError' ? `Prometheus did not answer in ${QUERY_TIMEOUT_MS} ms` : err.cause ? `${err.message}: ${err.cause.code || err.cause.message}` : err.message };
+  }
+}
+
+module.exports = { serverSeries, runOf, JOB_QUERIES };

@@ -1,0 +1,54 @@
+'use strict';
+// A scenario's summary: what /runs/latest lists, run.json keeps and each printed line says (the driver's log and
+// run-suite.js print the same line).
+const { runOf } = require('./server-series');
+
+const verdictOf = (summary) => (summary.stopped ? 'stopped' : summary.passed ? 'passed' : 'failed');
+
+function summarize(outcome) {
+  const r = outcome.result;
+  const run = runOf(outcome.scenario);
+  return {
+    name: outcome.scenario.name,
+    target: outcome.scenario.target,
+    path: outcome.scenario.path,
+    workload: run ? run.workload : null,
+    approach: run ? run.approach : null,
+    passed: outcome.passed,
+    stopped: outcome.stopped === true,
+    problems: outcome.problems,
+    flags: outcome.flags,
+    thresholds: outcome.thresholds,
+    requests: r.requests.total,
+    requestsPerSecond: r.requests.average,
+    latencyP50Ms: r.latency.p50,
+    latencyP90Ms: r.latency.p90,
+    latencyP99Ms: r.latency.p99,
+    latencyMaxMs: r.latency.max,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+    invalid: outcome.checks.invalid,
+    // null without a probe, or when no probe request was answered (see the result file's probe section)
+    probeP99Ms: outcome.probe && outcome.probe.latencyMs ? outcome.probe.latencyMs.p99 : null,
+    probeMaxMs: outcome.probe && outcome.probe.latencyMs ? outcome.probe.latencyMs.max : null,
+    server: !outcome.server ? 'not asked' : outcome.server.available ? 'available' : `unavailable: ${outcome.server.error}`,
+  };
+}
+
+/**
+ * The line printed when a scenario ends: verdict, throughput, latency, the probe (probeText, or its figures from the
+ * summary), thresholds, flags and problems.
+ */
+function describeSummary(summary, probeText) {
+  const verdict = summary.passed ? 'passed' : verdictOf(summary).toUpperCase();
+  const probe = probeText || (typeof summary.probeMaxMs === 'number' ? `probe p99 ${summary.probeP99Ms} ms, max ${summary.probeMaxMs} ms` : null);
+  const probed = probe ? `; ${probe}` : '';
+  const evaluated = summary.thresholds.filter((t) => t.passed !== null);
+  const thresholds = evaluated.length ? `; thresholds ${evaluated.filter((t) => t.passed).length}/${evaluated.length}` : '';
+  const flags = summary.flags.length ? ` [FLAGGED: ${summary.flags.join('; ')}]` : '';
+  const problems = summary.passed ? '' : ` — ${summary.problems.join('; ')}`;
+  return `${verdict} ${summary.name}: ${summary.requests} requests, ${summary.requestsPerSecond} req/s, p99 ${summary.latencyP99Ms} ms${probed}${thresholds}${flags}${problems}`;
+}
+
+module.exports = { summarize, describeSummary, verdictOf };

@@ -1,0 +1,207 @@
+'use strict';
+// checkReportInBrowser(reportFile): opens a run's report.html in headless Chromium (Debian's `chromium`, driven by
+// puppeteer-core) and checks it against the run's own JSON files beside it: no network request, no console or page
+// error, every uPlot chart holding the samples of its source series (and painted), the tables holding run.json's
+// numbers. Returns what it found; throws, naming the first failures, otherwise. Not a test file: report-browser.test.js
+// and the native lab's integration test call it.
+const fs = require('node:fs');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { execFileSync } = require('node:child_process');
+const puppeteer = require('puppeteer-core');
+const { readRun } = require('../src/report/read-run');
+
+// Generous bounds for a loaded machine: they stop a hung browser, they do not time anything.
+const BROWSER_TIMEOUT_MS = 300000;
+const NUMBER_FIELDS = ['requests', 'requestsPerSecond', 'latencyP50Ms', 'latencyP90Ms', 'latencyP99Ms', 'latencyMaxMs', 'errors', 'non2xx', 'invalid', 'probeP99Ms', 'probeMaxMs'];
+
+/** The Chromium to drive: $CHROMIUM_PATH, else `chromium` (Debian's package) on PATH; null when there is none. */
+function findChromium() {
+  if (process.env.CHROMIUM_PATH) return fs.existsSync(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : null;
+  for (const name of ['chromium', 'chromium-browser']) {
+    try {
+      return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim() || null;
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}
+
+const round3 = (v) => Math.round(v * 1000) / 1000;
+const shown = (v) => (v === null || v === undefined ? '—' : String(round3(v)));
+const verdictOf = (s) => (s.stopped ? 'stopped' : s.passed ? 'passed' : 'failed');
+
+/** What the page holds: every chart's series (label, non-null samples, values) and painted pixels, and the tables' text. */
+function readPage() {
+  /* global window, document */
+  const charts = window.labReport.charts.map(({ id, kind, scenario, strokes, plot }) => {
+    const canvas = plot.ctx.canvas;
+    const pixels = plot.ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    const [r, g, b] = [1, 3, 5].map((at) => parseInt(strokes[0].slice(at, at + 2), 16));
+    let firstSeriesPixels = 0; // pixels of the first series' colour, painted only from its data
+    for (let i = 0; i < pixels.length; i += 4) {
+      if (pixels[i + 3] > 200 && Math.abs(pixels[i] - r) + Math.abs(pixels[i + 1] - g) + Math.abs(pixels[i + 2] - b) < 60) firstSeriesPixels++;
+    }
+    const series = plot.series.slice(1).map((s, i) => ({ label: s.label, values: plot.data[i + 1].filter((v) => v !== null) }));
+    return { id, kind, scenario, xLength: plot.data[0].length, series, firstSeriesPixels };
+  });
+  const sections = [...document.querySelectorAll('section.scenario')].map((section) => ({
+    name: section.dataset.scenario,
+    verdict: section.querySelector('h2 .verdict').textContent,
+    fields: Object.fromEntries([...section.querySelectorAll('[data-field]')].map((td) => [td.dataset.field, td.textContent.trim()])),
+    thresholds: Object.fromEntries([...section.querySelectorAll('tr[data-threshold]')].map((tr) => [tr.dataset.threshold, tr.lastElementChild.textContent.trim()])),
+    serverNotice: (section.querySelector('[data-notice="server"]') || { textContent: null }).textContent,
+  }));
+  const ranked = [...document.querySelectorAll('table.ranking')].flatMap((table, group) => [...table.querySelectorAll('tbody tr')].map((tr) => ({
+    group,
+    name: tr.dataset.scenario,
+    fields: Object.fromEntries([...tr.querySelectorAll('[data-field]')].map((td) => [td.dataset.field, td.textContent.trim()])),
+  })));
+  return { charts, sections, ranked, header: document.querySelector('header').textContent, drawn: Number(document.body.dataset.chartsDrawn) };
+}
+
+/** Compares the page (readPage) with the run's files; returns the list of disagreements. */
+function compare(page, { run, runId, scenarios }) {
+  const problems = [];
+  const expect = (ok, message) => ok || problems.push(message);
+  for (const fact of [runId, run.suite, run.verdict, run.lab && run.lab.commit, run.startedAt, run.finishedAt]) {
+    if (fact) expect(page.header.includes(fact), `the header lacks ${fact}`);
+  }
+  for (const [name, info] of Object.entries(run.targets || {})) {
+    if (info.runtime) expect(page.header.includes(`${info.runtime.name} ${info.runtime.version}`), `the header lacks ${name}'s runtime ${info.runtime.version}`);
+  }
+  expect(page.drawn === page.charts.length, `body says ${page.drawn} charts drawn, window.labReport holds ${page.charts.length}`);
+  const summaries = run.summary || [];
+  expect(summaries.length === scenarios.length, `run.json summarises ${summaries.length} scenarios, the folder holds ${scenarios.length}`);
+  expect(page.ranked.length === summaries.filter((s) => s.workload).length, `the ranking lists ${page.ranked.length} rows for ${summaries.filter((s) => s.workload).length} /run scenarios`);
+  page.ranked.forEach((rank, i) => {
+    const summary = summaries.find((s) => s.name === rank.name);
+    if (!summary) return problems.push(`the ranking lists ${rank.name}, which run.json does not`);
+    for (const field of ['requestsPerSecond', 'latencyP50Ms', 'latencyP99Ms']) expect(rank.fields[field] === shown(summary[field]), `ranking: ${rank.name} ${field} shows ${rank.fields[field]}, run.json has ${summary[field]}`);
+    const above = page.ranked[i - 1];
+    if (above && above.group === rank.group) {
+      const aboveRate = summaries.find((s) => s.name === above.name);
+      expect(aboveRate && aboveRate.requestsPerSecond >= summary.requestsPerSecond, `ranking: ${rank.name} is below ${above.name} with more requests/s`);
+    }
+  });
+  for (const summary of summaries) {
+    const section = page.sections.find((s) => s.name === summary.name);
+    if (!section) {
+      problems.push(`no section for scenario ${summary.name}`);
+      continue;
+    }
+    expect(section.verdict === verdictOf(summary), `${summary.name}: verdict ${section.verdict}, run.json says ${verdictOf(summary)}`);
+    for (const field of NUMBER_FIELDS) expect(section.fields[field] === shown(summary[field]), `${summary.name}: ${field} shows ${section.fields[field]}, run.json has ${summary[field]}`);
+    for (const t of summary.thresholds || []) {
+      const want = t.passed === true ? 'passed' : t.passed === false ? 'FAILED' : 'not evaluated';
+      expect((section.thresholds[t.name] || '').startsWith(want), `${summary.name}: threshold ${t.name} shows "${section.thresholds[t.name]}", expected ${want}`);
+    }
+  }
+  for (const file of scenarios) problems.push(...compareCharts(page, file));
+  return problems;
+}
+
+/** A scenario's charts against its file: the client's per-second samples and, where it has them, the server's series. */
+function compareCharts(page, file) {
+  const name = file.scenario.name;
+  const problems = [];
+  const expect = (ok, message) => ok || problems.push(message);
+  const charts = page.charts.filter((c) => c.scenario === name);
+  const seriesOf = (kind, label) => {
+    const chart = charts.find((c) => c.kind === kind);
+    return chart && chart.series.find((s) => s.label === label);
+  };
+  const check = (kind, label, expected) => {
+    const series = seriesOf(kind, label);
+    if (!series) return problems.push(`${name}: no ${kind} chart series "${label}"`);
+    const want = expected.filter((v) => v !== null && v !== undefined).map(round3);
+    if (JSON.stringify(series.values.map(round3)) !== JSON.stringify(want)) problems.push(`${name}: ${kind} "${label}" drew ${series.values.length} samples, the file has ${want.length}`);
+  };
+  const perSecond = file.perSecond || [];
+  check('client', 'requests/s', perSecond.map((s) => s.requests));
+  check('client', 'client latency p99 (ms)', perSecond.map((s) => s.latencyP99Ms));
+  check('client', 'client latency p50 (ms)', perSecond.map((s) => s.latencyP50Ms));
+  const job = file.server && file.server.available && file.server.jobs ? file.server.jobs[file.scenario.target] : undefined;
+  if (job && job.lagP99Seconds) {
+    check('lag', 'server lag p99 (ms)', job.lagP99Seconds.map(([, v]) => v * 1000));
+    check('lag', 'client latency p99 (ms)', perSecond.map((s) => s.latencyP99Ms));
+  }
+  if (job && job.cpuCores) check('resources', 'server CPU (cores)', job.cpuCores.map(([, v]) => v));
+  if (job && job.rssBytes) check('resources', 'server RSS (MiB)', job.rssBytes.map(([, v]) => v / 1048576));
+  const section = page.sections.find((s) => s.name === name);
+  const peak = (points) => (points && points.length ? shown(Math.max(...points.map(([, v]) => v)) * 1000) : '—');
+  if (section) {
+    expect(section.fields.serverLagP99PeakMs === peak(job && job.lagP99Seconds), `${name}: server lag p99 peak shows ${section.fields.serverLagP99PeakMs}, the file's series peak at ${peak(job && job.lagP99Seconds)}`);
+    expect(section.fields.serverLagMaxPeakMs === peak(job && job.lagMaxSeconds), `${name}: server lag max peak shows ${section.fields.serverLagMaxPeakMs}, the file's series peak at ${peak(job && job.lagMaxSeconds)}`);
+  }
+  if (!job && section && !section.serverNotice) problems.push(`${name}: no server series and no notice saying so`);
+  if (!job && charts.some((c) => c.kind !== 'client')) problems.push(`${name}: server charts drawn without server series`);
+  for (const chart of charts) {
+    if (chart.series[0].values.length >= 2 && chart.firstSeriesPixels === 0) problems.push(`${name}: ${chart.kind} chart has ${chart.series[0].values.length} samples of its first series but painted none`);
+  }
+  return problems;
+}
+
+/**
+ * Opens reportFile (a run folder's report.html) in headless Chromium and checks it (see the top of this file).
+ * options.screenshot: a .png path for a screenshot of the page's top; options.sectionScreenshot: one of the first
+ * scenario with server charts (or the first scenario). Returns {text, scenarios, charts, serverCharts, notices, screenshots}.
+ */
+async function checkReportInBrowser(reportFile, options = {}) {
+  const executablePath = options.executablePath || findChromium();
+  if (!executablePath) throw new Error('no Chromium found: install Debian\'s chromium (scripts/install-system-packages.sh) or set CHROMIUM_PATH');
+  const fileUrl = pathToFileURL(path.resolve(reportFile)).href;
+  const runFiles = readRun(path.dirname(path.resolve(reportFile)));
+  // --no-sandbox: the lab's tests and containers run as root, where Chromium's sandbox refuses to start.
+  const browser = await puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'], timeout: BROWSER_TIMEOUT_MS, protocolTimeout: BROWSER_TIMEOUT_MS });
+  const failures = [];
+  const requests = [];
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1440, height: 900 });
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      requests.push(request.url());
+      if (request.url() === fileUrl) return request.continue();
+      failures.push(`a network request: ${request.url()}`);
+      return request.abort();
+    });
+    page.on('console', (message) => message.type() === 'error' && failures.push(`console error: ${message.text()}`));
+    page.on('pageerror', (err) => failures.push(`page error: ${err.message}`));
+    await page.goto(fileUrl, { waitUntil: 'load', timeout: BROWSER_TIMEOUT_MS });
+    await page.waitForFunction(() => document.body.dataset.chartsDrawn !== undefined, { timeout: BROWSER_TIMEOUT_MS });
+    const found = await page.evaluate(readPage);
+    failures.push(...compare(found, runFiles));
+    const screenshots = [];
+    if (options.screenshot) {
+      const height = Math.min(await page.evaluate(() => document.documentElement.scrollHeight), options.screenshotMaxHeight || 4000);
+      await page.screenshot({ path: options.screenshot, clip: { x: 0, y: 0, width: 1440, height }, captureBeyondViewport: true });
+      screenshots.push(options.screenshot);
+    }
+    if (options.sectionScreenshot) {
+      const withServer = found.charts.find((c) => c.kind === 'lag');
+      const id = withServer ? withServer.id.replace(/-lag$/, '') : 'scenario-1';
+      const element = await page.$(`#${id}`);
+      if (element) {
+        await element.screenshot({ path: options.sectionScreenshot });
+        screenshots.push(options.sectionScreenshot);
+      }
+    }
+    if (failures.length) throw new Error(`report ${reportFile}:\n- ${failures.join('\n- ')}`);
+    const serverCharts = found.charts.filter((c) => c.kind !== 'client').length;
+    const notices = found.sections.filter((s) => s.serverNotice).length;
+    return {
+      text: `${found.sections.length} scenarios, ${found.charts.length} charts drawn (${serverCharts} of server series, each holding its file's samples), ${notices} server-unavailable notices, tables match run.json, ${requests.length} request (the report itself), no console or page error`,
+      scenarios: found.sections.length,
+      charts: found.charts.length,
+      serverCharts,
+      notices,
+      screenshots,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+module.exports = { checkReportInBrowser, findChromium };

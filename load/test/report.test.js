@@ -1,0 +1,122 @@
+'use strict';
+// The report's data extraction and HTML without a browser: escaping, a scenario without server series, every
+// threshold shown with its outcome, the ranking, the CLI's refusals. report-browser.test.js opens a real run's report.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { writeReport } = require('../src/report');
+const { readRun } = require('../src/report/read-run');
+const { buildModel } = require('../src/report/model');
+const { escapeHtml, safeJson } = require('../src/report/html');
+
+const HOSTILE = '<script>alert("x")</script>&\'';
+const T0 = 1800000000; // unix s
+
+function scenarioFile(name, approach, rps, server, extra = {}) {
+  return Object.assign({
+    scenario: { name, target: 'node-async', method: 'GET', path: `/run/stringify?approach=${approach}&size=20`, connections: 2, durationSeconds: 2 },
+    url: 'http://127.0.0.1:1/run/stringify',
+    window: { startedAt: new Date(T0 * 1000).toISOString(), endedAt: new Date((T0 + 2) * 1000).toISOString(), startMs: T0 * 1000, endMs: (T0 + 2) * 1000 },
+    result: { requests: { total: rps * 2, average: rps }, latency: { p50: 1, p90: 2, p99: 3.25, max: 4 }, errors: 0, timeouts: 0, non2xx: 0 },
+    perSecond: [
+      { second: 0, requests: rps, non2xx: 0, latencyMeanMs: 1, latencyP50Ms: 1, latencyP99Ms: 3, latencyMaxMs: 4 },
+      { second: 1, requests: 0, non2xx: 0, latencyMeanMs: null, latencyP50Ms: null, latencyP99Ms: null, latencyMaxMs: null },
+    ],
+    driver: { eventLoopLagP99Ms: 1, eventLoopLagMaxMs: 2, cpuBusy: 0.1, limits: { cpuBusy: 0.9, eventLoopLagP99Ms: 50 }, saturated: false, reasons: [] },
+    littlesLaw: { connections: 2, requestsPerSecond: rps, latencyMeanMs: 1, inFlight: 2, ratio: 1, tolerance: 0.25, holds: true },
+    checks: { checked: rps * 2, invalid: 0, failedRuns: 0, samples: [] },
+    passed: true,
+    problems: [],
+    server,
+    thresholds: [],
+    flags: [],
+  }, extra);
+}
+
+/** A run folder of 2 scenarios of one workload: the first with server series, the second without, hostile strings in both. */
+function writeFixture() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-unit-'));
+  const run = path.join(dir, '2026-01-01T00-00-00-000Z-unit');
+  fs.mkdirSync(run);
+  const lag = [[T0, 0.002], [T0 + 1, 0.0125], [T0 + 2, 0.004]];
+  const server = { prometheus: 'http://p:9090', available: true, window: { start: T0, end: T0 + 2 }, stepSeconds: 1, jobs: { 'node-async': { lagP99Seconds: lag, lagMaxSeconds: lag, cpuCores: [[T0, 0.5]], rssBytes: [[T0, 1048576 * 100]] } }, run: null };
+  const thresholds = [
+    { name: 'errors', description: 'connection errors and timeouts', bound: 'max', limit: 0, actual: 0, passed: true },
+    { name: 'minRequestsPerSecond', description: 'requests per second (average)', bound: 'min', limit: 1000, actual: 50, passed: false },
+    { name: 'serverLagP99Ms', description: 'server lag', bound: 'max', limit: 100, actual: null, passed: null, why: `no server series ${HOSTILE}` },
+  ];
+  const files = [
+    scenarioFile('slow', 'native', 50, server),
+    scenarioFile('quick', 'async', 500, { prometheus: 'http://p:9090', available: false, error: `connect ECONNREFUSED ${HOSTILE}` }, {
+      passed: false, problems: [`threshold minRequestsPerSecond 50 < 1000 ${HOSTILE}`], thresholds, flags: ["Little's law broken: 9 in flight for 2 connections"],
+    }),
+  ];
+  files.forEach((f, i) => fs.writeFileSync(path.join(run, `0${i + 1}-${f.scenario.name}.json`), JSON.stringify(f)));
+  fs.writeFileSync(path.join(run, 'run.json'), JSON.stringify({
+    suite: 'unit', description: HOSTILE, startedAt: 'start', finishedAt: 'end', verdict: 'failed',
+    machine: { cpus: 2, cpuModel: 'CPU', memoryBytes: 2 ** 30, platform: 'linux', loadDriverNode: '24.21.0' },
+    lab: { commit: 'abc123', images: { 'node-async': 'lab/node-async:1.2.3' } }, prometheus: 'http://p:9090',
+    targets: { 'node-async': { runtime: { name: 'node', version: '24.21.0' }, libraries: { express: '5.3.0', [HOSTILE]: '1' } } },
+  }));
+  return run;
+}
+
+test('the model ranks approaches of a workload by requests/s and takes server peaks and series from the result files', () => {
+  const model = buildModel(readRun(writeFixture()));
+  assert.deepStrictEqual(model.ranking.map((g) => [g.target, g.workload, g.rows.map((r) => r.approach)]), [['node-async', 'stringify', ['async', 'native']]]);
+  const [slow, quick] = model.sections;
+  assert.strictEqual(slow.serverLagP99PeakMs, 12.5);
+  assert.deepStrictEqual(slow.charts.map((c) => c.kind), ['lag', 'resources', 'client']);
+  const lag = slow.charts[0];
+  assert.deepStrictEqual(lag.data[0], [T0, T0 + 1, T0 + 2], 'client seconds (at their ends) and server samples share one time axis');
+  assert.deepStrictEqual(lag.data[1], [2, 12.5, 4], 'server lag in ms');
+  assert.deepStrictEqual(lag.data[3], [null, 3, null], 'client p99 only where a second had answers');
+  assert.deepStrictEqual(slow.charts.map((c) => c.range), [[T0, T0 + 2], [T0, T0 + 2], [T0, T0 + 2]], 'one time range for the scenario\'s charts');
+  assert.deepStrictEqual(slow.charts[2].data[4], [50, 0], 'requests/s for every second, zero included');
+  assert.strictEqual(slow.serverNotice, null);
+  assert.deepStrictEqual(quick.charts.map((c) => c.kind), ['client'], 'no server charts without server series');
+  assert.match(quick.serverNotice, /^Server series unavailable: connect ECONNREFUSED/);
+  assert.strictEqual(quick.serverLagP99PeakMs, null);
+});
+
+test('report.html escapes every string of the run, shows the thresholds and says where server series are missing', () => {
+  const run = writeFixture();
+  const file = writeReport(run);
+  assert.strictEqual(file, path.join(run, 'report.html'));
+  const html = fs.readFileSync(file, 'utf8');
+  assert.ok(!html.includes(HOSTILE), 'the hostile string never appears raw');
+  assert.ok(!html.includes('<script>alert'), 'no injected script element');
+  assert.ok(html.includes(escapeHtml(HOSTILE)), 'it appears escaped');
+  assert.strictEqual(html.match(/<script[\s>]/g).length, 3, 'only the report\'s own scripts: data, uPlot, drawing');
+  assert.match(html, /lab\/node-async:1\.2\.3/);
+  assert.match(html, /<code>abc123<\/code>/);
+  assert.match(html, /Server series unavailable: connect ECONNREFUSED &lt;script&gt;/);
+  assert.match(html, /<tr data-threshold="errors">.*passed/);
+  assert.match(html, /<tr data-threshold="minRequestsPerSecond">.*≥ 1000.*>50<.*FAILED/);
+  assert.match(html, /<tr data-threshold="serverLagP99Ms">.*not evaluated: no server series &lt;script&gt;/);
+  assert.match(html, /⚑ Little&#39;s law broken: 9 in flight/);
+  assert.ok(!/https?:\/\/(?!p:9090|127\.0\.0\.1)/.test(html.replace(/<script>[^]*?<\/script>/g, '')), 'no link to anything outside the page');
+});
+
+test('chart data embedded in the page cannot close its script element', () => {
+  assert.strictEqual(safeJson({ a: '</script><b>' }), '{"a":"\\u003c/script>\\u003cb>"}');
+  assert.deepStrictEqual(JSON.parse(safeJson({ a: '</script>\u2028' })), { a: '</script>\u2028' });
+});
+
+test('make-report writes the report, and refuses a missing folder or one that is not a run with exit 2', () => {
+  const cli = path.join(__dirname, '..', 'src', 'report', 'make-report.js');
+  const run = writeFixture();
+  const ok = spawnSync(process.execPath, [cli, run], { encoding: 'utf8' });
+  assert.strictEqual(ok.status, 0, ok.stderr);
+  assert.strictEqual(ok.stdout.trim(), path.join(run, 'report.html'));
+  const missing = spawnSync(process.execPath, [cli, path.join(run, 'nope')], { encoding: 'utf8' });
+  assert.strictEqual(missing.status, 2);
+  assert.match(missing.stderr, /nope: no such folder/);
+  const notARun = spawnSync(process.execPath, [cli, fs.mkdtempSync(path.join(os.tmpdir(), 'not-a-run-'))], { encoding: 'utf8' });
+  assert.strictEqual(notARun.status, 2);
+  assert.match(notARun.stderr, /holds no scenario results/);
+  assert.strictEqual(spawnSync(process.execPath, [cli], { encoding: 'utf8' }).status, 2);
+});
