@@ -176,9 +176,29 @@ function checkResults() {
     if (result.errors || result.timeouts || result.non2xx) problems.push(`${file}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
     if (checks.checked === 0 || checks.invalid > 0 || checks.failedRuns > 0) problems.push(`${file}: ${checks.checked} responses checked, ${checks.invalid} not validated, ${checks.failedRuns} failed`);
   }
+  if (!fs.existsSync(path.join(dir, 'report.html'))) problems.push('no report.html: the driver writes one when the suite ends');
   if (problems.length > 0) throw new Error(`smoke results in ${dir}:\n  ${problems.join('\n  ')}`);
-  log(`results checked: ${files.length} scenarios, ${responses} responses checked, none invalid, no errors, server series in each (${dir})`);
+  log(`results checked: ${files.length} scenarios, ${responses} responses checked, none invalid, no errors, server series in each, report.html written (${dir})`);
   for (const [name, info] of Object.entries(run.targets)) log(`  ${name}: ${info.runtime ? `${info.runtime.name} ${info.runtime.version}` : 'runtime not reported'}`);
+  return dir;
+}
+
+/**
+ * The run's report in headless Chromium (where load's dependencies and a Chromium are installed: `make test` installs
+ * both) and `make compare` of the run against itself: a significance-tested "no change", exit 0.
+ */
+async function checkReportAndCompare(dir) {
+  let browserCheck;
+  try {
+    browserCheck = require('../load/test/report-browser');
+  } catch (err) {
+    log(`report.html not opened in a browser: load's dependencies are not installed (make setup) (${err.code || err.message})`);
+  }
+  if (browserCheck && browserCheck.findChromium()) log(`report.html in headless Chromium: ${(await browserCheck.checkReportInBrowser(path.join(dir, 'report.html'))).text}`);
+  else if (browserCheck) log('report.html not opened in a browser: no chromium (scripts/install-system-packages.sh installs it)');
+  const compared = await run(process.execPath, [path.join(ROOT, 'load', 'src', 'compare', 'compare.js'), '--html', path.join(STATE_DIR, 'compare.html'), dir, dir]);
+  if (compared.code !== 0) throw new Error(`make compare of the smoke run against itself exited ${compared.code}:\n${compared.output}`);
+  log('make compare of the smoke run against itself: no significant change, exit 0');
 }
 
 async function checkDashboards(prometheus) {
@@ -245,7 +265,7 @@ async function main(argv) {
     await allTargetsUp(prometheus);
     log('running the smoke suite inside the load container');
     await mustRun('the smoke suite', ...compose(['exec', '-T', 'load', 'node', 'src/run-suite.js', 'smoke'], { show: true, timeoutMs: SUITE_TIMEOUT_MS }));
-    checkResults();
+    await checkReportAndCompare(checkResults());
     await checkDashboards(prometheus);
     if (services.includes('grafana')) log(await assertGrafana(`http://127.0.0.1:${env.GRAFANA_PORT}`));
     else log('Grafana check SKIPPED: the offline base images have no stand-in for Grafana, so it was left out; the dashboards were checked by their queries against Prometheus only');

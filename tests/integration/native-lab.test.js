@@ -10,7 +10,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 // Before the lab's modules read the manifests: every one of them (and the lab's processes) sees the throwaway service.
 process.env.LAB_EXTRA_SERVICES = path.join(__dirname, '..', 'fixtures', 'throwaway');
 const { ROOT, readManifests, nodeServicesOf } = require('../../lab-topology/manifests');
@@ -123,6 +123,13 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
     // Every scenario on a Node service has its lag chart; the JVM's say why they have none.
     const nodeScenarios = smokeRun.completed.filter((s) => NODE_SERVICES.includes(s.target)).length;
     assert.ok(found.serverCharts >= nodeScenarios, `${found.serverCharts} server charts for ${nodeScenarios} scenarios on Node services`);
+  });
+
+  await t.test('make compare of the smoke run against itself: no significant change, exit 0', () => {
+    const compared = spawnSync(process.execPath, [path.join(ROOT, 'load', 'src', 'compare', 'compare.js'), '--html', path.join(stateDir, 'compare.html'), smokeRun.resultsDir, smokeRun.resultsDir], { encoding: 'utf8' });
+    assert.strictEqual(compared.status, 0, compared.stdout + compared.stderr);
+    assert.doesNotMatch(compared.stdout, /▼|▲/, 'a run compared with itself has changed nothing');
+    assert.ok(fs.existsSync(path.join(stateDir, 'compare.html')));
   });
 
   await t.test('the results of the test run are removed', () => {
