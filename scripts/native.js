@@ -1,15 +1,19 @@
 'use strict';
 // `make native`: every component of the lab's manifests (lab-topology: the services, the load driver) and Prometheus
 // as local processes on their ports (shifted by LAB_PORT_OFFSET), in the foreground. Ctrl-C or SIGTERM stops every
-// child; if one dies, all stop. Settings: LAB_PORT_OFFSET (0), LAB_STATE_DIR (.native: Prometheus data, its config
-// and targets), LOAD_SUITE (demo; `none` leaves the load driver idle), LOAD_LOOP (1), PROMETHEUS_BIN (prometheus),
-// LAB_EXTRA_SERVICES (folders of more components, each with its service.json).
+// child; if one dies or cannot start (its port taken, say), all stop. It exits only once no process it started is
+// left: each component is a process group (make and its server), and a group counts until its last process is gone;
+// after STOP_TIMEOUT_MS what is left is killed, and a second Ctrl-C kills at once. Settings: LAB_PORT_OFFSET (0),
+// LAB_STATE_DIR (.native: Prometheus data, its config and targets), LOAD_SUITE (demo; `none` leaves the load driver
+// idle), LOAD_LOOP (1), PROMETHEUS_BIN (prometheus), LAB_EXTRA_SERVICES (folders of more components, each with its
+// service.json), LAB_ONLY (component names, comma-separated: start only those, and Prometheus).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, readManifests, servicesOf } = require('../lab-topology/manifests');
 const { nativeLab, prometheusTargets, writeTargets } = require('../lab-topology/topology');
 const { gitCommit } = require('../lab-topology/checkout');
+const { stopGroups } = require('./process-groups');
 
 const STOP_TIMEOUT_MS = 12000; // above each service's 8 s graceful shutdown
 
@@ -26,14 +30,14 @@ function prefixLines(name, stream, out) {
   });
 }
 
-const alive = (child) => child.exitCode === null && child.signalCode === null;
-
-function signalGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch (err) {
-    if (err.code !== 'ESRCH') throw err; // the group is already gone
-  }
+/** The manifests LAB_ONLY names (all when it is unset); an unknown name is an error. */
+function selected(manifests) {
+  const only = env('LAB_ONLY', '');
+  if (only === '') return manifests;
+  const names = only.split(',').map((n) => n.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !manifests.some((m) => m.name === n));
+  if (unknown.length > 0) throw new Error(`LAB_ONLY: no component ${unknown.join(', ')}; components: ${manifests.map((m) => m.name).join(', ')}`);
+  return manifests.filter((m) => names.includes(m.name));
 }
 
 function main() {
@@ -41,7 +45,7 @@ function main() {
   if (!Number.isInteger(offset) || offset < 0 || offset > 60000) throw new Error('LAB_PORT_OFFSET must be an integer in [0, 60000]');
   const stateDir = path.resolve(ROOT, env('LAB_STATE_DIR', '.native'));
   fs.mkdirSync(path.join(stateDir, 'prometheus-data'), { recursive: true });
-  const manifests = readManifests();
+  const manifests = selected(readManifests());
   const { components, prometheus } = nativeLab(offset, manifests);
   // prometheus.yml as it is, beside the targets file it reads (relative to itself).
   const configFile = path.join(stateDir, 'prometheus.yml');
@@ -69,38 +73,36 @@ function main() {
     env: {},
   });
 
-  const children = [];
-  let stopping = false;
-  let exitCode = 0;
+  const groups = []; // each child leads its own process group: its pid is the group's id
+  let stopping = null;
   const stopAll = (reason, code) => {
     if (stopping) return;
-    stopping = true;
-    exitCode = code;
-    console.log(`native: ${reason}; stopping ${children.filter(alive).length} processes`);
-    for (const child of children) if (alive(child)) signalGroup(child, 'SIGTERM');
-    setTimeout(() => {
-      for (const child of children) if (alive(child)) signalGroup(child, 'SIGKILL');
-      process.exit(1);
-    }, STOP_TIMEOUT_MS).unref();
+    console.log(`native: ${reason}; stopping ${groups.length} components`);
+    stopping = stopGroups(groups.map((g) => g.pgid), STOP_TIMEOUT_MS);
+    stopping.done.then(({ killed, left }) => {
+      const named = (pgids) => groups.filter((g) => pgids.includes(g.pgid)).map((g) => g.name).join(', ');
+      if (killed.length > 0) console.log(`native: ${named(killed)} still running after ${STOP_TIMEOUT_MS} ms (or a second stop): killed`);
+      if (left.length > 0) console.log(`native: ${named(left)} could not be killed`);
+      process.exit(killed.length > 0 || left.length > 0 ? 1 : code);
+    });
   };
 
   for (const c of commands) {
-    // Each child leads its own process group, so a stop reaches make's child (the server) too.
+    // Its own process group, so a stop reaches make's child (the server) too, and the stop can wait for both.
     const child = spawn(c.command, c.args, { cwd: ROOT, env: Object.assign({}, process.env, c.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.name = c.name;
     prefixLines(c.name, child.stdout, process.stdout);
     prefixLines(c.name, child.stderr, process.stderr);
     child.on('error', (err) => stopAll(`${c.name} could not start: ${err.message}`, 1));
-    child.on('exit', (code, signal) => {
-      if (!stopping) stopAll(`${c.name} exited (${signal || code})`, 1);
-      if (!children.some(alive)) process.exit(exitCode);
-    });
-    children.push(child);
+    child.on('exit', (code, signal) => stopAll(`${c.name} exited (${signal || code})`, 1));
+    if (child.pid !== undefined) groups.push({ name: c.name, pgid: child.pid });
   }
   const ports = components.map((c) => `${c.name}=${c.port}`).concat(`prometheus=${prometheus.port}`).join(' ');
   console.log(`native: started ${ports}; load suite ${env('LOAD_SUITE', 'demo')}; Ctrl-C stops everything`);
-  process.once('SIGINT', () => stopAll('SIGINT', 0));
-  process.once('SIGTERM', () => stopAll('SIGTERM', 0));
+  // The first signal stops everything gracefully; a second one kills what is left at once. SIGHUP too: a closed
+  // terminal would otherwise end this process alone, and the components, each in its own group, would live on.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => (stopping ? stopping.hurry() : stopAll(signal, 0)));
+  }
 }
 
 try {
