@@ -18,6 +18,37 @@ const { RUN_FILE, scenarioFileName } = require('./run-folder');
 // What a scenario cut short by a stop says: it did not pass, whatever its answers were until then.
 const STOPPED_PROBLEM = 'stopped before its end (POST /runs/stop, or the driver shutting down)';
 
+/**
+ * On request errors, asks the target's /healthz (once a second at most) and calls onGone(why) once if it does not
+ * answer: the target died, or was stopped, during the scenario.
+ */
+function watchTarget(instance, url, onGone) {
+  let checking = false;
+  let lastCheck = 0;
+  let gone = false;
+  instance.on('reqError', async () => {
+    if (gone || checking || Date.now() - lastCheck < 1000) return;
+    checking = true;
+    const why = await unhealthy(url);
+    checking = false;
+    lastCheck = Date.now();
+    if (why && !gone) {
+      gone = true;
+      onGone(why);
+    }
+  });
+}
+
+/** Why target's /healthz does not answer 200 now, or null when it does. */
+async function unhealthy(url) {
+  try {
+    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+    return res.ok ? null : `HTTP ${res.status}`;
+  } catch (err) {
+    return err.cause ? err.cause.code || err.cause.message : err.name === 'TimeoutError' ? 'no answer in 2 s' : err.message;
+  }
+}
+
 /** What the run's header says of the lab itself: its commit and images, where the environment tells them. */
 function labOf(env = process.env) {
   const images = {};
@@ -59,20 +90,37 @@ function createRunner({ config, metrics, log }) {
       status.state = 'running';
       log(`suite ${suite.name}: ${suite.scenarios.length} scenarios, results in ${run.dir}`);
     }
+    let stoppedIn = null;
     for (const [i, scenario] of suite.scenarios.entries()) {
       if (signal.aborted) break;
+      // A target that died (and that compose restarts) is waited for again before its next scenario.
+      const target = { [scenario.target]: config.targets[scenario.target] };
+      try {
+        await waitForTargets(target, config.waitTimeoutMs, log, signal);
+      } catch (err) {
+        if (signal.aborted) break;
+        status.error = `${scenario.name} not run: ${err.message}`;
+        log(`suite ${suite.name}: ${status.error}`);
+        break;
+      }
       status.current = scenario.name;
       const labels = { scenario: scenario.name, target: scenario.target };
       const probe = scenario.probe ? `, probe GET ${scenario.probe.path} at ${scenario.probe.ratePerSecond}/s` : '';
       log(`[${i + 1}/${suite.scenarios.length}] ${scenario.name}: ${scenario.method || 'GET'} ${scenario.target}${scenario.path}, ${scenario.connections} connections, ${scenario.durationSeconds} s${probe}`);
       metrics.scenarioActive.set(labels, 1);
       let outcome;
+      let targetGone = null;
       try {
         outcome = await runScenario(scenario, config.targets[scenario.target], {
           onStart(instance) {
             current = instance;
             if (signal.aborted) instance.stop(); // stopped while its body was fetched
             else if (process.stdout.isTTY) autocannon.track(instance, { renderResultsTable: false, renderLatencyTable: false });
+            // A dead target fails its scenario at once: hammering it for the rest of the duration measures nothing.
+            watchTarget(instance, config.targets[scenario.target], (why) => {
+              targetGone = why;
+              instance.stop();
+            });
           },
           onProbeResponse(seconds) {
             metrics.probeLatency.observe(labels, seconds);
@@ -82,9 +130,16 @@ function createRunner({ config, metrics, log }) {
         metrics.scenarioActive.set(labels, 0);
         current = null;
       }
-      if (signal.aborted) Object.assign(outcome, { stopped: true, passed: false, problems: outcome.problems.concat([STOPPED_PROBLEM]) });
-      // A stopped run does not wait for one more scrape.
-      outcome.server = await serverSeries(config.prometheusUrl, scenario, outcome.window.startMs, outcome.window.endMs, signal.aborted ? { settleMs: 0 } : {});
+      if (signal.aborted) {
+        Object.assign(outcome, { stopped: true, passed: false, problems: outcome.problems.concat([STOPPED_PROBLEM]) });
+        stoppedIn = scenario.name;
+      } else if (targetGone) {
+        Object.assign(outcome, { passed: false, targetGone, problems: outcome.problems.concat([`${scenario.target} stopped answering during the scenario (/healthz: ${targetGone}); the scenario was ended`]) });
+      }
+      // A stopped run asks Prometheus nothing more: it may be stopping too (compose down), and the stop must be quick.
+      outcome.server = signal.aborted
+        ? { prometheus: config.prometheusUrl, available: false, error: 'not read: the run was stopped' }
+        : await serverSeries(config.prometheusUrl, scenario, outcome.window.startMs, outcome.window.endMs);
       outcome.thresholds = evaluateThresholds(thresholdsOf(suite, scenario, (runOf(scenario) || {}).approach), outcome);
       const failed = failedThresholds(outcome.thresholds);
       if (failed.length) Object.assign(outcome, { passed: false, problems: outcome.problems.concat(failed) });
@@ -95,12 +150,27 @@ function createRunner({ config, metrics, log }) {
       metrics.scenarioRuns.inc({ scenario: scenario.name, target: scenario.target, verdict: verdictOf(summary) });
       log(`  ${describeSummary(summary, outcome.probe ? describeProbe(outcome.probe) : null)}`);
       if (!summary.passed && outcome.checks.samples.length > 0) log(`  first bad response: ${outcome.checks.samples[0]}`);
+      status.current = null;
+      // run.json after every scenario: a driver killed outright still leaves the run so far, marked running.
+      writeJson(run.dir, RUN_FILE, Object.assign(meta, { state: 'running', summary: status.completed }));
     }
     status.current = null;
-    status.finishedAt = new Date().toISOString();
+    status.endedAt = new Date().toISOString();
     if (signal.aborted) status.state = 'stopped';
     else status.state = status.completed.length === suite.scenarios.length && status.completed.every((s) => s.passed) ? 'passed' : 'failed';
-    writeJson(run.dir, RUN_FILE, Object.assign(meta, { finishedAt: status.finishedAt, verdict: status.state, summary: status.completed }));
+    const ran = status.completed.filter((c) => !c.stopped);
+    const end = {
+      endedAt: status.endedAt,
+      state: status.state,
+      verdict: status.state,
+      // For a stopped run: the scenario it stopped in (null between scenarios), and how the scenarios that ran to
+      // their end did.
+      stoppedIn,
+      verdictSoFar: ran.length === 0 ? null : ran.every((c) => c.passed) ? 'passed' : 'failed',
+      error: status.error || null,
+      summary: status.completed,
+    };
+    writeJson(run.dir, RUN_FILE, Object.assign(meta, end));
     // The report is for people: a problem writing it is logged and changes no verdict (make report redoes it).
     try {
       if (meta.startedAt) status.report = writeReport(run.dir);

@@ -65,7 +65,7 @@ function readPage() {
 function compare(page, { run, runId, scenarios }) {
   const problems = [];
   const expect = (ok, message) => ok || problems.push(message);
-  for (const fact of [runId, run.suite, run.verdict, run.lab && run.lab.commit, run.startedAt, run.finishedAt]) {
+  for (const fact of [runId, run.suite, run.verdict, run.lab && run.lab.commit, run.startedAt, run.endedAt]) {
     if (fact) expect(page.header.includes(fact), `the header lacks ${fact}`);
   }
   for (const [name, info] of Object.entries(run.targets || {})) {

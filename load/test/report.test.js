@@ -56,7 +56,7 @@ function writeFixture() {
   ];
   files.forEach((f, i) => fs.writeFileSync(path.join(run, `0${i + 1}-${f.scenario.name}.json`), JSON.stringify(f)));
   fs.writeFileSync(path.join(run, 'run.json'), JSON.stringify({
-    suite: 'unit', description: HOSTILE, startedAt: 'start', finishedAt: 'end', verdict: 'failed',
+    suite: 'unit', description: HOSTILE, startedAt: 'start', endedAt: 'end', verdict: 'failed',
     machine: { cpus: 2, cpuModel: 'CPU', memoryBytes: 2 ** 30, platform: 'linux', loadDriverNode: '24.21.0' },
     lab: { commit: 'abc123', images: { 'node-async': 'lab/node-async:1.2.3' } }, prometheus: 'http://p:9090',
     targets: { 'node-async': { runtime: { name: 'node', version: '24.21.0' }, libraries: { express: '5.3.0', [HOSTILE]: '1' } } },

@@ -13,7 +13,10 @@ const { startDriver, stopDriver } = require('./driver-process');
 
 const GIVE_UP_MS = 60000;
 
-/** /healthz, /info and GET /work (answered after a 20 ms timer, so one connection stays light); counts /work. */
+/**
+ * /healthz, /info and GET /work (answered after a 20 ms timer, so one connection stays light); counts /work. kill()
+ * and revive() make it die and come back on its port.
+ */
 async function startTarget(t) {
   const target = { work: 0 };
   const server = http.createServer((req, res) => {
@@ -28,11 +31,18 @@ async function startTarget(t) {
     setTimeout(() => answer(200, { ok: true }), 20);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
   t.after(() => {
     server.closeAllConnections();
     server.close();
   });
-  target.url = `http://127.0.0.1:${server.address().port}`;
+  target.url = `http://127.0.0.1:${port}`;
+  // The target dying (every connection cut, nothing listening) and coming back on the same port.
+  target.kill = () => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  };
+  target.revive = () => new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   return target;
 }
 
@@ -146,5 +156,48 @@ test('SIGTERM stops the running scenario the same way, writes its results and ex
   assert.strictEqual(await stopDriver(driver), 0);
   const run = JSON.parse(fs.readFileSync(path.join(running.resultsDir, 'run.json'), 'utf8'));
   assert.strictEqual(run.verdict, 'stopped');
+  assert.strictEqual(run.state, 'stopped');
+  assert.strictEqual(run.stoppedIn, 'long');
+  assert.strictEqual(run.verdictSoFar, null, 'no scenario ran to its end');
+  assert.ok(Date.parse(run.endedAt) >= Date.parse(run.startedAt), JSON.stringify(run));
   assert.deepStrictEqual(run.summary.map((s) => [s.name, s.stopped]), [['long', true]]);
+  const partial = JSON.parse(fs.readFileSync(path.join(running.resultsDir, '01-long.json'), 'utf8'));
+  assert.strictEqual(partial.stopped, true);
+  assert.ok(partial.result.requests.total > 0);
+  assert.match(partial.server.error, /the run was stopped/);
+});
+
+test('a target that dies mid-scenario fails it at once with the reason; the next scenario waits for it and runs', async (t) => {
+  const target = await startTarget(t);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-target-dies-'));
+  fs.mkdirSync(path.join(dir, 'suites'));
+  const quick = { name: 'quick', target: 'tiny', path: '/work', connections: 1, durationSeconds: 120, maxRequests: 5, expect: 'status' };
+  fs.writeFileSync(path.join(dir, 'suites', 'dies.json'), JSON.stringify({ scenarios: [Object.assign({}, LONG, { probe: undefined }), quick] }));
+  const driver = await startDriver({
+    PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', LOAD_TARGETS: `tiny=${target.url}`, LOAD_SUITES_DIR: path.join(dir, 'suites'),
+    LOAD_WAIT_TIMEOUT_MS: '3600000', RESULTS_DIR: path.join(dir, 'results'), PROMETHEUS_URL: 'none',
+  });
+  t.after(() => stopDriver(driver));
+  assert.strictEqual((await post(`${driver.url}/runs?suite=dies`)).status, 202);
+  await scenarioUnderWay(driver.url, target);
+
+  await target.kill();
+  const waiting = await until('the dead target ended its scenario', GIVE_UP_MS, async () => {
+    const latest = (await request(`${driver.url}/runs/latest`)).json;
+    return { done: latest.completed.length === 1, value: latest, why: latest.state };
+  });
+  const [died] = waiting.completed;
+  assert.strictEqual(died.passed, false);
+  assert.match(died.problems.join(), /tiny stopped answering during the scenario \(\/healthz: ECONNREFUSED\); the scenario was ended/);
+  assert.strictEqual(waiting.state, 'running', 'the run goes on, waiting for the target');
+
+  await target.revive();
+  const ended = await until('the suite ended', GIVE_UP_MS, async () => {
+    const latest = (await request(`${driver.url}/runs/latest`)).json;
+    return { done: !['waiting', 'running'].includes(latest.state), value: latest, why: latest.state };
+  });
+  assert.strictEqual(ended.state, 'failed');
+  assert.deepStrictEqual(ended.completed.map((s) => [s.name, s.passed]), [['long', false], ['quick', true]]);
+  const run = JSON.parse(fs.readFileSync(path.join(ended.resultsDir, 'run.json'), 'utf8'));
+  assert.deepStrictEqual([run.state, run.stoppedIn, run.verdictSoFar, run.error], ['failed', null, 'failed', null]);
 });

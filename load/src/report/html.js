@@ -31,7 +31,7 @@ ${h.description ? `<p class="description">${escapeHtml(h.description)}</p>` : ''
 ${row('suite', text(h.suite))}
 ${row('run id', text(h.runId))}
 ${row('started', text(h.startedAt))}
-${row('finished', text(h.finishedAt))}
+${row('ended', text(h.endedAt))}
 ${row('verdict', verdict(h.verdict))}
 ${row('machine', `${text(h.machine)}${gib}`)}
 ${row('CPUs', num(h.cpus))}

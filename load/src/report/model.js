@@ -24,7 +24,7 @@ function headerOf(runId, run) {
     description: run.description || null,
     runId,
     startedAt: run.startedAt || null,
-    finishedAt: run.finishedAt || null,
+    endedAt: run.endedAt || null,
     verdict: run.verdict || 'unfinished',
     machine: [machine.cpuModel, machine.platform].filter(Boolean).join(', ') || null,
     cpus: machine.cpus === undefined ? null : machine.cpus,
