@@ -9,7 +9,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 SHARED_TESTS := 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js'
 
 .PHONY: setup system-packages native bench-stringify bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration smoke \
-	smoke-if-engine lint lint-tools report compare
+	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
 	@for dir in $(COMPONENTS); do $(MAKE) -s -C $$dir setup || exit 1; done
@@ -50,7 +50,7 @@ bench-jvm: setup
 bench-jvm-short: setup
 	$(MAKE) -C services/jvm-serializer bench-short
 
-test: setup test-components test-shared check-config lint test-integration smoke-if-engine
+test: setup test-components test-shared check-config lint test-integration smoke-if-engine chaos-if-engine
 
 test-components: setup
 	@for dir in $(COMPONENTS); do echo "== $$dir"; $(MAKE) -s -C $$dir test || exit 1; done
@@ -77,6 +77,15 @@ export NODE14_VERSION NODE24_VERSION RUNTIMES
 # Docker needs nothing else.
 smoke: $(NODE14_BIN)/node $(NODE24_BIN)/node
 	$(NODE) docker/smoke.js
+
+# The containerized lab through what happens to real labs: a service killed mid-scenario and restarted, the load
+# driver stopped mid-run; the files and verdicts they leave checked (docker/chaos.js). As root, on a real engine.
+chaos: $(NODE14_BIN)/node $(NODE24_BIN)/node
+	$(NODE) docker/chaos.js
+
+# As `chaos`, skipped (saying so) where no engine can run or not as root (make test).
+chaos-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
+	$(NODE) docker/chaos.js --if-engine
 
 # As `smoke`, but a machine with no engine and no way to start one skips it, saying so (make test).
 smoke-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
