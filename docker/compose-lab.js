@@ -188,7 +188,46 @@ function composeLab({ project, stateDir, offset, log }) {
     const down = await run(...lab.compose(['down', '-v', '--remove-orphans']));
     if (down.code !== 0) throw new Error(`docker compose down failed:\n${down.output}`);
   };
+
+  /**
+   * up(), then body(lab); the services' last logs on a failure; always down(). Prints PASSED or FAILED with the time
+   * since `started` and resolves to the exit code (0 or 1).
+   */
+  lab.session = async (started, body) => {
+    let failure = null;
+    try {
+      await lab.up();
+      await body(lab);
+    } catch (err) {
+      failure = err;
+      await lab.logs();
+    } finally {
+      try {
+        await lab.down();
+      } catch (err) {
+        failure = failure || err;
+      }
+    }
+    const seconds = Math.round((Date.now() - started) / 1000);
+    if (failure) {
+      log(`FAILED after ${seconds} s: ${failure.message}`);
+      return 1;
+    }
+    log(`PASSED in ${seconds} s (${lab.mode} base images${lab.mode === 'offline' ? `, without ${NO_OFFLINE_STAND_IN.join(', ')}` : ''})`);
+    return 0;
+  };
   return lab;
 }
 
-module.exports = { composeLab, run, mustRun, NO_OFFLINE_STAND_IN };
+/** Runs a script's main(argv) and exits with the code it resolves to; an error it throws exits 1, printed as name: message. */
+function exitWith(name, main) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(`${name}: ${err.message}`);
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { composeLab, exitWith, run, mustRun };

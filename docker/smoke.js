@@ -18,7 +18,7 @@ const path = require('node:path');
 const { readManifests, ROOT } = require('../lab-topology/manifests');
 const { checkDashboardQueries } = require('../dashboards/check-queries');
 const { assertGrafana } = require('./grafana-check');
-const { composeLab, run, mustRun, NO_OFFLINE_STAND_IN } = require('./compose-lab');
+const { composeLab, exitWith, run, mustRun } = require('./compose-lab');
 const { edgeCases, runCases, checkCases } = require('../tests/contract/bad-requests');
 
 const PROJECT = 'lab-smoke';
@@ -100,9 +100,7 @@ async function main(argv) {
   const started = Date.now();
   const lab = composeLab({ project: PROJECT, stateDir: STATE_DIR, offset: Number(process.env.SMOKE_PORT_OFFSET || 30000), log });
   if (!(await lab.prepare({ ifEngine: argv.includes('--if-engine') }))) return 0;
-  let failure = null;
-  try {
-    await lab.up();
+  return lab.session(started, async () => {
     log('running the smoke suite inside the load container');
     await mustRun('the smoke suite', ...lab.compose(['exec', '-T', 'load', 'node', 'src/run-suite.js', 'smoke'], { show: true, timeoutMs: SUITE_TIMEOUT_MS }));
     await checkReportAndCompare(checkResults(lab.resultsDir));
@@ -110,29 +108,7 @@ async function main(argv) {
     if (lab.services.includes('grafana')) log(await assertGrafana(`http://127.0.0.1:${lab.env.GRAFANA_PORT}`));
     else log('Grafana check SKIPPED: the offline base images have no stand-in for Grafana, so it was left out; the dashboards were checked by their queries against Prometheus only');
     await checkContract(lab.offset);
-  } catch (err) {
-    failure = err;
-    await lab.logs();
-  } finally {
-    try {
-      await lab.down();
-    } catch (err) {
-      failure = failure || err;
-    }
-  }
-  const seconds = Math.round((Date.now() - started) / 1000);
-  if (failure) {
-    console.error(`smoke: FAILED after ${seconds} s: ${failure.message}`);
-    return 1;
-  }
-  log(`PASSED in ${seconds} s (${lab.mode} base images${lab.mode === 'offline' ? `, without ${NO_OFFLINE_STAND_IN.join(', ')}` : ''})`);
-  return 0;
+  });
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(`smoke: ${err.message}`);
-    process.exit(1);
-  },
-);
+exitWith('smoke', main);
