@@ -11,6 +11,7 @@ const { createInputs, sha256, lru } = require('./inputs');
 const { createLabServer, stallTimeouts } = require('./http-server');
 const { jsonBody } = require('./json-body');
 const { round } = require('./round');
+const { cpuLayout } = require('./cpus');
 const { HttpError, badRequest, busy } = require('./errors');
 
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
@@ -43,7 +44,8 @@ function createService(serviceDefinition) {
   const defaults = {
     maxConcurrentRuns: config.maxConcurrentRuns,
     stalledClientTimeoutMs: config.stalledClientTimeoutMs,
-    runtime: { name: 'node', version: process.versions.node },
+    // What the timings ran on: the CPUs this process may use (a container's cpuset and quota).
+    runtime: Object.assign({ name: 'node', version: process.versions.node }, cpuLayout()),
   };
   const routes = definition.routes ? definition.routes(metrics) : [];
   const app = buildApp(Object.assign(defaults, definition, { routes }), metrics, state);

@@ -4,6 +4,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { cpuLayout } = require('../../node-kit/cpus');
 
 /** Fails at start, with the fix, when results could not be written (a bind mount owned by another user, say). */
 function assertWritable(resultsDir) {
@@ -24,8 +25,9 @@ function newRunDir(resultsDir, suite) {
   return { id, dir };
 }
 
+/** The machine, and the CPUs the driver itself may use (its cpuset and quota: the client's share of the CPUs). */
 function machine() {
-  return { cpus: os.cpus().length, cpuModel: (os.cpus()[0] || {}).model, memoryBytes: os.totalmem(), platform: `${os.platform()} ${os.release()}`, loadDriverNode: process.versions.node };
+  return { cpus: os.cpus().length, cpuModel: (os.cpus()[0] || {}).model, memoryBytes: os.totalmem(), platform: `${os.platform()} ${os.release()}`, loadDriverNode: process.versions.node, loadDriverCpus: cpuLayout() };
 }
 
 function writeJson(dir, file, value) {

@@ -36,6 +36,7 @@ ${row('verdict', verdict(h.verdict))}
 ${row('machine', `${text(h.machine)}${gib}`)}
 ${row('CPUs', num(h.cpus))}
 ${row('load driver Node', text(h.loadDriverNode))}
+${row('load driver CPUs', text(h.loadDriverCpus))}
 ${row('git commit', h.commit ? `<code>${escapeHtml(h.commit)}</code>` : '—')}
 ${row('Prometheus', h.prometheus ? escapeHtml(h.prometheus) : 'none (no server series)')}
 ${row('images', h.images.length ? h.images.map(([name, image]) => `${escapeHtml(name)}: <code>${escapeHtml(image)}</code>`).join(', ') : 'none recorded (a native run)')}

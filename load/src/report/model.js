@@ -7,6 +7,13 @@ const { summarize, verdictOf } = require('../summary');
 // The figures every scenario shows, as the run's summary holds them.
 const NUMBERS = ['requests', 'requestsPerSecond', 'latencyP50Ms', 'latencyP90Ms', 'latencyP99Ms', 'latencyMaxMs', 'errors', 'timeouts', 'non2xx', 'invalid'];
 
+/** "2 CPUs usable (0-1, quota 2)" from a runtime's or the driver's CPU layout; null when it says nothing. */
+function cpusOf(layout) {
+  if (layout.availableProcessors === undefined) return null;
+  const where = [layout.cpusAllowed, layout.cgroupCpuQuota ? `quota ${layout.cgroupCpuQuota}` : null].filter(Boolean).join(', ');
+  return `${layout.availableProcessors} CPUs usable${where ? ` (${where})` : ''}`;
+}
+
 function headerOf(runId, run) {
   const machine = run.machine || {};
   const images = (run.lab && run.lab.images) || {};
@@ -14,7 +21,7 @@ function headerOf(runId, run) {
     name,
     url: info.url || null,
     runtime: info.runtime ? [info.runtime.name, info.runtime.version].filter(Boolean).join(' ') : null,
-    runtimeDetail: info.runtime && info.runtime.vm ? info.runtime.vm : null,
+    runtimeDetail: [info.runtime && info.runtime.vm, info.runtime && cpusOf(info.runtime)].filter(Boolean).join('; ') || null,
     libraries: Object.entries(info.libraries || info.versions || {}),
     image: images[name] || null,
     error: info.error || null,
@@ -30,6 +37,7 @@ function headerOf(runId, run) {
     cpus: machine.cpus === undefined ? null : machine.cpus,
     memoryBytes: machine.memoryBytes === undefined ? null : machine.memoryBytes,
     loadDriverNode: machine.loadDriverNode || null,
+    loadDriverCpus: machine.loadDriverCpus ? cpusOf(machine.loadDriverCpus) : null,
     commit: (run.lab && run.lab.commit) || null,
     prometheus: run.prometheus || null,
     targets,

@@ -8,7 +8,7 @@ const { makeService } = require('../src/service');
 const { ROUTE } = require('../src/offload');
 const { processData, fibonacciIterative } = require('../src/offload/process-data');
 const { testData } = require('../src/offload/body-generator');
-const { cgroupQuota } = require('../src/offload/cpus');
+const { cgroupQuota } = require('../../../node-kit/cpus');
 const { createAdmission, unitsOf } = require('../src/offload/admission');
 const { sendRaw } = require('../../../tests/contract/bad-requests');
 

@@ -1,7 +1,7 @@
 'use strict';
 // Seed 004 in node-async: the worker pool, its routes and metrics, configured from the environment (README).
 const { envInteger } = require('../../../../node-kit');
-const { availableCpus } = require('./cpus');
+const { availableCpus } = require('../../../../node-kit/cpus');
 const { createOffloadPool } = require('./pool');
 const { createOffloadMetrics } = require('./offload-metrics');
 const { offloadRoutes, ROUTE } = require('./routes');
