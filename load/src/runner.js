@@ -4,7 +4,7 @@ const autocannon = require('autocannon');
 const { loadSuite, checkScenarios } = require('./suites');
 const { withCoverage, coverageTargets } = require('./coverage');
 const { readManifests } = require('../../lab-topology/manifests');
-const { waitForTargets, describeTargets } = require('./targets');
+const { waitForTargets, describeTargets, unhealthy } = require('./targets');
 const { runScenario } = require('./scenario');
 const { describeProbe } = require('./probe');
 const { serverSeries, runOf } = require('./server-series');
@@ -37,16 +37,6 @@ function watchTarget(instance, url, onGone) {
       onGone(why);
     }
   });
-}
-
-/** Why target's /healthz does not answer 200 now, or null when it does. */
-async function unhealthy(url) {
-  try {
-    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-    return res.ok ? null : `HTTP ${res.status}`;
-  } catch (err) {
-    return err.cause ? err.cause.code || err.cause.message : err.name === 'TimeoutError' ? 'no answer in 2 s' : err.message;
-  }
 }
 
 /** What the run's header says of the lab itself: its commit and images, where the environment tells them. */

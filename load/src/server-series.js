@@ -100,4 +100,16 @@ async function serverSeries(prometheus, scenario, startMs, endMs, { settleMs = S
   }
 }
 
-module.exports = { serverSeries, runOf, JOB_QUERIES };
+/** The series of the scenario's own target in a result (jobs[scenario.target]); undefined without them. */
+function targetSeriesOf(outcome) {
+  const server = outcome.server;
+  return server && server.available && server.jobs ? server.jobs[outcome.scenario.target] : undefined;
+}
+
+/** The highest value of a [[t, seconds]] series, in ms (3 decimals); null without samples. */
+function peakMs(points) {
+  if (!points || points.length === 0) return null;
+  return round(Math.max(...points.map(([, v]) => v)) * 1000, 3);
+}
+
+module.exports = { serverSeries, runOf, targetSeriesOf, peakMs, JOB_QUERIES };

@@ -1,5 +1,6 @@
 'use strict';
-// Waits for every target's /healthz, then records what each one runs (its /info) for the results' metadata.
+// Whether a target is healthy (its /healthz), waiting until every target is, and what each one runs (its /info) for
+// the results' metadata.
 const { setTimeout: sleep } = require('node:timers/promises');
 
 const POLL_MS = 500;
@@ -12,6 +13,18 @@ async function getJson(url, signal) {
   return res.json();
 }
 
+/** Why the target's /healthz does not answer 200 now (a status, an error code, no answer), or null when it does. */
+async function unhealthy(url, signal) {
+  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  try {
+    const res = await fetch(`${url}/healthz`, { signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+    return res.ok ? null : `HTTP ${res.status}`;
+  } catch (err) {
+    if (err.cause) return err.cause.code || err.cause.message;
+    return err.name === 'TimeoutError' ? `no answer in ${REQUEST_TIMEOUT_MS} ms` : err.message;
+  }
+}
+
 /**
  * Resolves when every target answers /healthz with 200, rejects after timeoutMs naming the ones that did not, or with
  * signal's reason as soon as signal aborts (a suite stopped while it waits).
@@ -22,14 +35,9 @@ async function waitForTargets(targets, timeoutMs, log, signal) {
   let lastReport = 0;
   while (pending.size > 0) {
     signal?.throwIfAborted();
-    await Promise.all(
-      [...pending].map((name) =>
-        getJson(`${targets[name]}/healthz`, signal).then(
-          () => pending.delete(name),
-          () => {},
-        ),
-      ),
-    );
+    await Promise.all([...pending].map(async (name) => {
+      if ((await unhealthy(targets[name], signal)) === null) pending.delete(name);
+    }));
     signal?.throwIfAborted();
     if (pending.size === 0) break;
     if (Date.now() > deadline) throw new Error(`targets not healthy after ${timeoutMs} ms: ${[...pending].join(', ')}`);
@@ -46,4 +54,4 @@ async function describeTargets(targets) {
   return Object.fromEntries(entries);
 }
 
-module.exports = { waitForTargets, describeTargets };
+module.exports = { waitForTargets, describeTargets, unhealthy };

@@ -8,6 +8,8 @@
 // with no such series (Prometheus unreachable, or a target that exports no event-loop lag, like the JVM) it is not
 // evaluated, says why, and fails nothing: the run still stands on its own checks.
 
+const { targetSeriesOf, peakMs } = require('./server-series');
+
 // name -> [what it limits, how to read it from a scenario's outcome, "max" (actual ≤ limit) or "min" (actual ≥ limit)]
 const THRESHOLDS = {
   latencyP50Ms: ['client latency p50 (ms)', (o) => o.result.latency.p50, 'max'],
@@ -23,14 +25,8 @@ const THRESHOLDS = {
   minRequestsPerSecond: ['requests per second (average)', (o) => o.result.requests.average, 'min'],
 };
 
-/** The highest value, in ms, of one of the scenario target's server series; undefined without one. */
-function serverPeak(outcome, series) {
-  const server = outcome.server;
-  const job = server && server.available ? server.jobs[outcome.scenario.target] : undefined;
-  const points = job ? job[series] : undefined;
-  if (!points || points.length === 0) return undefined;
-  return Math.round(Math.max(...points.map(([, v]) => v)) * 1000 * 1000) / 1000;
-}
+/** The peak, in ms, of one of the scenario target's server series; null without one. */
+const serverPeak = (outcome, series) => peakMs((targetSeriesOf(outcome) || {})[series]);
 
 /** Throws, naming where and the known names, unless thresholds is {name: finite number ≥ 0, ...} of known names. */
 function checkThresholds(thresholds, where) {

@@ -10,6 +10,7 @@ const { pathToFileURL } = require('node:url');
 const { execFileSync } = require('node:child_process');
 const puppeteer = require('puppeteer-core');
 const { readRun } = require('../src/report/read-run');
+const { targetSeriesOf } = require('../src/server-series');
 
 // Generous bounds for a loaded machine: they stop a hung browser, they do not time anything.
 const BROWSER_TIMEOUT_MS = 300000;
@@ -122,7 +123,7 @@ function compareCharts(page, file) {
   check('client', 'requests/s', perSecond.map((s) => s.requests));
   check('client', 'client latency p99 (ms)', perSecond.map((s) => s.latencyP99Ms));
   check('client', 'client latency p50 (ms)', perSecond.map((s) => s.latencyP50Ms));
-  const job = file.server && file.server.available && file.server.jobs ? file.server.jobs[file.scenario.target] : undefined;
+  const job = targetSeriesOf(file);
   if (job && job.lagP99Seconds) {
     check('lag', 'server lag p99 (ms)', job.lagP99Seconds.map(([, v]) => v * 1000));
     check('lag', 'client latency p99 (ms)', perSecond.map((s) => s.latencyP99Ms));

@@ -3,12 +3,7 @@
 // series aligned on x (null where a series has no sample at that time). Series of different sources (the server's
 // Prometheus samples on whole seconds, the client's per-second buckets from the scenario's start) are merged on the
 // union of their times; the browser side joins the gaps (spanGaps), so each series is drawn from its own samples only.
-
-/** Peak of a [[t, seconds]] series, in ms (3 decimals); null without samples. */
-function peakMs(points) {
-  if (!points || points.length === 0) return null;
-  return Math.round(Math.max(...points.map(([, v]) => v)) * 1e6) / 1000;
-}
+const { targetSeriesOf } = require('../server-series');
 
 /** [{label, scale, points: [[t, v]]}] -> {series: [{label, scale, samples}], data: [x, ...ys]} */
 function align(lines) {
@@ -61,7 +56,7 @@ function rangeOf(scenarioFile) {
 function chartsOf(scenarioFile) {
   const target = scenarioFile.scenario.target;
   const server = scenarioFile.server;
-  const job = server && server.available && server.jobs ? server.jobs[target] : undefined;
+  const job = targetSeriesOf(scenarioFile);
   const clientP99 = { label: 'client latency p99 (ms)', scale: 'ms', points: clientPoints(scenarioFile, 'latencyP99Ms') };
   const charts = [];
   const notices = [];
@@ -96,4 +91,4 @@ function chartsOf(scenarioFile) {
   return { charts: charts.map((chart) => Object.assign(chart, { range })), serverNotice: notices.length ? notices.join(' ') : null };
 }
 
-module.exports = { chartsOf, peakMs, align };
+module.exports = { chartsOf, align };

@@ -1,7 +1,8 @@
 'use strict';
 // What the report shows, as plain data: the header, the ranking of approaches per workload and a section per
 // scenario. Numbers stay numbers here; html.js formats and escapes them.
-const { chartsOf, peakMs } = require('./chart-data');
+const { chartsOf } = require('./chart-data');
+const { targetSeriesOf, peakMs } = require('../server-series');
 const { summarize, verdictOf } = require('../summary');
 
 // The figures every scenario shows, as the run's summary holds them.
@@ -48,7 +49,7 @@ function headerOf(runId, run) {
 function sectionOf(file, index) {
   const s = file.scenario;
   const summary = summarize(Object.assign({ flags: [], thresholds: [] }, file));
-  const job = file.server && file.server.available && file.server.jobs ? file.server.jobs[s.target] : undefined;
+  const job = targetSeriesOf(file);
   const { charts, serverNotice } = chartsOf(file);
   return {
     id: `scenario-${index + 1}`,
