@@ -89,4 +89,4 @@ function stopGroups(pgids, graceMs) {
   return { done, hurry: () => hurried() };
 }
 
-module.exports = { stopGroups, liveGroups, processTable };
+module.exports = { stopGroups };
