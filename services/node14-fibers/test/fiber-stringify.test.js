@@ -37,3 +37,47 @@ test('fiberStringify rejects with the native TypeError on a cycle', async () => 
   cyclic.self = cyclic;
   await assert.rejects(fiberStringify(cyclic), /circular/);
 });
+
+// WeakRef is ES2021, beyond the Node 14 lint profile's ES2020, but Node 14.6 and later have it.
+/* global WeakRef */
+// A full collection on demand (node --expose-gc, set from here so the test runner needs no flag).
+require('v8').setFlagsFromString('--expose_gc');
+const collectGarbage = require('vm').runInNewContext('gc');
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Whether ref's target is still alive after five turns of the event loop, each followed by a full collection (what a
+ * turn leaves behind, the last immediate callback for one, can hold it through the first).
+ */
+async function survives(ref) {
+  for (let i = 0; i < 5; i++) {
+    await nextTurn();
+    collectGarbage();
+  }
+  return ref.deref() !== undefined;
+}
+
+test('a finished fiber keeps neither its input nor its output alive', async () => {
+  let refs;
+  await (async () => {
+    const input = generate({ document: 'records', seed: 3, size: 50 });
+    const output = await fiberStringify(input, { yieldMs: 1 });
+    refs = [new WeakRef(input), new WeakRef(output)];
+  })();
+  assert.deepStrictEqual(await Promise.all(refs.map(survives)), [false, false]);
+});
+
+test('a fiber stopped by its signal keeps its input alive no longer', async () => {
+  let ref;
+  await (async () => {
+    const input = generate({ document: 'records', seed: 3, size: 3000 });
+    ref = new WeakRef(input);
+    const signal = { aborted: false, reason: new Error('stopped') };
+    const running = fiberStringify(input, { yieldMs: 1, signal });
+    setImmediate(() => {
+      signal.aborted = true;
+    });
+    await assert.rejects(running, /stopped/);
+  })();
+  assert.strictEqual(await survives(ref), false);
+});
