@@ -16,6 +16,7 @@ const path = require('node:path');
 const { ROOT } = require('../lab-topology/manifests');
 const { until } = require('../node-kit/testing');
 const { composeLab, exitWith, mustRun } = require('./compose-lab');
+const { query } = require('./prometheus-query');
 
 const PROJECT = 'lab-chaos';
 const STATE_DIR = path.join(ROOT, '.chaos');
@@ -44,12 +45,6 @@ async function crash(lab, service) {
   process.kill(pid, 'SIGKILL');
   log(`${service}: its process (host pid ${pid}) killed with SIGKILL`);
   return id;
-}
-
-async function query(prometheus, expr) {
-  const body = await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(expr)}`)).json();
-  if (body.status !== 'success') throw new Error(`${expr}: ${body.error}`);
-  return body.data.result;
 }
 
 function check(problems, condition, message) {
@@ -104,9 +99,9 @@ async function main(argv) {
     // The restart in Prometheus: a new process start time. A failed scrape (up == 0) shows too when the restart takes
     // longer than a scrape interval, which a quick one does not.
     const restarted = await query(lab.prometheus, `changes(process_start_time_seconds{job="${KILLED}"}[15m])`);
-    if (!restarted.length || !(Number(restarted[0].value[1]) >= 1)) throw new Error(`Prometheus saw no restart of ${KILLED}: ${JSON.stringify(restarted)}`);
+    if (!restarted.length || !(restarted[0].value >= 1)) throw new Error(`Prometheus saw no restart of ${KILLED}: ${JSON.stringify(restarted)}`);
     const down = await query(lab.prometheus, `min_over_time(up{job="${KILLED}"}[15m])`);
-    log(`Prometheus saw ${KILLED} restart (a new process start time)${down.length && Number(down[0].value[1]) === 0 ? ' and down meanwhile (up == 0)' : '; no scrape fell in the gap'}`);
+    log(`Prometheus saw ${KILLED} restart (a new process start time)${down.length && down[0].value === 0 ? ' and down meanwhile (up == 0)' : '; no scrape fell in the gap'}`);
   });
 }
 

@@ -62,9 +62,10 @@ function prepareResultsDir(resultsDir) {
 }
 
 /** The compose project's environment: its own name, ports, results dir and base images, no demo loop. */
-function composeEnv({ project, resultsDir, baseImages, offset, resultsOwner }) {
+function composeEnv({ project, resultsDir, baseImages, offset, resultsOwner, imageTag }) {
   const env = Object.assign({}, process.env, baseImages, {
     LAB_PROJECT_NAME: project,
+    LAB_IMAGE_TAG: imageTag,
     LAB_RESULTS_DIR: resultsDir,
     LAB_UID: String(resultsOwner.uid),
     LAB_GID: String(resultsOwner.gid),
@@ -135,12 +136,14 @@ async function allTargetsUp(prometheus, log) {
 }
 
 /**
- * A compose project of the lab: {project, stateDir (results in stateDir/results), offset (added to every port), log}.
- * prepare() readies the engine and the base images (false where no engine runs and ifEngine allows skipping); up()
- * builds and starts `services` (all but those without an offline stand-in) and waits for every Prometheus target;
+ * A compose project of the lab: {project, stateDir (results in stateDir/results), offset (added to every port), log,
+ * imageTag (the project's name unless given: a check never replaces the images of a lab in use)}.
+ * prepare() readies the engine and the base images (false where no engine runs and ifEngine allows skipping); build()
+ * builds the images of `services` (all but those without an offline stand-in, tagged lab/<service>:<imageTag>); up()
+ * builds and starts them and waits for every Prometheus target;
  * compose(args, options) gives run()'s arguments for `docker compose ...` in the project; down() removes it all.
  */
-function composeLab({ project, stateDir, offset, log }) {
+function composeLab({ project, stateDir, offset, log, imageTag = project }) {
   const lab = { project, stateDir, offset, resultsDir: path.join(stateDir, 'results') };
   lab.compose = (args, options = {}) => ['docker', ['compose', ...args], Object.assign({ env: lab.env }, options)];
   lab.url = (name) => `http://127.0.0.1:${(readManifests().find((m) => m.name === name) || { port: 0 }).port + offset}`;
@@ -155,7 +158,7 @@ function composeLab({ project, stateDir, offset, log }) {
     if (code !== 0) throw new Error(`preparing the Docker engine failed (exit ${code})`);
     lab.mode = await chooseBaseImages(log);
     const baseImages = lab.mode === 'offline' ? await offlineBaseImages() : {};
-    lab.env = composeEnv({ project, resultsDir: lab.resultsDir, baseImages, offset, resultsOwner: prepareResultsDir(lab.resultsDir) });
+    lab.env = composeEnv({ project, resultsDir: lab.resultsDir, baseImages, offset, resultsOwner: prepareResultsDir(lab.resultsDir), imageTag });
     lab.prometheus = `http://127.0.0.1:${lab.env.PROMETHEUS_PORT}`;
     const all = (await mustRun('listing services', ...lab.compose(['config', '--services']))).trim().split('\n');
     lab.services = lab.mode === 'offline' ? all.filter((s) => !NO_OFFLINE_STAND_IN.includes(s)) : all;
@@ -168,7 +171,7 @@ function composeLab({ project, stateDir, offset, log }) {
     return true;
   };
 
-  lab.up = async () => {
+  lab.build = async () => {
     const built = lab.services.filter((s) => !PULLED.includes(s));
     log(`building images for ${built.join(', ')} (build output: ${path.relative(ROOT, path.join(stateDir, 'build.log'))})`);
     const buildStarted = Date.now();
@@ -176,6 +179,10 @@ function composeLab({ project, stateDir, offset, log }) {
     fs.writeFileSync(path.join(stateDir, 'build.log'), build.output);
     if (build.code !== 0) throw new Error(`docker compose build failed (exit ${build.code}):\n${build.output.slice(-4000)}`);
     log(`images built in ${Math.round((Date.now() - buildStarted) / 1000)} s`);
+  };
+
+  lab.up = async () => {
+    await lab.build();
     log(`starting the stack (project ${project}; waiting up to ${UP_TIMEOUT_S} s for every healthcheck)`);
     await mustRun('docker compose up', ...lab.compose(['up', '-d', '--wait', '--wait-timeout', String(UP_TIMEOUT_S), ...lab.services]));
     await allTargetsUp(lab.prometheus, log);
@@ -191,21 +198,25 @@ function composeLab({ project, stateDir, offset, log }) {
 
   /**
    * up(), then body(lab); the services' last logs on a failure; always down(). Prints PASSED or FAILED with the time
-   * since `started` and resolves to the exit code (0 or 1).
+   * since `started` and resolves to the exit code (0 or 1). `stages` replaces up, logs and down (a list of steps, each
+   * run whatever the others did; the first failure is the one reported) for a lab run another way (a swarm).
    */
-  lab.session = async (started, body) => {
+  lab.session = async (started, body, stages = {}) => {
+    const { up = lab.up, logs = lab.logs, down = [lab.down] } = stages;
     let failure = null;
     try {
-      await lab.up();
+      await up();
       await body(lab);
     } catch (err) {
       failure = err;
-      await lab.logs();
+      await logs();
     } finally {
-      try {
-        await lab.down();
-      } catch (err) {
-        failure = failure || err;
+      for (const step of down) {
+        try {
+          await step();
+        } catch (err) {
+          failure = failure || err;
+        }
       }
     }
     const seconds = Math.round((Date.now() - started) / 1000);
@@ -230,4 +241,4 @@ function exitWith(name, main) {
   );
 }
 
-module.exports = { composeLab, exitWith, run, mustRun };
+module.exports = { composeLab, allTargetsUp, exitWith, run, mustRun };

@@ -13,48 +13,19 @@
 // LAB_BASE_IMAGES=upstream|offline|auto (auto): upstream pulls the pinned base images; offline builds stand-ins from
 // Debian and registry packages (docker/offline) and leaves Grafana out; auto tries a pull first.
 // SMOKE_PORT_OFFSET (30000) shifts every published port, so a lab already running keeps its ports.
-const fs = require('node:fs');
 const path = require('node:path');
 const { readManifests, ROOT } = require('../lab-topology/manifests');
 const { checkDashboardQueries } = require('../dashboards/check-queries');
 const { assertGrafana } = require('./grafana-check');
 const { composeLab, exitWith, run, mustRun } = require('./compose-lab');
 const { edgeCases, runCases, checkCases } = require('../tests/contract/bad-requests');
+const { checkSmokeResults } = require('./smoke-results');
 
 const PROJECT = 'lab-smoke';
 const STATE_DIR = path.join(ROOT, '.smoke');
 const SUITE_TIMEOUT_MS = 600000;
 
 const log = (message) => console.log(`smoke: ${message}`);
-
-/**
- * Every scenario file of the newest smoke run: passed (thresholds included), no errors or non-2xx, every response
- * validated, the server's series read from Prometheus.
- */
-function checkResults(resultsDir) {
-  const runs = fs.readdirSync(resultsDir).filter((d) => d.endsWith('-smoke')).sort();
-  if (runs.length === 0) throw new Error(`no smoke run in ${resultsDir}`);
-  const dir = path.join(resultsDir, runs[runs.length - 1]);
-  const run = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'));
-  const problems = [];
-  if (run.verdict !== 'passed') problems.push(`run.json verdict is ${run.verdict}`);
-  const files = fs.readdirSync(dir).filter((f) => f !== 'run.json' && f.endsWith('.json'));
-  if (files.length !== run.summary.length) problems.push(`${files.length} scenario files for ${run.summary.length} scenarios`);
-  let responses = 0;
-  for (const file of files) {
-    const { result, checks, server } = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-    responses += checks.checked;
-    // The driver reads each scenario's server series from the containerized Prometheus (PROMETHEUS_URL's default).
-    if (!server || !server.available) problems.push(`${file}: no server series (${server ? server.error : 'no server section'})`);
-    if (result.errors || result.timeouts || result.non2xx) problems.push(`${file}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
-    if (checks.checked === 0 || checks.invalid > 0 || checks.failedRuns > 0) problems.push(`${file}: ${checks.checked} responses checked, ${checks.invalid} not validated, ${checks.failedRuns} failed`);
-  }
-  if (!fs.existsSync(path.join(dir, 'report.html'))) problems.push('no report.html: the driver writes one when the suite ends');
-  if (problems.length > 0) throw new Error(`smoke results in ${dir}:\n  ${problems.join('\n  ')}`);
-  log(`results checked: ${files.length} scenarios, ${responses} responses checked, none invalid, no errors, server series in each, report.html written (${dir})`);
-  for (const [name, info] of Object.entries(run.targets)) log(`  ${name}: ${info.runtime ? `${info.runtime.name} ${info.runtime.version}` : 'runtime not reported'}`);
-  return dir;
-}
 
 /**
  * The run's report in headless Chromium (where load's dependencies and a Chromium are installed: `make test` installs
@@ -103,7 +74,7 @@ async function main(argv) {
   return lab.session(started, async () => {
     log('running the smoke suite inside the load container');
     await mustRun('the smoke suite', ...lab.compose(['exec', '-T', 'load', 'node', 'src/run-suite.js', 'smoke'], { show: true, timeoutMs: SUITE_TIMEOUT_MS }));
-    await checkReportAndCompare(checkResults(lab.resultsDir));
+    await checkReportAndCompare(checkSmokeResults(lab.resultsDir, log));
     await checkDashboards(lab.prometheus);
     if (lab.services.includes('grafana')) log(await assertGrafana(`http://127.0.0.1:${lab.env.GRAFANA_PORT}`));
     else log('Grafana check SKIPPED: the offline base images have no stand-in for Grafana, so it was left out; the dashboards were checked by their queries against Prometheus only');

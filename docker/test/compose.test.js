@@ -8,11 +8,13 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { readManifests, ROOT } = require('../../lab-topology/manifests');
+const { readManifests, servicesOf, ROOT } = require('../../lab-topology/manifests');
 
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const compose = JSON.parse(execFileSync('docker', ['compose', 'config', '--no-interpolate', '--format', 'json'], { cwd: ROOT, encoding: 'utf8' }));
-const composeText = read('docker-compose.yml');
+// docker-compose.yml is what a swarm deploys; docker compose merges docker-compose.override.yml into it.
+const composeText = read('docker-compose.yml') + read('docker-compose.override.yml');
+const stackFile = execFileSync('docker', ['stack', 'config', '-c', 'docker-compose.yml'], { cwd: ROOT, encoding: 'utf8' });
 // ${VAR:-default}, but not $${...}, which compose passes on to the container's shell.
 const VARIABLE = /(?<!\$)\$\{([A-Z0-9_]+):-([^}]*)\}/g;
 const composeSettings = composeText.split('\n').filter((line) => !line.trim().startsWith('#')).join('\n');
@@ -46,8 +48,13 @@ test('every base image is pinned, and compose passes each Dockerfile the default
       assert.strictEqual(defaultOf(service.build.args[arg]), image, `${name}: compose's default for ${arg}`);
     }
   }
-  for (const [name, service] of Object.entries(compose.services).filter(([, s]) => s.image)) {
+  // Pulled images are pinned; built ones are named after the service, for `make images` and a swarm.
+  for (const [name, service] of Object.entries(compose.services).filter(([, s]) => s.image && !s.build)) {
     assertPinned(defaultOf(service.image), name);
+  }
+  for (const [name, service] of built) {
+    const imageOf = name === 'topology' ? 'load' : name; // the topology one-shot runs the load driver's image
+    assert.strictEqual(service.image, `\${LAB_IMAGE_REPOSITORY:-lab}/${imageOf}:\${LAB_IMAGE_TAG:-latest}`, name);
   }
 });
 
@@ -72,6 +79,26 @@ test('every component of the manifests is a compose service that publishes its p
     assert.deepStrictEqual(service.ports, [`\${LAB_BIND_ADDRESS:-127.0.0.1}:\${${variable}:-${port}}:${port}`], name);
     assert.deepStrictEqual(service.networks ? Object.keys(service.networks) : [], ['lab'], `${name} networks`);
   }
+});
+
+test('the swarm side: every service by DNS round robin, ports on the task\'s node, placement by role, CPU limits as variables', () => {
+  // docker stack config validates the file as a stack and prints it interpolated with the defaults.
+  const base = JSON.parse(execFileSync('docker', ['compose', '-f', 'docker-compose.yml', 'config', '--no-interpolate', '--format', 'json'], { cwd: ROOT, encoding: 'utf8' }));
+  const underTest = servicesOf(readManifests()).map((m) => m.name);
+  for (const [name, service] of Object.entries(base.services)) {
+    assert.strictEqual(service.deploy.endpoint_mode, 'dnsrr', name);
+    const role = underTest.includes(name) ? 'sut' : 'load';
+    assert.deepStrictEqual(service.deploy.placement.constraints, [`node.labels.lab.${role} == true`], name);
+    for (const port of service.ports || []) assert.strictEqual(port.mode, 'host', `${name}: port ${port.target}`);
+  }
+  for (const { name, port } of readManifests()) {
+    const variable = name === 'jvm-serializer' ? 'JVM_CPUS' : `${name.toUpperCase().replace(/-/g, '_')}_CPUS`;
+    assert.strictEqual(base.services[name].deploy.resources.limits.cpus, `\${${variable}:-0}`, name);
+    // The same port and variable as the single-host binding of the override file.
+    const published = `\${${name.toUpperCase().replace(/-/g, '_')}_PORT:-${port}}`;
+    assert.deepStrictEqual(base.services[name].ports.map((p) => [p.target, p.published]), [[port, published]], name);
+  }
+  assert.match(stackFile, /^version: /);
 });
 
 test('services wait for healthy dependencies (or a finished one-shot), and none pins a container name', () => {

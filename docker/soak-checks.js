@@ -1,0 +1,130 @@
+'use strict';
+// The verdict of a soak (docker/soak.js) from what it measured: pure functions, so every way a soak can fail is
+// tested without an engine (docker/test/soak-checks.test.js).
+
+// A service's memory may settle during the first pass (JIT, heaps sized to the work, WASM memory grown to the largest
+// input); after it, its peak may not grow by more than this (SOAK_MAX_RSS_GROWTH overrides it).
+const MAX_RSS_GROWTH = 0.1;
+// Prometheus' series after the first pass (every scenario has run once, so every label value exists): more means
+// labels without a bound, which is what makes a TSDB's disk grow without one.
+const MAX_SERIES_GROWTH = 0.1;
+// Admission control's answer (CONTRACT.md): the only 5xx a loaded service may give.
+const ALLOWED_5XX = ['503'];
+// Prometheus' head block holds up to 2 h of samples in memory by design; its RSS grows until the first compaction and
+// says nothing of a leak in a soak shorter than that. Its disk is checked instead.
+const RSS_NOT_CHECKED = { prometheus: 'holds up to 2 h of samples in memory by design (its disk is checked instead)' };
+
+const HOUR_S = 3600;
+
+/**
+ * Each check: {name, passed (null: reported, not checked), detail}. Input (docker/soak.js):
+ *   passes: [{startedAt, endedAt, verdict, scenarios, failedScenarios: [name], invalid, clientErrors, clientTimeouts}]
+ *   rssPeaks: {job: [bytes, one per pass]}
+ *   restarts: {job: count}, invalidRuns: {job: count}, serverErrors: [{job, status, count}]
+ *   prometheus: {retentionTime, retentionSeconds, limitBytes, diskBytes: [one per pass], headSeries: [one per pass]}
+ */
+function soakChecks(soak, { maxRssGrowth = MAX_RSS_GROWTH } = {}) {
+  return [
+    checkPasses(soak.passes),
+    ...checkRss(soak.rssPeaks, maxRssGrowth),
+    checkRestarts(soak.restarts),
+    checkInvalid(soak.passes, soak.invalidRuns),
+    checkServerErrors(soak.serverErrors),
+    checkClientErrors(soak.passes),
+    checkSeries(soak.prometheus),
+    checkDisk(soak.prometheus, soak.passes),
+  ];
+}
+
+function checkPasses(passes) {
+  const ended = passes.filter((p) => ['passed', 'failed'].includes(p.verdict));
+  return {
+    name: 'every pass ran to its end',
+    passed: passes.length >= 2 && ended.length === passes.length,
+    detail: `${passes.length} passes (at least 2: the first is the baseline), ${passes.map((p) => p.verdict).join(', ')}`,
+  };
+}
+
+function checkRss(rssPeaks, maxGrowth) {
+  return Object.entries(rssPeaks).map(([job, peaks]) => {
+    const name = `${job}: RSS peak after the first pass within ${Math.round(maxGrowth * 100)} % of the first pass's`;
+    const mb = peaks.map((b) => (b === null ? '-' : (b / 1e6).toFixed(0))).join(', ');
+    if (RSS_NOT_CHECKED[job]) return { name: `${job}: RSS`, passed: null, detail: `not checked: ${RSS_NOT_CHECKED[job]}; per pass (MB): ${mb}` };
+    const [first, ...after] = peaks;
+    const later = after.filter((b) => b !== null);
+    if (first === null || later.length === 0) return { name, passed: false, detail: `no RSS samples (per pass, MB: ${mb})` };
+    const growth = Math.max(...later) / first - 1;
+    return { name, passed: growth <= maxGrowth, detail: `${signed(growth)} (per pass, MB: ${mb})` };
+  });
+}
+
+function checkRestarts(restarts) {
+  const restarted = Object.entries(restarts).filter(([, n]) => n > 0);
+  return {
+    name: 'no service restarted',
+    passed: Object.keys(restarts).length > 0 && restarted.length === 0,
+    detail: restarted.length ? restarted.map(([job, n]) => `${job} ${n}×`).join(', ') : `${Object.keys(restarts).length} jobs, one process start time each`,
+  };
+}
+
+function checkInvalid(passes, invalidRuns) {
+  const answers = sum(passes.map((p) => p.invalid));
+  const runs = Object.entries(invalidRuns).filter(([, n]) => n > 0);
+  return {
+    name: 'no invalid run',
+    passed: answers === 0 && runs.length === 0,
+    detail: `answers not validated by the driver: ${answers}; lab_runs_total{outcome="invalid"}: ${runs.length ? runs.map(([job, n]) => `${job} ${n}`).join(', ') : '0 on every service'}`,
+  };
+}
+
+function checkServerErrors(serverErrors) {
+  const other = serverErrors.filter((e) => !ALLOWED_5XX.includes(e.status) && e.count > 0);
+  const allowed = serverErrors.filter((e) => ALLOWED_5XX.includes(e.status) && e.count > 0);
+  const list = (errors) => errors.map((e) => `${e.job} ${e.status} ×${e.count}`).join(', ');
+  return {
+    name: `no 5xx but admission control's ${ALLOWED_5XX.join(', ')}`,
+    passed: other.length === 0,
+    detail: `${other.length ? `other 5xx: ${list(other)}` : 'no other 5xx'}; ${allowed.length ? list(allowed) : `no ${ALLOWED_5XX.join(', ')}`}`,
+  };
+}
+
+function checkClientErrors(passes) {
+  const errors = sum(passes.map((p) => p.clientErrors));
+  const timeouts = sum(passes.map((p) => p.clientTimeouts));
+  return { name: 'no connection error or timeout at the client', passed: errors === 0 && timeouts === 0, detail: `${errors} errors, ${timeouts} timeouts` };
+}
+
+function checkSeries({ headSeries }) {
+  const [first, ...after] = headSeries;
+  const growth = after.length ? Math.max(...after) / first - 1 : 0;
+  return {
+    name: `Prometheus' series after the first pass within ${MAX_SERIES_GROWTH * 100} %`,
+    passed: first > 0 && growth <= MAX_SERIES_GROWTH,
+    detail: `${signed(growth)} (head series per pass: ${headSeries.join(', ')})`,
+  };
+}
+
+/**
+ * Prometheus' disk is bounded when a size limit is in force and held, and the series do not grow (checkSeries). The
+ * growth per hour and where it would reach after the retention time are reported, measured after the first pass.
+ */
+function checkDisk({ limitBytes, retentionTime, retentionSeconds, diskBytes }, passes) {
+  const last = diskBytes[diskBytes.length - 1];
+  const hours = (Date.parse(passes[passes.length - 1].endedAt) - Date.parse(passes[0].endedAt)) / 1000 / HOUR_S;
+  const perHour = hours > 0 ? (last - diskBytes[0]) / hours : 0;
+  const atRetention = diskBytes[0] + perHour * (retentionSeconds / HOUR_S);
+  const projection = perHour > 0 && atRetention > limitBytes
+    ? `the size limit would cut in after ${((limitBytes - last) / perHour).toFixed(0)} h, before the retention time`
+    : `${mb(atRetention)} MB after the retention time (${retentionTime}), under the limit`;
+  return {
+    name: 'Prometheus\' disk bounded by retention',
+    passed: limitBytes > 0 && Math.max(...diskBytes) <= limitBytes,
+    detail: `${mb(last)} MB used of a ${limitBytes > 0 ? `${mb(limitBytes)} MB` : 'missing'} size limit; ${mb(perHour)} MB/h after the first pass; ${projection} (per pass, MB: ${diskBytes.map(mb).join(', ')})`,
+  };
+}
+
+const sum = (values) => values.reduce((a, b) => a + b, 0);
+const mb = (bytes) => (bytes / 1e6).toFixed(1);
+const signed = (fraction) => `${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(1)} %`;
+
+module.exports = { soakChecks, MAX_RSS_GROWTH, ALLOWED_5XX };

@@ -1,0 +1,98 @@
+'use strict';
+// The soak's verdict (docker/soak-checks.js) on figures shaped like what docker/soak.js measures: a healthy soak
+// passes, and each thing the soak exists to catch fails the check that names it.
+const test = require('node:test');
+const assert = require('node:assert');
+const { soakChecks } = require('../soak-checks');
+
+const MB = 1e6;
+const pass = (i, fields = {}) => Object.assign({
+  startedAt: new Date(Date.UTC(2026, 0, 1, 0, i * 10)).toISOString(),
+  endedAt: new Date(Date.UTC(2026, 0, 1, 0, i * 10 + 9)).toISOString(),
+  verdict: 'passed',
+  scenarios: 7,
+  failedScenarios: [],
+  invalid: 0,
+  clientErrors: 0,
+  clientTimeouts: 0,
+}, fields);
+
+function healthy() {
+  return {
+    passes: [pass(0), pass(1), pass(2)],
+    rssPeaks: { 'node-async': [300 * MB, 310 * MB, 305 * MB], 'jvm-serializer': [3300 * MB, 3300 * MB, 3301 * MB], prometheus: [100 * MB, 150 * MB, 200 * MB] },
+    restarts: { 'node-async': 0, 'jvm-serializer': 0, prometheus: 0 },
+    invalidRuns: { 'node-async': 0 },
+    serverErrors: [{ job: 'node-async', status: '503', count: 40 }],
+    prometheus: { retentionTime: '7d', retentionSeconds: 7 * 86400, limitBytes: 5e9, diskBytes: [20 * MB, 24 * MB, 28 * MB], headSeries: [5000, 5010, 5010] },
+  };
+}
+
+const failing = (soak) => soakChecks(soak).filter((c) => c.passed === false).map((c) => c.name);
+
+test('a healthy soak passes every check; Prometheus\' RSS is reported, not checked', () => {
+  const checks = soakChecks(healthy());
+  assert.deepStrictEqual(failing(healthy()), []);
+  const prometheusRss = checks.find((c) => c.name === 'prometheus: RSS');
+  assert.strictEqual(prometheusRss.passed, null);
+  assert.match(prometheusRss.detail, /100, 150, 200/);
+  assert.match(checks.find((c) => /^node-async: RSS/.test(c.name)).detail, /^\+3\.3 %/);
+  // 8 MB in 20 min after the first pass: 24 MB/h, so 20 + 24 * 168 MB after a week, under 5 GB
+  assert.match(checks.find((c) => /disk/.test(c.name)).detail, /24\.0 MB\/h.*4052\.0 MB after the retention time \(7d\), under the limit/);
+});
+
+test('an RSS peak that grows past 10 % after the first pass fails, naming the service', () => {
+  const soak = healthy();
+  soak.rssPeaks['node-async'] = [300 * MB, 320 * MB, 331 * MB];
+  assert.deepStrictEqual(failing(soak), ['node-async: RSS peak after the first pass within 10 % of the first pass\'s']);
+  soak.rssPeaks['node-async'] = [300 * MB, null, null];
+  assert.deepStrictEqual(failing(soak), ['node-async: RSS peak after the first pass within 10 % of the first pass\'s']);
+});
+
+test('fewer than two passes, or a pass that did not run to its end, fails', () => {
+  const one = healthy();
+  one.passes = [pass(0)];
+  assert.ok(failing(one).includes('every pass ran to its end'));
+  const stopped = healthy();
+  stopped.passes[1].verdict = 'stopped';
+  assert.deepStrictEqual(failing(stopped), ['every pass ran to its end']);
+});
+
+test('a restart, an invalid answer or run, a 5xx other than 503 and client errors each fail their check', () => {
+  const restarted = healthy();
+  restarted.restarts['node-async'] = 1;
+  assert.deepStrictEqual(failing(restarted), ['no service restarted']);
+  const invalidAnswer = healthy();
+  invalidAnswer.passes[2].invalid = 1;
+  assert.deepStrictEqual(failing(invalidAnswer), ['no invalid run']);
+  const invalidRun = healthy();
+  invalidRun.invalidRuns['wasm-runner'] = 2;
+  assert.deepStrictEqual(failing(invalidRun), ['no invalid run']);
+  const serverError = healthy();
+  serverError.serverErrors.push({ job: 'jvm-serializer', status: '500', count: 1 });
+  assert.deepStrictEqual(failing(serverError), ['no 5xx but admission control\'s 503']);
+  const client = healthy();
+  client.passes[1].clientTimeouts = 3;
+  assert.deepStrictEqual(failing(client), ['no connection error or timeout at the client']);
+});
+
+test('Prometheus without a size limit, over it, or with growing series fails', () => {
+  const unlimited = healthy();
+  unlimited.prometheus.limitBytes = 0;
+  assert.deepStrictEqual(failing(unlimited), ['Prometheus\' disk bounded by retention']);
+  const over = healthy();
+  over.prometheus.limitBytes = 25 * MB;
+  assert.deepStrictEqual(failing(over), ['Prometheus\' disk bounded by retention']);
+  const series = healthy();
+  series.prometheus.headSeries = [5000, 5400, 5600];
+  assert.deepStrictEqual(failing(series), ['Prometheus\' series after the first pass within 10 %']);
+});
+
+test('a disk that would fill the size limit before the retention time says when the limit cuts in', () => {
+  const soak = healthy();
+  soak.prometheus.limitBytes = 1e9;
+  const disk = soakChecks(soak).find((c) => /disk/.test(c.name));
+  assert.strictEqual(disk.passed, true);
+  // (1000 - 28) MB at 24 MB/h
+  assert.match(disk.detail, /the size limit would cut in after 41 h/);
+});
