@@ -13,16 +13,33 @@ async function getJson(url, signal) {
   return res.json();
 }
 
-/** Why the target's /healthz does not answer 200 now (a status, an error code, no answer), or null when it does. */
-async function unhealthy(url, signal) {
+/**
+ * The target's /healthz now: {state: 'ok'} (200), 'busy' (no answer in time: a blocked event loop, which some routes
+ * cause on purpose) or 'down' (another status, such as 503 while it shuts down, or a connection refused, reset or
+ * not resolved), with why.
+ */
+async function health(url, signal) {
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
   try {
     const res = await fetch(`${url}/healthz`, { signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
-    return res.ok ? null : `HTTP ${res.status}`;
+    return res.ok ? { state: 'ok' } : { state: 'down', why: `HTTP ${res.status}` };
   } catch (err) {
-    if (err.cause) return err.cause.code || err.cause.message;
-    return err.name === 'TimeoutError' ? `no answer in ${REQUEST_TIMEOUT_MS} ms` : err.message;
+    if (err.cause) return { state: 'down', why: err.cause.code || err.cause.message };
+    if (err.name === 'TimeoutError') return { state: 'busy', why: `no answer in ${REQUEST_TIMEOUT_MS} ms` };
+    return { state: 'down', why: err.message };
   }
+}
+
+/** Why the target's /healthz does not answer 200 now, or null when it does: not ready for a scenario. */
+async function unhealthy(url, signal) {
+  const { state, why } = await health(url, signal);
+  return state === 'ok' ? null : why;
+}
+
+/** Why the target is gone (down, not merely busy), or null: a scenario's target that died or is stopping. */
+async function gone(url) {
+  const { state, why } = await health(url);
+  return state === 'down' ? why : null;
 }
 
 /**
@@ -54,4 +71,4 @@ async function describeTargets(targets) {
   return Object.fromEntries(entries);
 }
 
-module.exports = { waitForTargets, describeTargets, unhealthy };
+module.exports = { waitForTargets, describeTargets, unhealthy, gone };

@@ -15,11 +15,13 @@ const GIVE_UP_MS = 60000;
 
 /**
  * /healthz, /info and GET /work (answered after a 20 ms timer, so one connection stays light); counts /work. kill()
- * and revive() make it die and come back on its port.
+ * and revive() make it die and come back on its port; once it has served `stallAfter` of /work it answers nothing
+ * more, as a server whose event loop is blocked.
  */
-async function startTarget(t) {
+async function startTarget(t, { stallAfter = Infinity } = {}) {
   const target = { work: 0 };
   const server = http.createServer((req, res) => {
+    if (target.work >= stallAfter) return;
     const answer = (status, body) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -200,4 +202,29 @@ test('a target that dies mid-scenario fails it at once with the reason; the next
   assert.deepStrictEqual(ended.completed.map((s) => [s.name, s.passed]), [['long', false], ['quick', true]]);
   const run = JSON.parse(fs.readFileSync(path.join(ended.resultsDir, 'run.json'), 'utf8'));
   assert.deepStrictEqual([run.state, run.stoppedIn, run.verdictSoFar, run.error], ['failed', null, 'failed', null]);
+});
+
+test('a target too busy to answer is not taken for dead: its scenario runs to its end and counts the timeouts', async (t) => {
+  const target = await startTarget(t, { stallAfter: 3 });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-target-busy-'));
+  fs.mkdirSync(path.join(dir, 'suites'));
+  // Requests time out after a second, /healthz after two: a scenario taken for dead would end within 4 s of 8.
+  const busy = { name: 'busy', target: 'tiny', path: '/work', connections: 2, durationSeconds: 8, timeoutSeconds: 1, maxRequests: 1000, expect: 'status' };
+  fs.writeFileSync(path.join(dir, 'suites', 'busy.json'), JSON.stringify({ scenarios: [busy] }));
+  const driver = await startDriver({
+    PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', LOAD_TARGETS: `tiny=${target.url}`, LOAD_SUITES_DIR: path.join(dir, 'suites'),
+    RESULTS_DIR: path.join(dir, 'results'), PROMETHEUS_URL: 'none',
+  });
+  t.after(() => stopDriver(driver));
+  assert.strictEqual((await post(`${driver.url}/runs?suite=busy`)).status, 202);
+  const ended = await until('the suite ended', GIVE_UP_MS, async () => {
+    const latest = (await request(`${driver.url}/runs/latest`)).json;
+    return { done: !['waiting', 'running'].includes(latest.state), value: latest, why: latest.state };
+  });
+  const result = JSON.parse(fs.readFileSync(path.join(ended.resultsDir, '01-busy.json'), 'utf8'));
+  assert.ok(result.result.timeouts > 0, 'the stalled requests timed out');
+  assert.strictEqual(result.targetGone, undefined, JSON.stringify(result.problems));
+  assert.doesNotMatch(result.problems.join(), /stopped answering/);
+  // It ran its whole duration.
+  assert.ok(result.window.endMs - result.window.startMs >= 8000, JSON.stringify(result.window));
 });
