@@ -8,7 +8,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js'
 
-.PHONY: setup system-packages native bench-stringify bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration smoke \
+.PHONY: setup system-packages native bench-stringify bench-shapes bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration smoke \
 	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -26,6 +26,18 @@ bench-stringify: setup
 	$(NODE) js-serializers/bench/seed-table.js
 	$(NODE) --expose-gc js-serializers/bench/fast-stringify-bench.js
 	$(NODE) --expose-gc js-serializers/bench/fast-parse-bench.js
+
+# fast stringify and parse against native and the peers a user would pick (bench/peers: json-ext, json-stream-stringify,
+# stream-json) on a generated family of 10-40 MB shapes, each library in its own process, every output verified;
+# time ratios, the longest block and a 1 ms probe's lateness. FILE=doc.json measures your own document instead;
+# SHAPES_ARGS passes more options (--shape, --rounds, --scale: js-serializers/bench/shapes-bench.js).
+SHAPES_PEERS := js-serializers/bench/peers/node_modules/.installed
+$(SHAPES_PEERS): js-serializers/bench/peers/package-lock.json | $(NODE24_BIN)/node
+	cd js-serializers/bench/peers && PATH="$(NODE24_BIN):$$PATH" npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+bench-shapes: setup $(SHAPES_PEERS)
+	$(NODE) js-serializers/bench/shapes-bench.js $(SHAPES_ARGS)
 
 # Seed 004's tables: node-async under the seed's load (100 connections, 30 s per route, POST test-data.json) on the
 # worker-pool and main-thread routes, beside one worker's rate measured alone, the main-thread lag and the targets.

@@ -1,0 +1,116 @@
+'use strict';
+// One child of bench/shapes-bench.js: one approach on one document, in a process of its own so that another
+// library's garbage and JIT state cannot bias it. It rebuilds the document (the shape family is deterministic) or
+// reads the user's file, computes native's output hash as the reference (untimed), then times warm-ups and rounds,
+// verifying every output against the reference after the clock stops, and prints one JSON line:
+//   {bytes, referenceHash, warmups: [run], runs: [run]}
+//   run: {ms, verified, error?, timerGapMs, eldMaxMs, probeP99Ms, probeMaxMs, probeTicks, stats}
+//
+//   node --expose-gc js-serializers/bench/shape-run.js '<spec>'
+// where spec is JSON: {workload, approach, shape (a name in bench/shapes.js) or file, scale, warmups, rounds, yieldMs}.
+// Node 14 syntax (the lint's rule for js-serializers/), although only Node 24 runs it.
+const fs = require('fs');
+const crypto = require('crypto');
+const { performance, monitorEventLoopDelay } = require('perf_hooks');
+const { shapeNamed, textOf } = require('./shapes');
+const { approachOf } = require('./shape-approaches');
+const { startLatenessProbe } = require('./lateness-probe');
+const { startGapMonitor } = require('../../node-kit/timer-gap');
+const { round } = require('../../node-kit/round');
+
+// The delay histogram records nothing until its timer has fired once (its first tick only sets the baseline), so a
+// block right after enable() goes unseen, and a native call is nothing but that block: it is armed this long before
+// the clock starts. After a run, the timers get as long again to fire, so that the histogram, which records a block
+// at its next tick, also sees the block a run ends with.
+const SETTLE_MS = 3;
+
+const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');
+const collectGarbage = () => typeof global.gc === 'function' && global.gc();
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The workload's input and the hash every output must match: stringify takes the value and must produce native's
+ * text; parse takes the text and must produce a value whose native JSON text is that of native's parse.
+ */
+function prepare(spec) {
+  const fromFile = spec.file !== undefined;
+  const text = fromFile ? fs.readFileSync(spec.file, 'utf8') : null;
+  if (spec.workload === 'stringify') {
+    const value = fromFile ? JSON.parse(text) : shapeNamed(spec.shape).make(spec.scale);
+    const reference = JSON.stringify(value);
+    return { input: value, bytes: Buffer.byteLength(reference), referenceHash: sha256(reference) };
+  }
+  const input = fromFile ? text : (() => {
+    const shape = shapeNamed(spec.shape);
+    return textOf(shape, shape.make(spec.scale));
+  })();
+  return { input, bytes: Buffer.byteLength(input), referenceHash: sha256(JSON.stringify(JSON.parse(input))) };
+}
+
+/** The hash of an output: a stringify approach's text (or chunks, joined), a parse approach's value as native text. */
+function outputHash(workload, output) {
+  if (workload === 'parse') return sha256(JSON.stringify(output));
+  return sha256(Array.isArray(output) ? output.join('') : output);
+}
+
+/**
+ * The three views of the loop during a run: the longest gap between ticks of a 1 ms interval timer, the max of a
+ * 1 ms-resolution event-loop delay histogram, and the lateness of a concurrent 1 ms-period task. Resolves once the
+ * histogram is armed; the timer and the task start then, just before the run.
+ */
+async function startLoopFigures() {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  await sleep(SETTLE_MS);
+  const stopGap = startGapMonitor();
+  const stopProbe = startLatenessProbe();
+  return function stop() {
+    const probe = stopProbe();
+    const timerGapMs = stopGap();
+    histogram.disable();
+    return {
+      timerGapMs: round(timerGapMs),
+      eldMaxMs: round(histogram.max / 1e6),
+      probeP99Ms: round(probe.p99Ms),
+      probeMaxMs: round(probe.maxMs),
+      probeTicks: probe.ticks,
+    };
+  };
+}
+
+async function measureOnce(run, prepared, spec) {
+  collectGarbage();
+  const stats = {};
+  const stopFigures = await startLoopFigures();
+  const started = performance.now();
+  let output;
+  let error;
+  try {
+    output = await run(prepared.input, { yieldMs: spec.yieldMs, stats });
+  } catch (err) {
+    error = err;
+  }
+  const ms = performance.now() - started;
+  await sleep(SETTLE_MS);
+  const figures = stopFigures();
+  const result = Object.assign({ ms: round(ms), verified: false }, figures, { stats });
+  if (error) return Object.assign(result, { error: String(error && error.message ? error.message : error) });
+  result.verified = outputHash(spec.workload, output) === prepared.referenceHash;
+  return result;
+}
+
+async function main() {
+  const spec = JSON.parse(process.argv[2]);
+  const run = approachOf(spec.workload, spec.approach).load();
+  const prepared = prepare(spec);
+  const warmups = [];
+  const runs = [];
+  for (let i = 0; i < spec.warmups; i++) warmups.push(await measureOnce(run, prepared, spec));
+  for (let i = 0; i < spec.rounds; i++) runs.push(await measureOnce(run, prepared, spec));
+  process.stdout.write(`${JSON.stringify({ bytes: prepared.bytes, referenceHash: prepared.referenceHash, warmups, runs })}\n`);
+}
+
+main().catch((err) => {
+  console.error(err.stack || err.message);
+  process.exitCode = 1;
+});

@@ -1,0 +1,167 @@
+'use strict';
+// Issue "fast stringify and parse on every shape: within 1.5x of native and no long block", measured: every shape of
+// bench/shapes.js (or the user's own JSON file), every approach of bench/shape-approaches.js (native, each function
+// of fast, the peer libraries of bench/peers), side by side in one run of this script.
+//
+//   node js-serializers/bench/shapes-bench.js [--shape <text>] [--file <doc.json>] [--rounds N] [--warmups N]
+//                                             [--scale <fraction>] [--workload stringify|parse] [--json]
+//
+// --shape runs the shapes whose name contains the text; --file (or the environment's FILE) measures that JSON file
+// instead of the family (stringify: its parsed value; parse: its text as is); --scale shrinks every shape (0.02 for a
+// quick look; 1, the default, is 10-40 MB each); --rounds (default 5) and --warmups (default 1) count the runs of
+// each approach; --workload runs one workload only; --json prints the raw report instead of the tables.
+//
+// Each (shape, approach) runs in a child process of its own (bench/shape-run.js, with --expose-gc), one after the
+// other per shape, so that one library's garbage and JIT state cannot bias another's. The child rebuilds the
+// document, takes native's output as the reference, and verifies every run's output before its time counts. Raw
+// results go to results/bench/shapes-<time>.json; the tables and the verdict on the targets (bench/shapes-table.js)
+// are printed from that same report. Exit code 1 when native or fast failed a verification (a peer's failure is a
+// finding about the peer, printed as FAIL) or the family was not deterministic. Node 14 syntax (the lint's rule for
+// js-serializers/), although it measures on Node 24.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { execFile } = require('child_process');
+const { performance } = require('perf_hooks');
+const { option } = require('./command-line');
+const { saveBenchResults } = require('./results-file');
+const { shapesMatching } = require('./shapes');
+const { APPROACHES, checkPeersInstalled, peerRequire, PEERS } = require('./shape-approaches');
+const { render } = require('./shapes-table');
+const { packageVersions } = require('../../node-kit');
+const { cpuLayout } = require('../../node-kit/cpus');
+
+const RUN_SCRIPT = path.join(__dirname, 'shape-run.js');
+const WORKLOADS = ['stringify', 'parse'];
+const YIELD_MS = 5;
+// A child that has not answered by then is stopped and reported as a failure, so one stuck library cannot hang the run.
+const CHILD_TIMEOUT_MS = 20 * 60 * 1000;
+
+/** The value after `name` in args as a positive finite number, or fallback when absent; throws otherwise. */
+function positiveNumber(args, name, fallback) {
+  const at = args.indexOf(name);
+  if (at < 0) return fallback;
+  const value = Number(args[at + 1]);
+  if (!(value > 0) || !Number.isFinite(value)) throw new Error(`${name} needs a positive number`);
+  return value;
+}
+
+/** The value after `name` in args, or fallback when absent; throws when the value is missing. */
+function text(args, name, fallback) {
+  const at = args.indexOf(name);
+  if (at < 0) return fallback;
+  if (at + 1 >= args.length || args[at + 1].startsWith('--')) throw new Error(`${name} needs a value`);
+  return args[at + 1];
+}
+
+/** Every option checked here, once: a bad one throws before anything runs. */
+function readOptions(args) {
+  const file = text(args, '--file', process.env.FILE || undefined);
+  const workload = text(args, '--workload', undefined);
+  if (workload !== undefined && !WORKLOADS.includes(workload)) throw new Error(`--workload is one of ${WORKLOADS.join(', ')}`);
+  if (file !== undefined) {
+    // Checked here once rather than in every child: the file must be JSON that native parses.
+    JSON.parse(fs.readFileSync(file, 'utf8'));
+  }
+  return {
+    file: file === undefined ? undefined : path.resolve(file),
+    filter: text(args, '--shape', ''),
+    workloads: workload === undefined ? WORKLOADS : [workload],
+    rounds: option(args, '--rounds', 5),
+    warmups: option(args, '--warmups', 1),
+    scale: positiveNumber(args, '--scale', 1),
+    json: args.includes('--json'),
+  };
+}
+
+/** The documents to measure for a workload: the user's file, or the family's shapes that have this workload. */
+function documentsFor(workload, options) {
+  if (options.file !== undefined) return [{ shape: path.basename(options.file), file: options.file }];
+  return shapesMatching(options.filter).filter((s) => s.workloads.includes(workload)).map((s) => ({ shape: s.name }));
+}
+
+/** Runs one child; resolves to its parsed line, or {error} when it failed, timed out or printed no result. */
+function runChild(spec) {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--expose-gc', RUN_SCRIPT, JSON.stringify(spec)],
+      { maxBuffer: 1 << 26, timeout: CHILD_TIMEOUT_MS, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
+        if (err) {
+          const lastLine = stderr.trim().split('\n').pop();
+          const why = err.killed ? `no answer within ${CHILD_TIMEOUT_MS / 60000} min` : lastLine || err.message;
+          resolve({ error: `child failed: ${why}`, warmups: [], runs: [] });
+          return;
+        }
+        resolve(JSON.parse(stdout));
+      });
+  });
+}
+
+async function measure(options) {
+  const results = [];
+  for (const workload of options.workloads) {
+    for (const doc of documentsFor(workload, options)) {
+      for (const approach of APPROACHES[workload]) {
+        process.stderr.write(`${workload} · ${doc.shape} · ${approach.label}\n`);
+        const spec = {
+          workload, approach: approach.name, shape: doc.file ? undefined : doc.shape, file: doc.file,
+          scale: options.scale, warmups: options.warmups, rounds: options.rounds, yieldMs: YIELD_MS,
+        };
+        const outcome = await runChild(spec);
+        const row = { workload, shape: doc.shape, approach: approach.name, label: approach.label, kind: approach.kind };
+        results.push(Object.assign(row, outcome));
+      }
+    }
+  }
+  return results;
+}
+
+/** The (workload, shape) pairs whose children did not agree on native's output: the family must be deterministic. */
+function nondeterministic(results) {
+  const hashes = new Map();
+  for (const r of results.filter((result) => result.referenceHash)) {
+    const key = `${r.workload} · ${r.shape}`;
+    hashes.set(key, (hashes.get(key) || new Set()).add(r.referenceHash));
+  }
+  return Array.from(hashes).filter(([, set]) => set.size > 1).map(([key]) => key);
+}
+
+async function main() {
+  const options = readOptions(process.argv.slice(2));
+  checkPeersInstalled();
+  const started = performance.now();
+  const loadAverage = os.loadavg();
+  const results = await measure(options);
+  const report = {
+    benchmark: 'shapes',
+    node: process.version,
+    v8: process.versions.v8,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0].model,
+    cpuLayout: cpuLayout(),
+    loadAverage,
+    loadAverageAtEnd: os.loadavg(),
+    peers: packageVersions(peerRequire, Object.values(PEERS)),
+    file: options.file,
+    scale: options.file === undefined ? options.scale : undefined,
+    shapeFilter: options.filter,
+    yieldMs: YIELD_MS,
+    warmups: options.warmups,
+    rounds: options.rounds,
+    at: new Date().toISOString(),
+    totalSeconds: (performance.now() - started) / 1000,
+    nondeterministic: nondeterministic(results),
+    results,
+  };
+  const saved = saveBenchResults('shapes', report);
+  if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else console.log(render(report));
+  console.error(`raw results: ${saved} (${report.totalSeconds.toFixed(0)} s in all)`);
+  for (const key of report.nondeterministic) console.error(`NOT DETERMINISTIC: the children of ${key} disagree on native's output`);
+  const ownFailure = results.some((r) => r.kind !== 'peer' && (r.error || r.warmups.concat(r.runs).some((run) => !run.verified)));
+  if (ownFailure || report.nondeterministic.length > 0) process.exitCode = 1;
+}
+
+main().catch((err) => {
+  console.error(err.stack || err.message);
+  process.exitCode = 1;
+});

@@ -1,0 +1,161 @@
+'use strict';
+// The tables and the verdict on the issue's targets, read from bench/shapes-bench.js's raw results (the JSON it saves
+// under results/bench/), so that a saved run can be printed again:
+//
+//   node js-serializers/bench/shapes-table.js results/bench/shapes-<time>.json
+//
+// Per (workload, shape, approach): the median time of the rounds, its ratio to native's median in the same benchmark
+// run, and the worst of the rounds for the loop figures (longest 1 ms timer gap, event-loop delay max, lateness p99
+// and max of the 1 ms probe task). A row with any run unverified (or a child that failed) shows FAIL, never a time.
+// Node 14 syntax (the lint's rule for js-serializers/).
+const fs = require('fs');
+
+// The issue's targets for each function of fast on each shape.
+const TARGETS = { maxRatioToNative: 1.5, maxBlockMs: 10 };
+
+const median = (list) => list.slice().sort((a, b) => a - b)[list.length >> 1];
+const worst = (runs, key) => Math.max(...runs.map((run) => run[key]));
+const f1 = (n) => n.toFixed(1);
+// A time to three significant digits or more: the sub-10 ms runs of a small --scale still compare.
+const fms = (n) => n.toFixed(n < 10 ? 2 : 1);
+
+/** A result's figures, or {verified: false, why} when a run was not verified or the child failed. */
+function summarize(result) {
+  const all = result.warmups.concat(result.runs);
+  if (result.error) return { verified: false, why: result.error };
+  const failed = all.find((run) => !run.verified);
+  if (failed) return { verified: false, why: failed.error || 'output differs from native' };
+  const yields = result.runs.map((run) => run.stats.yields).filter((y) => typeof y === 'number');
+  const gapMs = worst(result.runs, 'timerGapMs');
+  const eldMs = worst(result.runs, 'eldMaxMs');
+  return {
+    verified: true,
+    ms: median(result.runs.map((run) => run.ms)),
+    gapMs,
+    eldMs,
+    blockMs: Math.max(gapMs, eldMs),
+    probeP99Ms: worst(result.runs, 'probeP99Ms'),
+    probeMaxMs: worst(result.runs, 'probeMaxMs'),
+    yields: yields.length === result.runs.length ? median(yields) : null,
+  };
+}
+
+/** The results grouped by workload, then shape, in the order they ran: [{workload, shape, bytes, rows}]. */
+function groups(results) {
+  const out = [];
+  for (const result of results) {
+    let group = out.find((g) => g.workload === result.workload && g.shape === result.shape);
+    if (!group) {
+      group = { workload: result.workload, shape: result.shape, bytes: result.bytes, rows: [] };
+      out.push(group);
+    }
+    if (group.bytes === undefined) group.bytes = result.bytes;
+    group.rows.push(Object.assign({ result }, summarize(result)));
+  }
+  return out;
+}
+
+/**
+ * For each function of fast on each shape, which targets it missed: slower than TARGETS.maxRatioToNative × native,
+ * slower than the fastest verified peer, a block longer than TARGETS.maxBlockMs (timer gap or delay max), or a FAIL.
+ */
+function verdicts(report) {
+  const out = [];
+  for (const group of groups(report.results)) {
+    const native = group.rows.find((row) => row.result.kind === 'native');
+    const peers = group.rows.filter((row) => row.result.kind === 'peer' && row.verified);
+    const bestPeer = peers.length === 0 ? null : peers.reduce((best, row) => (row.ms < best.ms ? row : best));
+    for (const row of group.rows.filter((r) => r.result.kind === 'fast')) {
+      const misses = [];
+      if (!row.verified) {
+        misses.push(`FAILED: ${row.why}`);
+      } else {
+        if (native && native.verified && row.ms > TARGETS.maxRatioToNative * native.ms) {
+          misses.push(`${(row.ms / native.ms).toFixed(2)}× native (target ${TARGETS.maxRatioToNative}×)`);
+        }
+        if (bestPeer && row.ms > bestPeer.ms) {
+          misses.push(`slower than ${bestPeer.result.label} (${fms(row.ms)} vs ${fms(bestPeer.ms)} ms)`);
+        }
+        if (row.blockMs > TARGETS.maxBlockMs) misses.push(`a ${f1(row.blockMs)} ms block (target ${TARGETS.maxBlockMs} ms)`);
+      }
+      out.push({ workload: group.workload, shape: group.shape, approach: row.result.label, misses });
+    }
+  }
+  return out;
+}
+
+// Columns of text (shape, approach, verified) are aligned left, figures right.
+const LEFT = new Set(['shape', 'approach', 'verified']);
+
+function table(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const left = header.map((h) => LEFT.has(h));
+  const line = (cells) => `| ${cells.map((c, i) => (left[i] ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (left[i] ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+function workloadTable(workload, report) {
+  const header = ['shape', 'MB', 'approach', 'ms', '× native', 'block ms (gap / eld)', 'probe ms (p99 / max)', 'yields', 'verified'];
+  const rows = [];
+  for (const group of groups(report.results).filter((g) => g.workload === workload)) {
+    const native = group.rows.find((row) => row.result.kind === 'native');
+    const mb = group.bytes === undefined ? '-' : (group.bytes / 1e6).toFixed(1);
+    for (const row of group.rows) {
+      if (!row.verified) {
+        rows.push([group.shape, mb, row.result.label, 'FAIL', '-', '-', '-', '-', `FAIL: ${row.why}`.slice(0, 70)]);
+        continue;
+      }
+      rows.push([
+        group.shape,
+        mb,
+        row.result.label,
+        fms(row.ms),
+        native && native.verified ? `${(row.ms / native.ms).toFixed(2)}×` : '-',
+        `${f1(row.gapMs)} / ${f1(row.eldMs)}`,
+        `${f1(row.probeP99Ms)} / ${f1(row.probeMaxMs)}`,
+        row.yields === null ? '-' : String(row.yields),
+        'yes',
+      ]);
+    }
+  }
+  return rows.length === 0 ? '' : `\n## ${workload}\n${table(header, rows)}`;
+}
+
+/**
+ * The whole printout of a report: its machine, a table per workload, then for each function of fast on each shape
+ * whether it met the targets, and each target it missed, plainly.
+ */
+function render(report) {
+  const peers = Object.entries(report.peers).map(([name, version]) => `${name} ${version}`).join(', ');
+  const lines = [
+    `# Shapes: fast against native and its peers, ${report.file ? `file ${report.file}` : `scale ${report.scale}`}`,
+    `Node ${report.node} (V8 ${report.v8}), ${report.cpus} × ${report.cpuModel}, load average ` +
+      `${report.loadAverage.map(f1).join(' ')} at the start; median of ${report.rounds} rounds after ` +
+      `${report.warmups} warm-up(s), yieldMs ${report.yieldMs}, one process per row; peers: ${peers}`,
+  ];
+  for (const workload of ['stringify', 'parse']) lines.push(workloadTable(workload, report));
+  lines.push('',
+    'block: the worst round\'s longest gap between ticks of a 1 ms interval timer / max of monitorEventLoopDelay({resolution: 1}).',
+    'probe: the worst round\'s lateness of a 1 ms-period task against its schedule, every tick that fell due counted (p99 / max).');
+  const all = verdicts(report);
+  const missed = all.filter((v) => v.misses.length > 0);
+  lines.push('', `## Targets for fast: within ${TARGETS.maxRatioToNative}× native, at least as fast as the best peer, ` +
+    `no block over ${TARGETS.maxBlockMs} ms`);
+  for (const v of all) {
+    const pair = `${v.workload} · ${v.shape} · ${v.approach}`;
+    lines.push(v.misses.length === 0 ? `met     ${pair}` : `MISSED  ${pair}: ${v.misses.join('; ')}`);
+  }
+  lines.push(`${all.length - missed.length} of ${all.length} (shape, function) pairs met every target.`);
+  return lines.join('\n');
+}
+
+if (require.main === module) {
+  if (!process.argv[2]) {
+    console.error('usage: node js-serializers/bench/shapes-table.js results/bench/shapes-<time>.json');
+    process.exit(2);
+  }
+  console.log(render(JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))));
+}
+
+module.exports = { render, verdicts, summarize, TARGETS };

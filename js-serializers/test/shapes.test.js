@@ -1,0 +1,91 @@
+'use strict';
+// Every shape of the benchmark's family (bench/shapes.js), at a small scale: fast's stringify(), chunks() and pipeTo()
+// produce native's text exactly, and its parse() builds native's value. Correctness only: the times and the blocks
+// are the benchmark's (bench/shapes-bench.js). Thin slices (THIN_MS) make small documents cross the slice, batch and
+// long-string boundaries that full-size ones cross at the default yieldMs.
+//
+// Runs on both Node lines: `node --test` on Node 24, and on Node 14, which has no node:test, with its port (the `test`
+// package that node14-fibers pins): `.runtimes/node-14.21.3/bin/node js-serializers/test/shapes.test.js` once
+// services/node14-fibers is set up. Node 14 syntax.
+const path = require('path');
+const assert = require('assert');
+const { Writable } = require('stream');
+const { createRequire } = require('module');
+const { stringify, chunks, pipeTo } = require('../fast-stringify');
+const { parse } = require('../fast-parse');
+const { SHAPES, textOf } = require('../bench/shapes');
+const { firstDifference } = require('./parse-corpus');
+
+// node:test where Node has it (18 and later); on Node 14, the `test` package from node14-fibers' dependencies (this
+// folder has none of its own: the services pin the third-party code).
+function testRunner() {
+  try {
+    return require('node:test');
+  } catch (error) {
+    if (error.code !== 'ERR_UNKNOWN_BUILTIN_MODULE') throw error;
+    return createRequire(path.join(__dirname, '..', '..', 'services', 'node14-fibers', 'package.json'))('test');
+  }
+}
+const test = testRunner();
+
+// About 1/50 of the benchmark's sizes: 20k keys for the widest object, 400k and 320k characters for the long strings
+// (past fast-stringify's LONG_STRING, so they are escaped in pieces), a tree of depth 11, the deep tree's 2000 levels.
+const TEST_SCALE = 0.02;
+const THIN_MS = 0.05;
+// Every document here is longer than a few slices' worth of characters (node-kit/slices.js's bound, which holds
+// whatever the clock says), so each run yields at least once: the test then covers the walk across slices, not only
+// the single native call a small document would get.
+const assertSliced = (stats, what) => assert.ok(stats.yields >= 1, `${what}: no yield (${JSON.stringify(stats)})`);
+
+async function collect(iterable) {
+  const kept = [];
+  for await (const chunk of iterable) kept.push(chunk);
+  return kept;
+}
+
+/** pipeTo's output as written: a Writable that keeps the strings it is given. */
+async function piped(value, options) {
+  const kept = [];
+  const sink = new Writable({
+    decodeStrings: false,
+    write(chunk, encoding, callback) {
+      kept.push(chunk);
+      callback();
+    },
+  });
+  await pipeTo(value, sink, Object.assign({ end: true }, options));
+  return kept.join('');
+}
+
+test('the shape family is deterministic: the same scale builds the same JSON text', () => {
+  for (const shape of SHAPES) {
+    assert.strictEqual(textOf(shape, shape.make(TEST_SCALE)), textOf(shape, shape.make(TEST_SCALE)), shape.name);
+  }
+});
+
+for (const shape of SHAPES) {
+  if (shape.workloads.includes('stringify')) {
+    test(`stringify(), chunks() and pipeTo() equal JSON.stringify on ${shape.name}`, async () => {
+      const value = shape.make(TEST_SCALE);
+      const expected = JSON.stringify(value);
+      const stats = {};
+      assert.strictEqual(await stringify(value, { yieldMs: THIN_MS, stats }), expected, 'stringify()');
+      assertSliced(stats, 'stringify()');
+      assert.strictEqual((await collect(chunks(value, { yieldMs: THIN_MS }))).join(''), expected, 'chunks() joined');
+      assert.strictEqual(await piped(value, { yieldMs: THIN_MS }), expected, 'pipeTo()');
+    });
+  }
+  if (shape.workloads.includes('parse')) {
+    test(`parse() equals JSON.parse on ${shape.name}`, async () => {
+      const text = textOf(shape, shape.make(TEST_SCALE));
+      const expected = JSON.parse(text);
+      const stats = {};
+      const actual = await parse(text, { yieldMs: THIN_MS, stats });
+      assertSliced(stats, 'parse()');
+      // firstDifference is deepStrictEqual's check made iterative (assert's recursion overflows the deep tree's 2000
+      // levels), and stricter: Object.is on scalars (-0 is not 0), same prototypes, same keys in the same order.
+      assert.strictEqual(firstDifference(actual, expected), null);
+      assert.strictEqual(JSON.stringify(actual), JSON.stringify(expected));
+    });
+  }
+}
