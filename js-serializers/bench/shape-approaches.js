@@ -14,7 +14,6 @@
 // Node 24 runs it.
 const path = require('path');
 const { once } = require('events');
-const { Writable } = require('stream');
 const { createRequire } = require('module');
 const { performance } = require('perf_hooks');
 const fast = require('../fast-stringify');
@@ -23,6 +22,7 @@ const stringifyApproaches = require('../stringify-approaches');
 const parseApproaches = require('../parse-approaches');
 const { pieces } = require('../text-hash');
 const { nextTurn } = require('../../node-kit/event-loop');
+const { keepingSink } = require('./keeping-sink');
 
 const PEERS_DIR = path.join(__dirname, 'peers');
 const peerRequire = createRequire(path.join(PEERS_DIR, 'package.json'));
@@ -51,22 +51,6 @@ async function* withTurns(iterable, yieldMs, stats) {
       sliceStart = performance.now();
     }
   }
-}
-
-/**
- * A Writable that does no I/O: it keeps each chunk (a reference) so the output can be verified after the clock stops,
- * and takes strings as they come (decodeStrings false), so no UTF-8 encoding is timed that native's run does not do.
- */
-function keepingSink() {
-  const kept = [];
-  const sink = new Writable({
-    decodeStrings: false,
-    write(chunk, encoding, callback) {
-      kept.push(chunk);
-      callback();
-    },
-  });
-  return { sink, kept };
 }
 
 const STRINGIFY = [

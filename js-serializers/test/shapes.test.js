@@ -9,7 +9,7 @@
 // services/node14-fibers is set up. Node 14 syntax.
 const path = require('path');
 const assert = require('assert');
-const { Writable } = require('stream');
+const { keepingSink } = require('../bench/keeping-sink');
 const { createRequire } = require('module');
 const { stringify, chunks, pipeTo } = require('../fast-stringify');
 const { parse } = require('../fast-parse');
@@ -43,16 +43,9 @@ async function collect(iterable) {
   return kept;
 }
 
-/** pipeTo's output as written: a Writable that keeps the strings it is given. */
+/** pipeTo's output as written. */
 async function piped(value, options) {
-  const kept = [];
-  const sink = new Writable({
-    decodeStrings: false,
-    write(chunk, encoding, callback) {
-      kept.push(chunk);
-      callback();
-    },
-  });
+  const { sink, kept } = keepingSink();
   await pipeTo(value, sink, Object.assign({ end: true }, options));
   return kept.join('');
 }
