@@ -2,8 +2,8 @@
 'use strict';
 // `make soak`: the containerized lab under load for a long while, on a real Docker engine. The load driver runs
 // SOAK_SUITE (demo: every workload at its large input) pass after pass until SOAK_MINUTES have gone by, each pass whole
-// (at least two: the first is the baseline the others are held to). Then, from Prometheus: no service's RSS peak grew
-// by more than 10 % after the first pass, no service restarted, no run was invalid, no 5xx but admission control's
+// (at least three: a warm-up, a baseline and one held to it). Then, from Prometheus: no service's RSS peak after the
+// warm-up pass grew by more than 10 % over the first measured pass's, no service restarted, no run was invalid, no 5xx but admission control's
 // 503, and Prometheus' own disk is bounded (a size limit in force and held, its series not growing); from each pass's
 // run.json, no connection error at the client (timeouts are reported). Prints the figures, writes them to
 // soak-<time>.json beside the passes' run folders, and always ends with `docker compose down -v`.
@@ -16,12 +16,20 @@ const path = require('node:path');
 const { ROOT, readManifests } = require('../lab-topology/manifests');
 const { composeLab, exitWith, mustRun } = require('./compose-lab');
 const { query, queryRange, flags } = require('./prometheus-query');
-const { soakChecks, MAX_RSS_GROWTH } = require('./soak-checks');
+const { soakChecks, MAX_RSS_GROWTH, MIN_PASSES } = require('./soak-checks');
 const { runSuite } = require('./driver');
 
 const PROJECT = 'lab-soak';
 const STATE_DIR = path.join(ROOT, '.soak');
 const RSS_SERIES_STEP_S = 5;
+// What the runtimes say of their own memory, per pass: whether RSS that grows is live objects (a leak: the heap's floor
+// rises) or memory the process keeps after use (the allocator's or the heap's high-water mark). prom-client's default
+// metrics on the Node services and the driver, the Prometheus Java client's on the JVM.
+const HEAP_FIGURES = {
+  heapUsedFloor: (w) => `min by (job) (min_over_time(nodejs_heap_size_used_bytes[${w}s])) or min by (job) (min_over_time(sum by (job, instance) (jvm_memory_used_bytes{area="heap"})[${w}s:5s]))`,
+  heapTotalPeak: (w) => `max by (job) (max_over_time(nodejs_heap_size_total_bytes[${w}s])) or max by (job) (max_over_time(sum by (job, instance) (jvm_memory_committed_bytes{area="heap"})[${w}s:5s]))`,
+  externalPeak: (w) => `max by (job) (max_over_time(nodejs_external_memory_bytes[${w}s]))`,
+};
 
 const log = (message) => console.log(`soak: ${message}`);
 
@@ -79,10 +87,15 @@ async function increases(lab, expr, from, to, key) {
 async function measure(lab, passes, perPass) {
   const jobs = readManifests().map((m) => m.name).concat('prometheus');
   const rssPeaks = Object.fromEntries(jobs.map((job) => [job, []]));
+  const heap = Object.fromEntries(Object.keys(HEAP_FIGURES).map((figure) => [figure, Object.fromEntries(jobs.map((job) => [job, []]))]));
   for (const pass of passes) {
     const window = Math.ceil(seconds(pass.endedAt) - seconds(pass.startedAt));
     const peaks = await byJob(lab, `max by (job) (max_over_time(process_resident_memory_bytes[${window}s]))`, seconds(pass.endedAt));
     for (const job of jobs) rssPeaks[job].push(job in peaks ? peaks[job] : null);
+    for (const [figure, expr] of Object.entries(HEAP_FIGURES)) {
+      const values = await byJob(lab, expr(window), seconds(pass.endedAt));
+      for (const job of jobs) heap[figure][job].push(job in values ? values[job] : null);
+    }
   }
   const from = seconds(passes[0].startedAt) - 1;
   const to = seconds(passes[passes.length - 1].endedAt);
@@ -96,6 +109,7 @@ async function measure(lab, passes, perPass) {
   const [limit] = await query(lab.prometheus, 'prometheus_tsdb_retention_limit_bytes', to);
   return {
     rssPeaks,
+    heap,
     rssSeries,
     restarts,
     invalidRuns: Object.fromEntries(invalid.map((i) => [i.metric.job, i.count])),
@@ -125,7 +139,7 @@ function durationSeconds(text) {
 async function soak(lab, { minutes, suite, maxRssGrowth }) {
   const started = Date.now();
   const deadline = started + minutes * 60000;
-  log(`suite ${suite}, pass after pass for ${minutes} min (each pass whole, at least two)`);
+  log(`suite ${suite}, pass after pass for ${minutes} min (each pass whole, at least ${MIN_PASSES})`);
   const passes = [];
   const perPass = [];
   // Ctrl-C (or SIGTERM) in an hour-long soak: the pass in progress is stopped and the lab taken down; a second one quits.
@@ -138,7 +152,7 @@ async function soak(lab, { minutes, suite, maxRssGrowth }) {
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
-  while (passes.length < 2 || Date.now() < deadline) {
+  while (passes.length < MIN_PASSES || Date.now() < deadline) {
     const number = passes.length + 1;
     const onProgress = (status) => log(`pass ${number}: ${status.completed.length}/${status.scenarios} scenarios; ${((Date.now() - started) / 60000).toFixed(1)} of ${minutes} min`);
     const pass = passOf(await runSuite(lab.url('load'), suite, { resultsDir: lab.resultsDir, onProgress }));
