@@ -2,9 +2,10 @@
 // The approaches bench/shapes-bench.js measures, by workload: native, each function of the lab's fast serializer and
 // parser, and their peers among the libraries (pinned in bench/peers/package.json, `npm ci` there). Each is
 //
-//   {name, label, kind: 'native' | 'fast' | 'peer', load() -> run}
+//   {name, label, kind: 'native' | 'fast' | 'peer', flattens?, load() -> run}
 //   stringify: run(value, {yieldMs, stats}) -> Promise<string | string[]>   the text, or its chunks in order
 //   parse:     run(text, {yieldMs, stats})  -> Promise<value>
+// flattens: a stringify approach that returns one flat string, a step of its own (bench/v8-steps.js).
 //
 // load() requires the approach's library only when called, so that a child process that measures one approach loads
 // no other library. Every driver of a library gives the event loop a turn (setImmediate) once yieldMs has passed, as
@@ -54,11 +55,12 @@ async function* withTurns(iterable, yieldMs, stats) {
 }
 
 const STRINGIFY = [
-  { name: 'native', label: 'native JSON.stringify', kind: 'native', load: () => async (value) => JSON.stringify(value) },
+  { name: 'native', label: 'native JSON.stringify', kind: 'native', flattens: true, load: () => async (value) => JSON.stringify(value) },
   {
     name: 'fast.stringify',
     label: 'fast stringify()',
     kind: 'fast',
+    flattens: true,
     load: () => (value, { yieldMs, stats }) => fast.stringify(value, { yieldMs, stats }),
   },
   {

@@ -3,8 +3,10 @@
 // library's garbage and JIT state cannot bias it. It rebuilds the document (the shape family is deterministic) or
 // reads the user's file, computes native's output hash as the reference (untimed), then times warm-ups and rounds,
 // verifying every output against the reference after the clock stops, and prints one JSON line:
-//   {bytes, referenceHash, warmups: [run], runs: [run]}
+//   {bytes, referenceHash, warmups: [run], runs: [run], steps: [{step, ms}]}
 //   run: {ms, verified, error?, timerGapMs, eldMaxMs, probeP99Ms, probeMaxMs, probeTicks, stats}
+//   steps: the one-piece steps V8 takes that the approach cannot avoid on this document (bench/v8-steps.js), timed
+//   after the runs; none for parse.
 //
 //   node --expose-gc js-serializers/bench/shape-run.js '<spec>'
 // where spec is JSON: {workload, approach, shape (a name in bench/shapes.js) or file, scale, warmups, rounds, yieldMs}.
@@ -15,6 +17,7 @@ const { performance, monitorEventLoopDelay } = require('perf_hooks');
 const { shapeNamed, textOf } = require('./shapes');
 const { approachOf } = require('./shape-approaches');
 const { startLatenessProbe } = require('./lateness-probe');
+const { stringifySteps } = require('./v8-steps');
 const { startGapMonitor } = require('../../node-kit/timer-gap');
 const { round } = require('../../node-kit/round');
 
@@ -38,7 +41,7 @@ function prepare(spec) {
   if (spec.workload === 'stringify') {
     const value = fromFile ? JSON.parse(text) : shapeNamed(spec.shape).make(spec.scale);
     const reference = JSON.stringify(value);
-    return { input: value, bytes: Buffer.byteLength(reference), referenceHash: sha256(reference) };
+    return { input: value, reference, bytes: Buffer.byteLength(reference), referenceHash: sha256(reference) };
   }
   const input = fromFile ? text : (() => {
     const shape = shapeNamed(spec.shape);
@@ -101,13 +104,17 @@ async function measureOnce(run, prepared, spec) {
 
 async function main() {
   const spec = JSON.parse(process.argv[2]);
-  const run = approachOf(spec.workload, spec.approach).load();
+  const approach = approachOf(spec.workload, spec.approach);
+  const run = approach.load();
   const prepared = prepare(spec);
   const warmups = [];
   const runs = [];
   for (let i = 0; i < spec.warmups; i++) warmups.push(await measureOnce(run, prepared, spec));
   for (let i = 0; i < spec.rounds; i++) runs.push(await measureOnce(run, prepared, spec));
-  process.stdout.write(`${JSON.stringify({ bytes: prepared.bytes, referenceHash: prepared.referenceHash, warmups, runs })}\n`);
+  const steps = spec.workload === 'stringify'
+    ? stringifySteps(prepared.input, { flattens: approach.flattens === true, output: prepared.reference }).map((s) => Object.assign(s, { ms: round(s.ms) }))
+    : [];
+  process.stdout.write(`${JSON.stringify({ bytes: prepared.bytes, referenceHash: prepared.referenceHash, warmups, runs, steps })}\n`);
 }
 
 main().catch((err) => {

@@ -1,0 +1,109 @@
+'use strict';
+// The steps V8 takes in one piece (bench/v8-steps.js), timed on synthetic inputs of growing size for their rates on
+// this machine: the physical limits in js-serializers/README.md, "What V8 does in one step".
+// - listing the keys of one object: µs per key;
+// - making one flat string from 64 Ki-character pieces (what stringify() returns), and flattening a rope made with +
+//   (what returning the pieces unjoined would leave to the caller's first use): ms per million characters;
+// - JSON.parse of one long string literal, escape-free and escape-dense: ms per MB, how fast building one string
+//   value can be at best, the reference for a parser's long strings.
+//
+//   node --expose-gc js-serializers/bench/v8-limits.js [--rounds N] [--json]
+//
+// Median of --rounds (default 7) after one warm-up, a full GC before each when --expose-gc is on. Raw results go to
+// results/bench/v8-limits-<time>.json. Node 14 syntax (the lint's rule for js-serializers/).
+const os = require('os');
+const { performance } = require('perf_hooks');
+const { option } = require('./command-line');
+const { saveBenchResults } = require('./results-file');
+const { medianMs, PIECE_CHARS } = require('./v8-steps');
+
+const KEY_COUNTS = [100000, 300000, 1000000];
+const MILLIONS_OF_CHARS = [4, 16, 32];
+const PLAIN = 'abcdefghijklmnopqrstuvwxyz0123456789 ';
+const ESCAPE_DENSE = 'a"\\\n\u00e9\u4e2d\ud83d\ude00';
+
+/** An object with `count` keys like bench/shapes.js' wide objects: short distinct keys, small number values. */
+function wideObject(count) {
+  const object = {};
+  for (let i = 0; i < count; i++) object[`k${i.toString(36)}`] = i;
+  return object;
+}
+
+/** `chars` characters as distinct flat pieces of PIECE_CHARS. */
+function pieces(chars, alphabet) {
+  const list = [];
+  for (let at = 0; at < chars; at += PIECE_CHARS) {
+    const length = Math.min(PIECE_CHARS, chars - at);
+    list.push((alphabet.repeat(Math.ceil(length / alphabet.length) + 1) + at).slice(-length));
+  }
+  return list;
+}
+
+function rope(list) {
+  let text = '';
+  for (let i = 0; i < list.length; i++) text += list[i];
+  return text;
+}
+
+// Reading one character of a rope makes V8 flatten the whole of it.
+const flatten = (text) => (text.charCodeAt(text.length >> 1), text);
+
+function measure(rounds) {
+  const keys = KEY_COUNTS.map((count) => {
+    const object = wideObject(count);
+    const ms = medianMs(() => Object.keys(object), rounds);
+    return { keys: count, ms, usPerKey: (ms * 1000) / count };
+  });
+  const strings = MILLIONS_OF_CHARS.map((millions) => {
+    const chars = millions * 1e6;
+    const plain = pieces(chars, PLAIN);
+    const plainLiteral = JSON.stringify(plain.join(''));
+    const escapedLiteral = JSON.stringify(pieces(chars / 2, ESCAPE_DENSE).join(''));
+    const perMillion = (ms, count) => (ms * 1e6) / count;
+    return {
+      millionsOfChars: millions,
+      joinMsPerMillion: perMillion(medianMs(() => plain.join(''), rounds), chars),
+      // a new rope each round (a flattened one stays flat); its ~500 concatenations take microseconds
+      ropeFlattenMsPerMillion: perMillion(medianMs(() => flatten(rope(plain)), rounds), chars),
+      parsePlainMsPerMb: perMillion(medianMs(() => JSON.parse(plainLiteral), rounds), Buffer.byteLength(plainLiteral)),
+      parseEscapedMsPerMb: perMillion(medianMs(() => JSON.parse(escapedLiteral), rounds), Buffer.byteLength(escapedLiteral)),
+    };
+  });
+  return { keys, strings };
+}
+
+function print(report) {
+  const f = (n, digits) => n.toFixed(digits);
+  console.log(`Node ${report.node} (V8 ${report.v8}), ${report.cpus} × ${report.cpuModel}, load average ${report.loadAverage.map((l) => f(l, 2)).join(' ')}, median of ${report.rounds}`);
+  console.log('\n| keys of one object | Object.keys ms | µs a key |');
+  console.log('|---:|---:|---:|');
+  for (const k of report.keys) console.log(`| ${k.keys} | ${f(k.ms, 1)} | ${f(k.usPerKey, 3)} |`);
+  console.log('\n| M chars | join, ms a million | rope flattened, ms a million | JSON.parse of one string, ms a MB: plain | escape-dense |');
+  console.log('|---:|---:|---:|---:|---:|');
+  for (const s of report.strings) {
+    console.log(`| ${s.millionsOfChars} | ${f(s.joinMsPerMillion, 2)} | ${f(s.ropeFlattenMsPerMillion, 2)} | ${f(s.parsePlainMsPerMb, 2)} | ${f(s.parseEscapedMsPerMb, 2)} |`);
+  }
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  const rounds = option(args, '--rounds', 7);
+  const started = performance.now();
+  const report = Object.assign({
+    benchmark: 'v8-limits',
+    node: process.version,
+    v8: process.versions.v8,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0].model,
+    loadAverage: os.loadavg(),
+    gcBeforeRuns: typeof global.gc === 'function',
+    rounds,
+    at: new Date().toISOString(),
+  }, measure(rounds));
+  report.totalSeconds = (performance.now() - started) / 1000;
+  if (args.includes('--json')) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else print(report);
+  console.error(`raw results: ${saveBenchResults('v8-limits', report)}`);
+}
+
+main();

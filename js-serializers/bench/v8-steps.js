@@ -1,0 +1,75 @@
+'use strict';
+// The steps V8 takes in one piece, which no slicing in JavaScript can split, timed on a given document: the floor
+// under the longest block of any non-blocking serializer on it. bench/shape-run.js reports them per (shape, approach)
+// so that the verdict can tell a block fast could avoid from one nothing in JavaScript can; bench/v8-limits.js times
+// the same steps on synthetic inputs of growing size, for the rates (µs per key, ms per MB).
+// - Listing the keys of one object: Object.keys (for-in and Reflect.ownKeys build the same list first). Every
+//   serializer lists the keys of every object it writes, so the widest object of a document sets a floor for all.
+// - Making one flat string: what stringify() returns is one string, a copy of every piece of the output (a rope made
+//   with + is flattened on first use: the same copy, moved to the caller). chunks() and pipeTo() never make it.
+// Node 14 syntax (the lint's rule for js-serializers/).
+const { performance } = require('perf_hooks');
+
+// The size of the pieces a flat string is made from: fast's chunks (CHUNK_CHARS in fast-stringify.js).
+const PIECE_CHARS = 1 << 16;
+const ROUNDS = 3;
+
+const collectGarbage = () => typeof global.gc === 'function' && global.gc();
+
+/** The median ms of run() over `rounds` calls after one warm-up, each after a full GC when --expose-gc is on. */
+function medianMs(run, rounds = ROUNDS) {
+  const samples = [];
+  for (let i = 0; i <= rounds; i++) {
+    collectGarbage();
+    const started = performance.now();
+    const output = run();
+    const ms = performance.now() - started;
+    if (output === undefined) throw new Error('a timed step returned nothing: it may have been optimized away');
+    if (i > 0) samples.push(ms);
+  }
+  return samples.sort((a, b) => a - b)[samples.length >> 1];
+}
+
+/** The object (not array) with the most own enumerable keys in value, and that count; {object: null, keys: 0} if none. */
+function widestObject(value) {
+  let widest = { object: null, keys: 0 };
+  const seen = new Set();
+  const stack = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    const children = Array.isArray(node) ? node : Object.keys(node).map((key) => node[key]);
+    if (!Array.isArray(node) && children.length > widest.keys) widest = { object: node, keys: children.length };
+    for (let i = 0; i < children.length; i++) stack.push(children[i]);
+  }
+  return widest;
+}
+
+/** text as pieces of PIECE_CHARS, as a serializer's output arrives (joining slices copies their characters too). */
+function piecesOf(text) {
+  const pieces = [];
+  for (let at = 0; at < text.length; at += PIECE_CHARS) pieces.push(text.slice(at, at + PIECE_CHARS));
+  return pieces;
+}
+
+/**
+ * The one-piece steps a stringify approach cannot avoid on value: [{step, ms, keys?, chars?}]. `flattens`: the
+ * approach returns one flat string (native, fast's stringify()), rather than chunks.
+ */
+function stringifySteps(value, { flattens, output }) {
+  const steps = [];
+  const widest = widestObject(value);
+  if (widest.keys > 0) {
+    const ms = medianMs(() => Object.keys(widest.object));
+    steps.push({ step: `listing the keys of its widest object (${widest.keys}; ${((ms * 1000) / widest.keys).toFixed(2)} µs a key)`, ms, keys: widest.keys });
+  }
+  if (flattens && output.length > 0) {
+    const pieces = piecesOf(output);
+    const ms = medianMs(() => pieces.join(''));
+    steps.push({ step: `making the flat string of ${(output.length / 1e6).toFixed(1)} M characters (${(ms / (output.length / 1e6)).toFixed(2)} ms a million)`, ms, chars: output.length });
+  }
+  return steps;
+}
+
+module.exports = { stringifySteps, widestObject, medianMs, PIECE_CHARS };

@@ -1,0 +1,41 @@
+'use strict';
+// The shape benchmark's verdict (bench/shapes-table.js) on reports shaped like bench/shapes-bench.js's: each target
+// missed is named, a FAIL is never a time, and a block is put down to V8 only when a step V8 takes in one piece on
+// that document is itself over the target.
+const test = require('node:test');
+const assert = require('node:assert');
+const { verdicts } = require('../bench/shapes-table');
+
+const run = (ms, blockMs) => ({ ms, verified: true, timerGapMs: blockMs, eldMaxMs: blockMs, probeP99Ms: 1, probeMaxMs: blockMs, stats: { yields: 3 } });
+const result = (approach, kind, ms, blockMs, extra) => Object.assign({
+  workload: 'stringify', shape: 'wide', approach, label: approach, kind, bytes: 1e7, warmups: [], runs: [run(ms, blockMs)],
+}, extra);
+const report = (results) => ({ results });
+
+test('a fast function within 1.5x of native, ahead of the peers and without a long block meets every target', () => {
+  const [v] = verdicts(report([result('native', 'native', 100, 100), result('fast chunks()', 'fast', 140, 6), result('peer', 'peer', 200, 5)]));
+  assert.deepStrictEqual(v.misses, []);
+});
+
+test('each missed target is named: the ratio, the faster peer, the block', () => {
+  const [v] = verdicts(report([result('native', 'native', 100, 100), result('fast chunks()', 'fast', 200, 30), result('peer', 'peer', 150, 5)]));
+  assert.deepStrictEqual(v.misses, ['2.00× native (target 1.5×)', 'slower than peer (200.0 vs 150.0 ms)', 'a 30.0 ms block (target 10 ms)']);
+  assert.strictEqual(v.atFloor, false);
+});
+
+test('a block is put down to V8 only when one of its one-piece steps on that document is over the target', () => {
+  const keys = { step: 'listing the keys of its widest object (1000000; 0.28 µs a key)', ms: 280 };
+  const atFloor = verdicts(report([result('native', 'native', 500, 500), result('fast chunks()', 'fast', 600, 300, { steps: [keys] })]))[0];
+  assert.deepStrictEqual(atFloor.misses, ['a 300.0 ms block (target 10 ms); V8\'s floor: listing the keys of its widest object (1000000; 0.28 µs a key) takes 280.0 ms in one piece']);
+  assert.strictEqual(atFloor.atFloor, true);
+  const small = verdicts(report([result('native', 'native', 500, 500), result('fast chunks()', 'fast', 600, 30, { steps: [Object.assign({}, keys, { ms: 4 })] })]))[0];
+  assert.deepStrictEqual(small.misses, ['a 30.0 ms block (target 10 ms)']);
+  assert.strictEqual(small.atFloor, false);
+});
+
+test('a run whose output was not verified is a failure, never a time', () => {
+  const failed = result('fast chunks()', 'fast', 50, 2);
+  failed.runs[0].verified = false;
+  const [v] = verdicts(report([result('native', 'native', 100, 100), failed]));
+  assert.deepStrictEqual(v.misses, ['FAILED: output differs from native']);
+});
