@@ -119,7 +119,8 @@ function summarize(row) {
 }
 
 function timeoutCell(s) {
-  if (s.interrupted) return `stopped at ${fixed(s.stoppedAtMs, 1)} (+${fixed(s.overshootMs, 1)})`;
+  // No overshoot when it stopped within the deadline's own timer resolution (the time read a hair before it).
+  if (s.interrupted) return `stopped at ${fixed(s.stoppedAtMs, 1)}${s.overshootMs === null ? '' : ` (+${fixed(s.overshootMs, 1)})`}`;
   if (s.overshootMs !== null) return `ran on to ${fixed(s.stoppedAtMs, 1)} (+${fixed(s.overshootMs, 1)})`;
   return `done at ${fixed(s.stoppedAtMs, 1)}, in time`;
 }
