@@ -3,9 +3,10 @@
 // `make soak`: the containerized lab under load for a long while, on a real Docker engine. The load driver runs
 // SOAK_SUITE (demo: every workload at its large input) pass after pass until SOAK_MINUTES have gone by, each pass whole
 // (at least three: a warm-up, a baseline and one held to it). Then, from Prometheus: no service's RSS peak after the
-// warm-up pass grew by more than 10 % over the first measured pass's, no service restarted, no run was invalid, no 5xx but admission control's
-// 503, and Prometheus' own disk is bounded (a size limit in force and held, its series not growing); from each pass's
-// run.json, no connection error at the client (timeouts are reported). Prints the figures, writes them to
+// warm-up pass grew by more than 10 % over the first measured pass's (each pass's heap floor and size reported
+// beside it), no service restarted, no run was invalid, no 5xx but admission control's 503, and Prometheus' own disk
+// is bounded (a size limit in force and held, its series not growing); from each pass's run.json, no connection error
+// at the client (timeouts are reported). Prints the figures, writes them to
 // soak-<time>.json beside the passes' run folders, and always ends with `docker compose down -v`.
 //
 //   SOAK_MINUTES=10 SOAK_SUITE=demo node docker/soak.js [--if-engine]    (SOAK_PORT_OFFSET, 32000)

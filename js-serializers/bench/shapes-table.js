@@ -87,9 +87,9 @@ function verdicts(report) {
         }
         if (row.blockMs > TARGETS.maxBlockMs) {
           const floor = longestStep(row.result);
-          const why = floor && floor.ms > TARGETS.maxBlockMs ? `; V8's floor: ${floor.step} takes ${f1(floor.ms)} ms in one piece` : '';
+          atFloor = floor !== null && floor.ms > TARGETS.maxBlockMs;
+          const why = atFloor ? `; V8's floor: ${floor.step} takes ${f1(floor.ms)} ms in one piece` : '';
           misses.push(`a ${f1(row.blockMs)} ms block (target ${TARGETS.maxBlockMs} ms)${why}`);
-          if (why) atFloor = true;
         }
       }
       out.push({ workload: group.workload, shape: group.shape, approach: row.result.label, misses, atFloor });

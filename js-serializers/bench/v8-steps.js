@@ -72,4 +72,4 @@ function stringifySteps(value, { flattens, output }) {
   return steps;
 }
 
-module.exports = { stringifySteps, widestObject, medianMs, PIECE_CHARS };
+module.exports = { stringifySteps, medianMs, PIECE_CHARS };
