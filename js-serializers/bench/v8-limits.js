@@ -16,18 +16,12 @@ const { performance } = require('perf_hooks');
 const { option } = require('./command-line');
 const { saveBenchResults } = require('./results-file');
 const { medianMs, PIECE_CHARS } = require('./v8-steps');
+const { generators } = require('./shapes');
 
 const KEY_COUNTS = [100000, 300000, 1000000];
 const MILLIONS_OF_CHARS = [4, 16, 32];
 const PLAIN = 'abcdefghijklmnopqrstuvwxyz0123456789 ';
 const ESCAPE_DENSE = 'a"\\\n\u00e9\u4e2d\ud83d\ude00';
-
-/** An object with `count` keys like bench/shapes.js' wide objects: short distinct keys, small number values. */
-function wideObject(count) {
-  const object = {};
-  for (let i = 0; i < count; i++) object[`k${i.toString(36)}`] = i;
-  return object;
-}
 
 /** `chars` characters as distinct flat pieces of PIECE_CHARS. */
 function pieces(chars, alphabet) {
@@ -50,7 +44,8 @@ const flatten = (text) => (text.charCodeAt(text.length >> 1), text);
 
 function measure(rounds) {
   const keys = KEY_COUNTS.map((count) => {
-    const object = wideObject(count);
+    // the shape family's own wide objects (a tenth of their keys integer-like), with small values
+    const object = generators.wideObject(count, 8, 13);
     const ms = medianMs(() => Object.keys(object), rounds);
     return { keys: count, ms, usPerKey: (ms * 1000) / count };
   });
