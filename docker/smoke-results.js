@@ -28,7 +28,7 @@ function checkSmokeResults(resultsDir, log) {
   if (!fs.existsSync(path.join(dir, 'report.html'))) problems.push('no report.html: the driver writes one when the suite ends');
   if (problems.length > 0) throw new Error(`smoke results in ${dir}:\n  ${problems.join('\n  ')}`);
   log(`results checked: ${files.length} scenarios, ${responses} responses checked, none invalid, no errors, server series in each, report.html written (${dir})`);
-  for (const [name, info] of Object.entries(run.targets)) log(`  ${name}: ${info.runtime ? `${info.runtime.name} ${info.runtime.version}` : 'runtime not reported'}`);
+  for (const [name, info] of Object.entries(run.targets)) log(`  ${name}: ${info.runtime ? [info.runtime.name, info.runtime.version, ...(info.runtime.options || [])].join(' ') : 'runtime not reported'}`);
   return dir;
 }
 

@@ -2,12 +2,13 @@
 'use strict';
 // `make soak`: the containerized lab under load for a long while, on a real Docker engine. The load driver runs
 // SOAK_SUITE (demo: every workload at its large input) pass after pass until SOAK_MINUTES have gone by, each pass whole
-// (at least three: a warm-up, a baseline and one held to it). Then, from Prometheus: no service's RSS peak after the
-// warm-up pass grew by more than 10 % over the first measured pass's (each pass's heap floor and size reported
-// beside it), no service restarted, no run was invalid, no 5xx but admission control's 503, and Prometheus' own disk
-// is bounded (a size limit in force and held, its series not growing); from each pass's run.json, no connection error
-// at the client (timeouts are reported). Prints the figures, writes them to
-// soak-<time>.json beside the passes' run folders, and always ends with `docker compose down -v`.
+// (at least three: a warm-up, a baseline and one held to it). Then, from Prometheus: no service's RSS held through a
+// pass (the level it stays at or above 90 % of the time) after the warm-up grew by more than 10 % over the first
+// measured pass's (peaks, heap floor and heap size reported beside it), no service restarted, no run was invalid, no
+// 5xx but admission control's 503, and Prometheus' own disk is bounded (a size limit in force and held, its series
+// not growing); from each pass's run.json, no connection error at the client (timeouts are reported). Prints the
+// figures, writes them to soak-<time>.json beside the passes' run folders, and always ends with
+// `docker compose down -v`.
 //
 //   SOAK_MINUTES=10 SOAK_SUITE=demo node docker/soak.js [--if-engine]    (SOAK_PORT_OFFSET, 32000)
 //
@@ -23,6 +24,12 @@ const { runSuite } = require('./driver');
 const PROJECT = 'lab-soak';
 const STATE_DIR = path.join(ROOT, '.soak');
 const RSS_SERIES_STEP_S = 5;
+// The RSS a service holds through a pass (at or above it 90 % of the time: a short dip, when V8 gives memory back,
+// does not count) and its peak, per job.
+const RSS_FIGURES = {
+  held: (w) => `max by (job) (quantile_over_time(0.1, process_resident_memory_bytes[${w}s]))`,
+  peaks: (w) => `max by (job) (max_over_time(process_resident_memory_bytes[${w}s]))`,
+};
 // What the runtimes say of their own memory, per pass: whether RSS that grows is live objects (a leak: the heap's floor
 // rises) or memory the process keeps after use (the allocator's or the heap's high-water mark). prom-client's default
 // metrics on the Node services and the driver, the Prometheus Java client's on the JVM.
@@ -87,12 +94,14 @@ async function increases(lab, expr, from, to, key) {
 /** Every figure the checks need, asked of Prometheus for the passes' windows. */
 async function measure(lab, passes, perPass) {
   const jobs = readManifests().map((m) => m.name).concat('prometheus');
-  const rssPeaks = Object.fromEntries(jobs.map((job) => [job, []]));
+  const rss = { held: Object.fromEntries(jobs.map((job) => [job, []])), peaks: Object.fromEntries(jobs.map((job) => [job, []])) };
   const heap = Object.fromEntries(Object.keys(HEAP_FIGURES).map((figure) => [figure, Object.fromEntries(jobs.map((job) => [job, []]))]));
   for (const pass of passes) {
     const window = Math.ceil(seconds(pass.endedAt) - seconds(pass.startedAt));
-    const peaks = await byJob(lab, `max by (job) (max_over_time(process_resident_memory_bytes[${window}s]))`, seconds(pass.endedAt));
-    for (const job of jobs) rssPeaks[job].push(job in peaks ? peaks[job] : null);
+    for (const [figure, expr] of Object.entries(RSS_FIGURES)) {
+      const values = await byJob(lab, expr(window), seconds(pass.endedAt));
+      for (const job of jobs) rss[figure][job].push(job in values ? values[job] : null);
+    }
     for (const [figure, expr] of Object.entries(HEAP_FIGURES)) {
       const values = await byJob(lab, expr(window), seconds(pass.endedAt));
       for (const job of jobs) heap[figure][job].push(job in values ? values[job] : null);
@@ -109,7 +118,7 @@ async function measure(lab, passes, perPass) {
   const running = await flags(lab.prometheus);
   const [limit] = await query(lab.prometheus, 'prometheus_tsdb_retention_limit_bytes', to);
   return {
-    rssPeaks,
+    rss,
     heap,
     rssSeries,
     restarts,

@@ -1,5 +1,6 @@
 # setup, test and start of a Node component on one pinned Node line, with that line's own npm. The including Makefile
-# includes runtimes.mk, then sets NODE_BIN (one of runtimes.mk's) and ENTRY, and may set TEST.
+# includes runtimes.mk, then sets NODE_BIN (one of runtimes.mk's) and ENTRY, and may set NODE_FLAGS (options for
+# start) and TEST.
 NODE := $(NODE_BIN)/node
 TEST ?= node --test
 
@@ -14,4 +15,4 @@ test: setup
 	PATH="$(NODE_BIN):$$PATH" $(TEST)
 
 start: setup
-	exec $(NODE) $(ENTRY)
+	exec $(NODE) $(NODE_FLAGS) $(ENTRY)

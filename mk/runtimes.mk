@@ -10,6 +10,10 @@ NODE14_NPM_VERSION := 6.14.18
 NODE24_VERSION := 24.21.0
 NODE24_NPM_VERSION := 11.6.2
 
+# The options Node 24's services and load driver start with: its young generation pinned to Node 14's default, as
+# docker-compose.yml does (its x-node24-environment says why). The environment's NODE24_OPTIONS wins, as in compose.
+NODE24_OPTIONS ?= --max-semi-space-size=16
+
 NODE14_BIN := $(RUNTIMES)/node-$(NODE14_VERSION)/bin
 NODE24_BIN := $(RUNTIMES)/node-$(NODE24_VERSION)/bin
 

@@ -44,8 +44,9 @@ function createService(serviceDefinition) {
   const defaults = {
     maxConcurrentRuns: config.maxConcurrentRuns,
     stalledClientTimeoutMs: config.stalledClientTimeoutMs,
-    // What the timings ran on: the CPUs this process may use (a container's cpuset and quota).
-    runtime: Object.assign({ name: 'node', version: process.versions.node }, cpuLayout()),
+    // What the timings ran on: the options the runtime started with (NODE_OPTIONS, then the command line's; they set
+    // its GC) and the CPUs this process may use (a container's cpuset and quota).
+    runtime: Object.assign({ name: 'node', version: process.versions.node, options: startOptions() }, cpuLayout()),
   };
   const routes = definition.routes ? definition.routes(metrics) : [];
   const app = buildApp(Object.assign(defaults, definition, { routes }), metrics, state);
@@ -108,6 +109,10 @@ function serve(service) {
 
 /** Milliseconds elapsed since a process.hrtime.bigint() reading. */
 const msSince = (started) => Number(process.hrtime.bigint() - started) / 1e6;
+
+function startOptions() {
+  return (process.env.NODE_OPTIONS || '').split(/\s+/).filter(Boolean).concat(process.execArgv);
+}
 
 module.exports = {
   createService, serve, packageVersions, createInputs, lru, sha256, msSince, round, envInteger, parseOnlyParams, watchClient, jsonBody, HttpError, badRequest, busy,

@@ -61,6 +61,7 @@ function contractSuite(test, assert, makeService, sample) {
     const info = (await request(`${server.url}/info`)).json;
     assert.strictEqual(typeof info.service, 'string');
     assert.strictEqual(typeof info.runtime.version, 'string');
+    if (info.runtime.name === 'node') assert.ok(Array.isArray(info.runtime.options) && info.runtime.options.every((o) => typeof o === 'string'), 'runtime.options lists what Node started with');
     assert.ok(info.workloads[sample.workload].approaches.length > 0);
     const metrics = await request(`${server.url}/metrics`);
     assert.strictEqual(metrics.status, 200);

@@ -131,6 +131,15 @@ test('the JVM heap of the compose lab is the one native runs use', () => {
   assert.strictEqual(defaults.JVM_JAVA_OPTS, native);
 });
 
+test('every Node 24 process of the compose lab starts with the options native runs use', () => {
+  const native = /^NODE24_OPTIONS \?= (.+)$/m.exec(read('mk/runtimes.mk'))[1];
+  assert.strictEqual(defaults.NODE24_OPTIONS, native);
+  // The long-running ones: topology writes a file and exits.
+  const node24 = built.filter(([, s]) => s.build.args.NODE_IMAGE === `\${NODE24_IMAGE:-${defaults.NODE24_IMAGE}}` && !s.command).map(([name]) => name);
+  assert.deepStrictEqual(node24.sort(), ['load', 'node-async', 'wasm-runner']);
+  for (const name of node24) assert.strictEqual(compose.services[name].environment.NODE_OPTIONS, `\${NODE24_OPTIONS:-${native}}`, name);
+});
+
 test('README.md lists every variable of docker-compose.yml with its default', () => {
   const readme = read('README.md');
   for (const [name, value] of Object.entries(defaults)) {

@@ -71,6 +71,8 @@ test('both routes return the same validated result for the generated test data',
     assert.strictEqual(sumOf(metrics, 'lab_offload_pool_size', {}), 2);
     assert.strictEqual(sumOf(metrics, 'lab_offload_workers', {}), 2);
     assert.strictEqual(sumOf(metrics, 'lab_offload_queue_length', {}), 0);
+    const workerHeap = { used: sumOf(metrics, 'lab_offload_worker_heap_bytes', { kind: 'used' }), total: sumOf(metrics, 'lab_offload_worker_heap_bytes', { kind: 'total' }) };
+    assert.ok(workerHeap.used > 0 && workerHeap.used <= workerHeap.total, `the two workers' heaps are reported: ${JSON.stringify(workerHeap)}`);
   });
 });
 

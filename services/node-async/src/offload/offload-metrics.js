@@ -9,12 +9,13 @@ const METRIC = {
   queueLength: 'lab_offload_queue_length',
   workers: 'lab_offload_workers',
   poolSize: 'lab_offload_pool_size',
+  workerHeap: 'lab_offload_worker_heap_bytes',
 };
 
 // From a small request's ~1 ms to a capped one's ~1 s of CPU, and waits up to the task timeout.
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** pool: {queueSize, threads, size} read at every scrape. */
+/** pool: {queueSize, threads, size, workerHeaps()} read at every scrape. */
 function createOffloadMetrics(promClient, registry, pool) {
   const registers = [registry];
   new promClient.Gauge({
@@ -39,6 +40,19 @@ function createOffloadMetrics(promClient, registry, pool) {
     registers,
     collect() {
       this.set(pool.size);
+    },
+  });
+  // Each worker is an isolate of its own, with a heap that nodejs_heap_* (the main thread's) does not count; without
+  // this, memory the workers keep shows only as the process's RSS.
+  new promClient.Gauge({
+    name: METRIC.workerHeap,
+    help: 'V8 heap of the pool workers, summed over the live ones: size (total) and in use (used)',
+    labelNames: ['kind'],
+    registers,
+    async collect() {
+      const heaps = await pool.workerHeaps();
+      this.set({ kind: 'total' }, heaps.reduce((sum, heap) => sum + heap.total_heap_size, 0));
+      this.set({ kind: 'used' }, heaps.reduce((sum, heap) => sum + heap.used_heap_size, 0));
     },
   });
   return {

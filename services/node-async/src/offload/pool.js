@@ -13,10 +13,10 @@ const now = () => performance.timeOrigin + performance.now();
 
 /**
  * {workers, maxQueue, taskTimeoutMs}. Returns {run(request, clientSignal) -> {result, waitMs, runMs, threadId},
- * queueSize, admitted, threads, size, close()}. run rejects with 503 (every worker busy and maxQueue tasks waiting; the task is
- * not expected to finish before taskTimeoutMs with the work queued ahead of it, judged by admission.js; or no answer
- * within taskTimeoutMs: a task still queued is dropped, a running one has its worker stopped), 500 (the worker died)
- * or, when the client left, 499 (nobody reads it). The rejection's `outcome` names the case for the metrics.
+ * queueSize, admitted, threads, size, workerHeaps(), close()}. run rejects with 503 (every worker busy and maxQueue
+ * tasks waiting; the task is not expected to finish before taskTimeoutMs with the work queued ahead of it, judged by
+ * admission.js; or no answer within taskTimeoutMs: a task still queued is dropped, a running one has its worker
+ * stopped), 500 (the worker died) or, when the client left, 499 (nobody reads it). The rejection's `outcome` names the case for the metrics.
  */
 function createOffloadPool({ workers, maxQueue, taskTimeoutMs }) {
   // The queue is bounded here, not by piscina's maxQueue: piscina 5.3 puts a task that has an AbortSignal (every task
@@ -76,6 +76,11 @@ function createOffloadPool({ workers, maxQueue, taskTimeoutMs }) {
     },
     get threads() {
       return piscina.threads;
+    },
+    /** v8.getHeapStatistics() of every live worker; one stopped while asked is left out. */
+    async workerHeaps() {
+      const heaps = await Promise.all(piscina.threads.map((worker) => worker.getHeapStatistics().catch(() => null)));
+      return heaps.filter(Boolean);
     },
     close: () => piscina.close({ force: true }),
   };
