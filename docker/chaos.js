@@ -8,14 +8,15 @@
 // reason, the one after the restart passed, run.json says stopped, in which scenario, and the verdict so far; the
 // stopped scenario's partial result is there; Prometheus saw node-async restart. Always ends with `docker compose down -v`.
 //
-//   node docker/chaos.js [--if-engine]    (as root: it signals a container's process; CHAOS_PORT_OFFSET, 31000)
+//   node docker/chaos.js [--if-engine]    (as root: it signals a container's process; CHAOS_PORT_OFFSET,
+//   default in compose-lab.js)
 //
 // --if-engine: where no Docker engine runs or can be started, or not as root, say so and exit 0 (make test uses it).
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('../lab-topology/manifests');
 const { until } = require('../node-kit/testing');
-const { composeLab, exitWith, mustRun } = require('./compose-lab');
+const { composeLab, exitWith, mustRun, PORT_OFFSETS } = require('./compose-lab');
 const { query } = require('./prometheus-query');
 
 const PROJECT = 'lab-chaos';
@@ -80,7 +81,7 @@ async function main(argv) {
     log('SKIPPED: not root, and make chaos signals a container\'s process from the host');
     return 0;
   }
-  const lab = composeLab({ project: PROJECT, stateDir: STATE_DIR, offset: Number(process.env.CHAOS_PORT_OFFSET || 31000), log });
+  const lab = composeLab({ project: PROJECT, stateDir: STATE_DIR, offset: Number(process.env.CHAOS_PORT_OFFSET || PORT_OFFSETS.chaos), log });
   if (!(await lab.prepare({ ifEngine }))) return 0;
   return lab.session(started, async () => {
     const load = lab.url('load');

@@ -16,6 +16,11 @@ const PULL_TIMEOUT_MS = 60000;
 const UP_TIMEOUT_S = 300;
 const TARGETS_TIMEOUT_MS = 120000;
 const ENGINE_UNAVAILABLE = 3;
+// Every check runs its lab with the ports shifted by its own offset, so that none meets another's or a lab in use
+// (offset 0; the native lab test uses 20000), and below Linux's ephemeral ports (32768 and up), where a loopback
+// client's port can hold the very port a lab is to publish (seen: the soak's Prometheus, then on 41090, did not start).
+const PORT_OFFSETS = { swarm: 19000, smoke: 21000, chaos: 22000, soak: 23000 };
+const GRAFANA_PORT = 3000;
 // Services whose images are used as they are, not built.
 const PULLED = ['prometheus', 'grafana'];
 // Grafana has no stand-in built from Debian or registry packages.
@@ -75,7 +80,7 @@ function composeEnv({ project, resultsDir, baseImages, offset, resultsOwner, ima
   });
   for (const { name, port } of readManifests()) env[portVariable(name)] = String(port + offset);
   env.PROMETHEUS_PORT = String(PROMETHEUS_PORT + offset);
-  env.GRAFANA_PORT = String(3000 + offset);
+  env.GRAFANA_PORT = String(GRAFANA_PORT + offset);
   return env;
 }
 
@@ -241,4 +246,9 @@ function exitWith(name, main) {
   );
 }
 
-module.exports = { composeLab, allTargetsUp, exitWith, run, mustRun };
+/** Every port a lab publishes with this offset. */
+function publishedPorts(offset) {
+  return readManifests().map((m) => m.port).concat(PROMETHEUS_PORT, GRAFANA_PORT).map((port) => port + offset);
+}
+
+module.exports = { composeLab, allTargetsUp, exitWith, run, mustRun, PORT_OFFSETS, publishedPorts };

@@ -12,12 +12,13 @@
 // --if-engine: where no Docker engine runs or can be started, say so and exit 0 (make test uses it).
 // LAB_BASE_IMAGES=upstream|offline|auto (auto): upstream pulls the pinned base images; offline builds stand-ins from
 // Debian and registry packages (docker/offline) and leaves Grafana out; auto tries a pull first.
-// SMOKE_PORT_OFFSET (30000) shifts every published port, so a lab already running keeps its ports.
+// SMOKE_PORT_OFFSET (default in compose-lab.js) shifts every published port, so a lab already running keeps its
+// ports.
 const path = require('node:path');
 const { readManifests, ROOT } = require('../lab-topology/manifests');
 const { checkDashboardQueries } = require('../dashboards/check-queries');
 const { assertGrafana } = require('./grafana-check');
-const { composeLab, exitWith, run, mustRun } = require('./compose-lab');
+const { composeLab, exitWith, run, mustRun, PORT_OFFSETS } = require('./compose-lab');
 const { edgeCases, runCases, checkCases } = require('../tests/contract/bad-requests');
 const { checkSmokeResults } = require('./smoke-results');
 
@@ -69,7 +70,7 @@ async function checkContract(offset) {
 
 async function main(argv) {
   const started = Date.now();
-  const lab = composeLab({ project: PROJECT, stateDir: STATE_DIR, offset: Number(process.env.SMOKE_PORT_OFFSET || 30000), log });
+  const lab = composeLab({ project: PROJECT, stateDir: STATE_DIR, offset: Number(process.env.SMOKE_PORT_OFFSET || PORT_OFFSETS.smoke), log });
   if (!(await lab.prepare({ ifEngine: argv.includes('--if-engine') }))) return 0;
   return lab.session(started, async () => {
     log('running the smoke suite inside the load container');

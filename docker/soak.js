@@ -10,13 +10,13 @@
 // figures, writes them to soak-<time>.json beside the passes' run folders, and always ends with
 // `docker compose down -v`.
 //
-//   SOAK_MINUTES=10 SOAK_SUITE=demo node docker/soak.js [--if-engine]    (SOAK_PORT_OFFSET, 32000)
+//   SOAK_MINUTES=10 SOAK_SUITE=demo node docker/soak.js [--if-engine]    (SOAK_PORT_OFFSET, default in compose-lab.js)
 //
 // --if-engine: where no Docker engine runs or can be started, say so and exit 0 (make test runs a short soak).
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, readManifests } = require('../lab-topology/manifests');
-const { composeLab, exitWith, mustRun } = require('./compose-lab');
+const { composeLab, exitWith, mustRun, PORT_OFFSETS } = require('./compose-lab');
 const { query, queryRange, flags } = require('./prometheus-query');
 const { soakChecks, MAX_RSS_GROWTH, MIN_PASSES } = require('./soak-checks');
 const { runSuite } = require('./driver');
@@ -185,7 +185,7 @@ async function soak(lab, { minutes, suite, maxRssGrowth }) {
 async function main(argv) {
   const started = Date.now();
   const wanted = settings();
-  const lab = composeLab({ project: PROJECT, stateDir: STATE_DIR, offset: Number(process.env.SOAK_PORT_OFFSET || 32000), log });
+  const lab = composeLab({ project: PROJECT, stateDir: STATE_DIR, offset: Number(process.env.SOAK_PORT_OFFSET || PORT_OFFSETS.soak), log });
   if (!(await lab.prepare({ ifEngine: argv.includes('--if-engine') }))) return 0;
   return lab.session(started, () => soak(lab, wanted));
 }

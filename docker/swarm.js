@@ -4,8 +4,8 @@
 // swarm carrying both roles (README.md, "The load generator on its own node", for two nodes). The images are built
 // as `make images` builds them; the engine joins a swarm of its own if it is in none (and leaves it at the end); the
 // node gets the labels lab.load=true and lab.sut=true; the stack is deployed with every published port shifted
-// (SWARM_PORT_OFFSET, 33000). Then: every service has its one task running where its placement says, reached by DNS
-// round robin and published in host mode; every Prometheus target is up; the smoke suite passes (run through the
+// (SWARM_PORT_OFFSET, default in compose-lab.js). Then: every service has its one task running where its placement
+// says, reached by DNS round robin and published in host mode; every Prometheus target is up; the smoke suite passes (run through the
 // driver's HTTP API, its results checked as make smoke checks them); Grafana answers as make smoke checks it, where
 // its image runs (upstream). Always ends with `docker stack rm` and a check that no service, container, network or
 // volume of the stack is left.
@@ -15,7 +15,7 @@
 // --if-engine: where no Docker engine runs or can be started, say so and exit 0 (make test uses it).
 const path = require('node:path');
 const { ROOT, readManifests, servicesOf } = require('../lab-topology/manifests');
-const { composeLab, allTargetsUp, exitWith, run, mustRun } = require('./compose-lab');
+const { composeLab, allTargetsUp, exitWith, run, mustRun, PORT_OFFSETS } = require('./compose-lab');
 const { runSuite } = require('./driver');
 const { checkSmokeResults } = require('./smoke-results');
 const { assertGrafana } = require('./grafana-check');
@@ -162,7 +162,7 @@ async function deployAndCheck(lab) {
 
 async function main(argv) {
   const started = Date.now();
-  const lab = composeLab({ project: STACK, stateDir: STATE_DIR, offset: Number(process.env.SWARM_PORT_OFFSET || 33000), log });
+  const lab = composeLab({ project: STACK, stateDir: STATE_DIR, offset: Number(process.env.SWARM_PORT_OFFSET || PORT_OFFSETS.swarm), log });
   if (!(await lab.prepare({ ifEngine: argv.includes('--if-engine') }))) return 0;
   let swarm = null;
   return lab.session(started, deployAndCheck, {
