@@ -38,15 +38,18 @@
  *   machine code; it runs on windows of the text, which bounds its backtracking stack) counts the nesting. A value
  *   still open a quarter of a batch past the target ends the batch before it, or, when it comes first, is walked
  *   itself: a container is descended into (the scan keeps the chain of containers it was in, so deep nesting is not
- *   scanned again level by level), a long string is decoded in pieces cut between escapes.
+ *   scanned again level by level), a long string is decoded in pieces cut between escapes: a piece of ordinary
+ *   characters only (no quote, backslash or control character, which a sticky regular expression finds) is copied as
+ *   it is, without a parse, since that is all JSON.parse would do with it; a piece with escapes is parsed natively.
  * - guessed: once a scanned batch shows that the text around the commas between children is always the same (e.g.
  *   `},{"id":` in an array of records, or `,` in an array of numbers) and appears nowhere else in the batch, the
  *   next batches end at the first such comma past the target, found by indexOf, without reading what lies between.
  *   Children of a thousand characters or more are then parsed one by one from slices of the text, which V8 does not
  *   copy (a batch is one copy of its text). Two wrong guesses and the container is scanned to its end.
- * Correctness does not rest on the scan nor on the guesses: native parses every batch, and JSON's grammar is
- * unambiguous, so batches that each parse, joined by the commas, colons and brackets checked here, make up exactly
- * a text JSON.parse accepts, and the values they build are the values it builds. A wrong guess only costs its parse.
+ * Correctness does not rest on the scan nor on the guesses: native parses every batch (and every string piece with
+ * more than ordinary characters), and JSON's grammar is unambiguous, so batches that each parse, joined by the
+ * commas, colons and brackets checked here, make up exactly a text JSON.parse accepts, and the values they build are
+ * the values it builds. A wrong guess only costs its parse.
  * The batches of an array are copied into one array once it ends (by concat in a slice of its own, or past a million
  * children by a loop spread over slices); those of an object are merged into the first one (adopted as is), key by key.
  *
@@ -128,6 +131,10 @@ const FLAT = /(?:[^"[\]{}]+|"[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)
 // The rest of a string: stops at its closing quote, at a backslash that does not start a valid escape (or one cut by
 // the window's end), or at the window's end.
 const STRING_REST = /[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*/y;
+// The characters a string holds as they are: stops at a quote, a backslash or a control character (which JSON forbids
+// raw, hence the control characters in the class).
+// eslint-disable-next-line no-control-regex
+const ORDINARY = /[^"\\\u0000-\u001f]*/y;
 // Scalars, colons and whitespace: stops at a comma, a quote or a bracket.
 const TO_STOP = /[^",[\]{}]*/y;
 const POSITION = / at position (\d+)/;
@@ -793,7 +800,10 @@ class Parser {
     parent.afterValue = true;
   }
 
-  /** Decodes the next piece of a long string: cut before an escape, parsed natively. */
+  /**
+   * Decodes the next piece of a long string: a run of ordinary characters is copied as it is, a piece with escapes
+   * (cut before one) is parsed natively.
+   */
   stringStep(frame, deadline) {
     const text = this.text;
     if (frame.end >= 0) {
@@ -811,14 +821,30 @@ class Parser {
       // A piece grows to at most twice the last one: the rate of the first small pieces can be far off.
       const chars = Math.max(MIN_PIECE_CHARS, Math.min(Math.floor(budget / frame.parseRate), 2 * Math.max(frame.lastPiece, MIN_PIECE_CHARS), this.charsLeft()));
       cut = this.escapeBoundary(start, Math.min(this.length, start + chars));
+      const slice = text.slice(start, cut);
+      ORDINARY.lastIndex = 0;
+      ORDINARY.test(slice);
+      const run = ORDINARY.lastIndex;
+      if (run === slice.length && cut < this.length) {
+        // Nothing to decode, and no closing quote: the string goes on past the cut.
+        this.sliceChars += run;
+        this.addPiece(frame, copyOf(slice), cut - start);
+        frame.pos = cut;
+        frame.parseRate = average(frame.parseRate, now() - started, run, frame.measured);
+        frame.measured = frame.measured || run >= MIN_LEARN_CHARS;
+        return;
+      }
+      if (slice.charCodeAt(run) === QUOTE) {
+        // The closing quote, with only ordinary characters before it: the last piece.
+        this.sliceChars += run;
+        this.endString(frame, copyOf(slice.slice(0, run)), start + run + 1);
+        return;
+      }
       if (cut < this.length) {
         this.sliceChars += cut - start;
         // Guess that the string goes on past the cut: if the piece parses, it holds no closing quote, so it does.
         try {
-          const piece = this.native(`"${text.slice(start, cut)}"`, start - 1, start, cut);
-          frame.parts.push(piece);
-          frame.chars += piece.length;
-          frame.lastPiece = cut - start;
+          this.addPiece(frame, this.native(`"${slice}"`, start - 1, start, cut), cut - start);
           frame.pos = cut;
         } catch (error) {
           // The string ends before the cut (or the piece is invalid): find out in a slice of its own.
@@ -836,7 +862,17 @@ class Parser {
     const end = this.skipString(start - 1, Math.min(this.length, cut + 1));
     if (end < 0) throw frame.failure;
     this.sliceChars += end - start;
-    const piece = this.native(`"${text.slice(start, end - 1)}"`, start - 1, start, end);
+    this.endString(frame, this.native(`"${text.slice(start, end - 1)}"`, start - 1, start, end), end);
+  }
+
+  addPiece(frame, piece, textChars) {
+    frame.parts.push(piece);
+    frame.chars += piece.length;
+    frame.lastPiece = textChars;
+  }
+
+  /** The piece the string ends with, before the quote at end - 1: the string is joined now, or in a slice of its own. */
+  endString(frame, piece, end) {
     frame.parts.push(piece);
     frame.chars += piece.length;
     frame.end = end;
@@ -862,6 +898,9 @@ class Parser {
 }
 
 const concatenateStrings = (a, b) => a + b;
+// A flat copy of a slice of the text, in one pass: slice() of a concatenation flattens it first. A slice itself would
+// keep the whole text alive for as long as the parsed string lives.
+const copyOf = (slice) => (slice.length < 2 ? slice : ` ${slice}`.slice(1));
 
 function addPart(frame, values) {
   if (frame.parts === null) frame.parts = [values];
