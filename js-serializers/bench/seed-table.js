@@ -29,7 +29,8 @@ const { readManifests, nodeServicesOf } = require('../../lab-topology/manifests'
 const ROOT = path.join(__dirname, '..', '..');
 /**
  * The services the table compares: every Node service (lab-topology's manifests) whose src/approaches.js has stringify
- * approaches, each on the Node line its Makefile runs it on (`NODE_BIN := $(NODE14_BIN)`, mk/node-component.mk).
+ * approaches, each on the Node line its Makefile runs it on (`NODE_BIN := $(NODE14_BIN)`, mk/node-component.mk) and
+ * with the options it starts with (`NODE_FLAGS := $(NODE24_OPTIONS)`: they set its young generation).
  */
 function serializationServices() {
   return nodeServicesOf(readManifests())
@@ -38,7 +39,8 @@ function serializationServices() {
     .map((s) => {
       const line = /^NODE_BIN := \$\(NODE(\d+)_BIN\)$/m.exec(fs.readFileSync(s.makefile, 'utf8'));
       if (!line) throw new Error(`${s.makefile} does not say which Node line runs ${s.name} (NODE_BIN := $(NODE<n>_BIN))`);
-      return { name: s.name, nodeVersion: `NODE${line[1]}_VERSION`, approaches: path.relative(ROOT, s.approaches) };
+      const flags = /^NODE_FLAGS := \$\((\w+)\)$/m.exec(fs.readFileSync(s.makefile, 'utf8'));
+      return { name: s.name, nodeVersion: `NODE${line[1]}_VERSION`, nodeOptions: flags ? flags[1] : null, approaches: path.relative(ROOT, s.approaches) };
     });
 }
 const WORKLOADS = ['stringify', 'parse'];
@@ -85,12 +87,15 @@ function runChild(service, size, rounds) {
   const nodeVersion = process.env[service.nodeVersion];
   const runtimes = process.env.RUNTIMES || path.join(ROOT, '.runtimes');
   if (!nodeVersion) throw new Error(`${service.nodeVersion} is not set: run this through \`make bench-stringify\``);
+  const options = service.nodeOptions === null ? '' : process.env[service.nodeOptions];
+  if (options === undefined) throw new Error(`${service.nodeOptions} is not set: run this through \`make bench-stringify\``);
+  const flags = options.split(/\s+/).filter(Boolean);
   const node = path.join(runtimes, `node-${nodeVersion}`, 'bin', 'node');
-  console.error(`${service.name} on Node ${nodeVersion}:`);
+  console.error(`${service.name} on Node ${nodeVersion}${flags.length ? ` ${flags.join(' ')}` : ''}:`);
   return new Promise((resolve, reject) => {
-    const proc = execFile(node, [__filename, '--child', service.approaches, String(size), String(rounds)], { cwd: ROOT, maxBuffer: 1 << 26 }, (err, stdout) => {
+    const proc = execFile(node, [...flags, __filename, '--child', service.approaches, String(size), String(rounds)], { cwd: ROOT, maxBuffer: 1 << 26 }, (err, stdout) => {
       if (err) return reject(new Error(`${service.name}: ${err.message}`));
-      resolve({ service: service.name, node: nodeVersion, rows: stdout.trim().split('\n').map((line) => JSON.parse(line)) });
+      resolve({ service: service.name, node: nodeVersion, nodeFlags: flags, rows: stdout.trim().split('\n').map((line) => JSON.parse(line)) });
     });
     proc.stderr.pipe(process.stderr);
   });
@@ -134,6 +139,7 @@ function table(headers, rows) {
 function print(results, size, rounds) {
   console.log(`# Seed 000 table: records document, size ${size} (${(results[0].rows[0].runs[0].bytes / 1e6).toFixed(1)} MB), ${rounds} rounds after a warm-up`);
   console.log(`${os.cpus().length} × ${os.cpus()[0].model}, ${os.platform()} ${os.release()}`);
+  for (const result of results.filter((r) => r.nodeFlags.length > 0)) console.log(`${result.service} runs with ${result.nodeFlags.join(' ')}`);
   for (const workload of WORKLOADS) {
     const rows = [];
     for (const result of results) {

@@ -6,7 +6,7 @@
 //   {bytes, referenceHash, warmups: [run], runs: [run], steps: [{step, ms}]}
 //   run: {ms, verified, error?, timerGapMs, eldMaxMs, probeP99Ms, probeMaxMs, probeTicks, stats}
 //   steps: the one-piece steps V8 takes that the approach cannot avoid on this document (bench/v8-steps.js), timed
-//   after the runs; none for parse.
+//   after the runs.
 //
 //   node --expose-gc js-serializers/bench/shape-run.js '<spec>'
 // where spec is JSON: {workload, approach, shape (a name in bench/shapes.js) or file, scale, warmups, rounds, yieldMs}.
@@ -17,7 +17,7 @@ const { performance, monitorEventLoopDelay } = require('perf_hooks');
 const { shapeNamed, textOf } = require('./shapes');
 const { approachOf } = require('./shape-approaches');
 const { startLatenessProbe } = require('./lateness-probe');
-const { stringifySteps } = require('./v8-steps');
+const { stringifySteps, parseSteps } = require('./v8-steps');
 const { startGapMonitor } = require('../../node-kit/timer-gap');
 const { round } = require('../../node-kit/round');
 
@@ -111,9 +111,9 @@ async function main() {
   const runs = [];
   for (let i = 0; i < spec.warmups; i++) warmups.push(await measureOnce(run, prepared, spec));
   for (let i = 0; i < spec.rounds; i++) runs.push(await measureOnce(run, prepared, spec));
-  const steps = spec.workload === 'stringify'
-    ? stringifySteps(prepared.input, { flattens: approach.flattens === true, output: prepared.reference }).map((s) => Object.assign(s, { ms: round(s.ms) }))
-    : [];
+  const steps = (spec.workload === 'stringify'
+    ? stringifySteps(prepared.input, { flattens: approach.flattens === true, output: prepared.reference })
+    : parseSteps(JSON.parse(prepared.input))).map((s) => Object.assign(s, { ms: round(s.ms) }));
   process.stdout.write(`${JSON.stringify({ bytes: prepared.bytes, referenceHash: prepared.referenceHash, warmups, runs, steps })}\n`);
 }
 

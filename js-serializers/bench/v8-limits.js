@@ -1,7 +1,7 @@
 'use strict';
 // The steps V8 takes in one piece (bench/v8-steps.js), timed on synthetic inputs of growing size for their rates on
 // this machine: the physical limits in js-serializers/README.md, "What V8 does in one step".
-// - listing the keys of one object: µs per key;
+// - listing the keys of one object: µs per key; growing one object key by key: its longest insertion (a rehash);
 // - making one flat string from 64 Ki-character pieces (what stringify() returns), and flattening a rope made with +
 //   (what returning the pieces unjoined would leave to the caller's first use): ms per million characters;
 // - JSON.parse of one long string literal, escape-free and escape-dense: ms per MB, how fast building one string
@@ -15,7 +15,7 @@ const os = require('os');
 const { performance } = require('perf_hooks');
 const { option } = require('./command-line');
 const { saveBenchResults } = require('./results-file');
-const { medianMs, PIECE_CHARS } = require('./v8-steps');
+const { medianMs, longestInsertionMs, PIECE_CHARS } = require('./v8-steps');
 const { generators } = require('./shapes');
 
 const KEY_COUNTS = [100000, 300000, 1000000];
@@ -47,7 +47,7 @@ function measure(rounds) {
     // the shape family's own wide objects (a tenth of their keys integer-like), with small values
     const object = generators.wideObject(count, 8, 13);
     const ms = medianMs(() => Object.keys(object), rounds);
-    return { keys: count, ms, usPerKey: (ms * 1000) / count };
+    return { keys: count, ms, usPerKey: (ms * 1000) / count, longestInsertionMs: longestInsertionMs(object, rounds) };
   });
   const strings = MILLIONS_OF_CHARS.map((millions) => {
     const chars = millions * 1e6;
@@ -70,9 +70,9 @@ function measure(rounds) {
 function print(report) {
   const f = (n, digits) => n.toFixed(digits);
   console.log(`Node ${report.node} (V8 ${report.v8}), ${report.cpus} × ${report.cpuModel}, load average ${report.loadAverage.map((l) => f(l, 2)).join(' ')}, median of ${report.rounds}`);
-  console.log('\n| keys of one object | Object.keys ms | µs a key |');
-  console.log('|---:|---:|---:|');
-  for (const k of report.keys) console.log(`| ${k.keys} | ${f(k.ms, 1)} | ${f(k.usPerKey, 3)} |`);
+  console.log('\n| keys of one object | Object.keys ms | µs a key | growing it key by key: longest insertion, ms |');
+  console.log('|---:|---:|---:|---:|');
+  for (const k of report.keys) console.log(`| ${k.keys} | ${f(k.ms, 1)} | ${f(k.usPerKey, 3)} | ${f(k.longestInsertionMs, 1)} |`);
   console.log('\n| M chars | join, ms a million | rope flattened, ms a million | JSON.parse of one string, ms a MB: plain | escape-dense |');
   console.log('|---:|---:|---:|---:|---:|');
   for (const s of report.strings) {

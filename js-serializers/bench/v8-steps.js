@@ -7,6 +7,9 @@
 //   serializer lists the keys of every object it writes, so the widest object of a document sets a floor for all.
 // - Making one flat string: what stringify() returns is one string, a copy of every piece of the output (a rope made
 //   with + is flattened on first use: the same copy, moved to the caller). chunks() and pipeTo() never make it.
+// - Growing one object key by key (parse): a wide object's keys live in a hash table that V8 grows by rehashing every
+//   key into one twice the size, in the insertion that fills it. A parser that yields builds a wide object over many
+//   slices, so one of them takes the last rehash of its widest object; JSON.parse does it inside its one block.
 // Node 14 syntax (the lint's rule for js-serializers/).
 const { performance } = require('perf_hooks');
 
@@ -72,4 +75,33 @@ function stringifySteps(value, { flattens, output }) {
   return steps;
 }
 
-module.exports = { stringifySteps, medianMs, PIECE_CHARS };
+/**
+ * The longest single insertion while an object like `object` is built key by key, median of `rounds` builds (each
+ * after a full GC when --expose-gc is on, so that a collection is less likely to land in an insertion).
+ */
+function longestInsertionMs(object, rounds = ROUNDS) {
+  const keys = Object.keys(object);
+  const samples = [];
+  for (let i = 0; i < rounds; i++) {
+    collectGarbage();
+    const copy = {};
+    let longest = 0;
+    for (let k = 0; k < keys.length; k++) {
+      const started = performance.now();
+      copy[keys[k]] = object[keys[k]];
+      longest = Math.max(longest, performance.now() - started);
+    }
+    samples.push(longest);
+  }
+  return samples.sort((a, b) => a - b)[samples.length >> 1];
+}
+
+/** The one-piece steps a parser that yields cannot avoid when building value: [{step, ms, keys}]. */
+function parseSteps(value) {
+  const widest = widestObject(value);
+  if (widest.keys === 0) return [];
+  const ms = longestInsertionMs(widest.object);
+  return [{ step: `growing its widest object (${widest.keys} keys) key by key, the longest insertion`, ms, keys: widest.keys }];
+}
+
+module.exports = { stringifySteps, parseSteps, longestInsertionMs, medianMs, PIECE_CHARS };

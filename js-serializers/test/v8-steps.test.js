@@ -1,0 +1,25 @@
+'use strict';
+// bench/v8-steps.js finds the steps on the right part of a document: the widest object, wherever it is nested, and the
+// flat string only for an approach that returns one. The times themselves are the benchmark's.
+const test = require('node:test');
+const assert = require('node:assert');
+const { stringifySteps, parseSteps } = require('../bench/v8-steps');
+
+const keyed = (count) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+const document = () => ({ meta: keyed(3), data: [{ small: keyed(10) }, { wide: keyed(2000) }], list: [1, 2, 3] });
+
+test('stringify: the keys of the widest nested object, and the flat string only for an approach that returns one', () => {
+  const output = JSON.stringify(document());
+  const chunked = stringifySteps(document(), { flattens: false, output });
+  assert.deepStrictEqual(chunked.map((s) => s.keys), [2000]);
+  const flat = stringifySteps(document(), { flattens: true, output });
+  assert.deepStrictEqual(flat.map((s) => s.keys || s.chars), [2000, output.length]);
+  assert.ok(flat.every((s) => s.ms >= 0 && typeof s.step === 'string'));
+});
+
+test('parse: growing the widest nested object; nothing for a document without objects', () => {
+  const steps = parseSteps(document());
+  assert.deepStrictEqual(steps.map((s) => s.keys), [2000]);
+  assert.ok(steps[0].ms >= 0 && /2000 keys/.test(steps[0].step));
+  assert.deepStrictEqual(parseSteps([1, 'two', [3]]), []);
+});
