@@ -180,6 +180,8 @@ class Frame {
     this.failure = null;
     this.parseRate = parseRate; // ms per character of native parsing and merging, for this container's children
     this.measured = false;
+    this.copyRate = parseRate; // STRING: ms per character of a run of ordinary characters, scanned and copied
+    this.copyMeasured = false;
     this.mergeMeasured = false; // OBJECT: the rate of a batch merged into the object is known
     this.signature = null; // what the text around a comma between two children looks like, once learnt
     this.failures = 0; // batches whose guessed end was wrong
@@ -802,7 +804,8 @@ class Parser {
 
   /**
    * Decodes the next piece of a long string: a run of ordinary characters is copied as it is, a piece with escapes
-   * (cut before one) is parsed natively.
+   * (cut before one) is parsed natively. Each kind of piece is sized by its own rate, which differ by 5x (a copy
+   * against a parse of escapes): sized by the copy's, a piece of escapes would overrun its slice.
    */
   stringStep(frame, deadline) {
     const text = this.text;
@@ -817,34 +820,34 @@ class Parser {
     const start = frame.pos;
     let cut = frame.failedCut;
     if (cut < 0) {
-      const budget = Math.max(deadline - started, 0) * (frame.measured ? 1 : PROBE_FRACTION);
+      const budget = Math.max(deadline - started, 0);
       // A piece grows to at most twice the last one: the rate of the first small pieces can be far off.
-      const chars = Math.max(MIN_PIECE_CHARS, Math.min(Math.floor(budget / frame.parseRate), 2 * Math.max(frame.lastPiece, MIN_PIECE_CHARS), this.charsLeft()));
-      cut = this.escapeBoundary(start, Math.min(this.length, start + chars));
-      const slice = text.slice(start, cut);
+      const pieceChars = (rate, measured) => Math.max(MIN_PIECE_CHARS, Math.min(Math.floor((budget * (measured ? 1 : PROBE_FRACTION)) / rate), 2 * Math.max(frame.lastPiece, MIN_PIECE_CHARS), this.charsLeft()));
+      const slice = text.slice(start, Math.min(this.length, start + pieceChars(frame.copyRate, frame.copyMeasured)));
       ORDINARY.lastIndex = 0;
       ORDINARY.test(slice);
       const run = ORDINARY.lastIndex;
-      if (run === slice.length && cut < this.length) {
-        // Nothing to decode, and no closing quote: the string goes on past the cut.
-        this.sliceChars += run;
-        this.addPiece(frame, copyOf(slice), cut - start);
-        frame.pos = cut;
-        frame.parseRate = average(frame.parseRate, now() - started, run, frame.measured);
-        frame.measured = frame.measured || run >= MIN_LEARN_CHARS;
-        return;
-      }
       if (slice.charCodeAt(run) === QUOTE) {
         // The closing quote, with only ordinary characters before it: the last piece.
         this.sliceChars += run;
         this.endString(frame, copyOf(slice.slice(0, run)), start + run + 1);
         return;
       }
+      if ((run === slice.length && start + run < this.length) || run >= MIN_PIECE_CHARS) {
+        // Ordinary characters up to the cut, or up to an escape worth stopping before: copied, nothing to decode.
+        this.sliceChars += run;
+        this.addPiece(frame, copyOf(slice.slice(0, run)), run);
+        frame.pos = start + run;
+        frame.copyRate = average(frame.copyRate, now() - started, run, frame.copyMeasured);
+        frame.copyMeasured = frame.copyMeasured || run >= MIN_LEARN_CHARS;
+        return;
+      }
+      cut = run === slice.length ? this.length : this.escapeBoundary(start, Math.min(this.length, start + pieceChars(frame.parseRate, frame.measured)));
       if (cut < this.length) {
         this.sliceChars += cut - start;
         // Guess that the string goes on past the cut: if the piece parses, it holds no closing quote, so it does.
         try {
-          this.addPiece(frame, this.native(`"${slice}"`, start - 1, start, cut), cut - start);
+          this.addPiece(frame, this.native(`"${text.slice(start, cut)}"`, start - 1, start, cut), cut - start);
           frame.pos = cut;
         } catch (error) {
           // The string ends before the cut (or the piece is invalid): find out in a slice of its own.

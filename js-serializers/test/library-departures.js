@@ -55,6 +55,7 @@ const YIELDABLE_JSON = {
     'long string with escapes and unicode (4 MB)', // did not finish
     'long string of \\u escapes', // did not finish
     'long string of escaped backslashes and quotes', // did not finish
+    'long string without escapes beside a long one with them', // did not finish
     'long strings in an array and an object', // did not finish
     'records with a huge record and a huge string among them', // did not finish
     'empty text', // threw ParseError where native throws SyntaxError
@@ -130,6 +131,8 @@ const YIELDABLE_JSON = {
     'unterminated long string', // threw ParseError where native throws SyntaxError
     'bad escape deep in a long string', // did not finish
     'raw control character deep in a long string', // did not finish
+    'raw control character deep in a long string without escapes', // returned a result where native throws SyntaxError
+    'raw tab at the end of a long string without escapes', // returned a result where native throws SyntaxError
     'short unicode escape at the end of a long string', // returned a result where native throws SyntaxError
     'long string escaping its own closing quote', // threw ParseError where native throws SyntaxError
     'unclosed nesting, 10k levels', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
