@@ -10,8 +10,8 @@ const WARMUP_PASSES = 1;
 // earlier half (SOAK_MAX_RSS_GROWTH overrides it). Held, not peak: a leak raises what a service keeps between
 // requests, while a peak is how many large documents were alive at one scrape (node14-fibers' peaks swung between 817
 // and 1290 MB over an hour, with 117-123 MB held throughout). The earlier half, not one pass: memory still settles
-// after the warm-up, and may be handed back for a while (the load driver, in an hour: 163 MB at the end of the
-// warm-up, 130 early in pass 2, then 171-173 from pass 3 to the end); a leak goes on rising through the later half.
+// after the warm-up, and may be handed back for a while (the load driver, in an hour: 163 MB at the start of pass 2,
+// 130 three minutes in, then 171-176 from pass 3 to the end); a leak goes on rising through the later half.
 const MAX_RSS_GROWTH = 0.1;
 // A baseline and at least one pass held to it.
 const MIN_PASSES = WARMUP_PASSES + 2;
