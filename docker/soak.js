@@ -94,17 +94,17 @@ async function increases(lab, expr, from, to, key) {
 /** Every figure the checks need, asked of Prometheus for the passes' windows. */
 async function measure(lab, passes, perPass) {
   const jobs = readManifests().map((m) => m.name).concat('prometheus');
-  const rss = { held: Object.fromEntries(jobs.map((job) => [job, []])), peaks: Object.fromEntries(jobs.map((job) => [job, []])) };
-  const heap = Object.fromEntries(Object.keys(HEAP_FIGURES).map((figure) => [figure, Object.fromEntries(jobs.map((job) => [job, []]))]));
+  // {figure: {job: [value or null, one per pass]}} for each set of per-pass expressions.
+  const emptyFigures = (expressions) => Object.fromEntries(Object.keys(expressions).map((figure) => [figure, Object.fromEntries(jobs.map((job) => [job, []]))]));
+  const rss = emptyFigures(RSS_FIGURES);
+  const heap = emptyFigures(HEAP_FIGURES);
   for (const pass of passes) {
     const window = Math.ceil(seconds(pass.endedAt) - seconds(pass.startedAt));
-    for (const [figure, expr] of Object.entries(RSS_FIGURES)) {
-      const values = await byJob(lab, expr(window), seconds(pass.endedAt));
-      for (const job of jobs) rss[figure][job].push(job in values ? values[job] : null);
-    }
-    for (const [figure, expr] of Object.entries(HEAP_FIGURES)) {
-      const values = await byJob(lab, expr(window), seconds(pass.endedAt));
-      for (const job of jobs) heap[figure][job].push(job in values ? values[job] : null);
+    for (const [into, expressions] of [[rss, RSS_FIGURES], [heap, HEAP_FIGURES]]) {
+      for (const [figure, expr] of Object.entries(expressions)) {
+        const values = await byJob(lab, expr(window), seconds(pass.endedAt));
+        for (const job of jobs) into[figure][job].push(job in values ? values[job] : null);
+      }
     }
   }
   const from = seconds(passes[0].startedAt) - 1;

@@ -5,10 +5,10 @@
 // as `make images` builds them; the engine joins a swarm of its own if it is in none (and leaves it at the end); the
 // node gets the labels lab.load=true and lab.sut=true; the stack is deployed with every published port shifted
 // (SWARM_PORT_OFFSET, default in compose-lab.js). Then: every service has its one task running where its placement
-// says, reached by DNS round robin and published in host mode; every Prometheus target is up; the smoke suite passes (run through the
-// driver's HTTP API, its results checked as make smoke checks them); Grafana answers as make smoke checks it, where
-// its image runs (upstream). Always ends with `docker stack rm` and a check that no service, container, network or
-// volume of the stack is left.
+// says, reached by DNS round robin and published in host mode; every Prometheus target is up; the smoke suite passes
+// (run through the driver's HTTP API, its results checked as make smoke checks them); Grafana answers as make smoke
+// checks it, where its image runs (upstream). Always ends with `docker stack rm` and a check that no service,
+// container, network or volume of the stack is left.
 //
 //   node docker/swarm.js [--if-engine]
 //

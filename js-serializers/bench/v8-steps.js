@@ -18,6 +18,7 @@ const PIECE_CHARS = 1 << 16;
 const ROUNDS = 3;
 
 const collectGarbage = () => typeof global.gc === 'function' && global.gc();
+const median = (samples) => samples.slice().sort((a, b) => a - b)[samples.length >> 1];
 
 /** The median ms of run() over `rounds` calls after one warm-up, each after a full GC when --expose-gc is on. */
 function medianMs(run, rounds = ROUNDS) {
@@ -30,8 +31,9 @@ function medianMs(run, rounds = ROUNDS) {
     if (output === undefined) throw new Error('a timed step returned nothing: it may have been optimized away');
     if (i > 0) samples.push(ms);
   }
-  return samples.sort((a, b) => a - b)[samples.length >> 1];
+  return median(samples);
 }
+
 
 /** The object (not array) with the most own enumerable keys in value, and that count; {object: null, keys: 0} if none. */
 function widestObject(value) {
@@ -93,7 +95,7 @@ function longestInsertionMs(object, rounds = ROUNDS) {
     }
     samples.push(longest);
   }
-  return samples.sort((a, b) => a - b)[samples.length >> 1];
+  return median(samples);
 }
 
 /** The one-piece steps a parser that yields cannot avoid when building value: [{step, ms, keys}]. */

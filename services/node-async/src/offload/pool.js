@@ -16,7 +16,8 @@ const now = () => performance.timeOrigin + performance.now();
  * queueSize, admitted, threads, size, workerHeaps(), close()}. run rejects with 503 (every worker busy and maxQueue
  * tasks waiting; the task is not expected to finish before taskTimeoutMs with the work queued ahead of it, judged by
  * admission.js; or no answer within taskTimeoutMs: a task still queued is dropped, a running one has its worker
- * stopped), 500 (the worker died) or, when the client left, 499 (nobody reads it). The rejection's `outcome` names the case for the metrics.
+ * stopped), 500 (the worker died) or, when the client left, 499 (nobody reads it). The rejection's `outcome` names the
+ * case for the metrics.
  */
 function createOffloadPool({ workers, maxQueue, taskTimeoutMs }) {
   // The queue is bounded here, not by piscina's maxQueue: piscina 5.3 puts a task that has an AbortSignal (every task
