@@ -49,8 +49,14 @@ function readSliceOptions(options) {
  * work is done, the event loop gets a turn (counted in stats.yields when stats is given) and an aborted signal stops
  * the loop there (it throws the signal's reason, or an AbortError). A signal aborted before the first slice stops it
  * before any work.
+ *
+ * The first slice waits for a turn as well (not counted: it splits nothing). Run at once, in the phase of the loop
+ * the caller is in (a timer, an I/O callback), it would be followed by the second slice's setImmediate in the same
+ * iteration of the loop, before its timers run again: timers would wait two slices, not one.
  */
 async function* slicesOf(step, { yieldMs, signal = null, stats = null }) {
+  throwIfAborted(signal);
+  await nextTurn();
   throwIfAborted(signal);
   for (;;) {
     const done = step(performance.now() + yieldMs);
