@@ -29,10 +29,10 @@
  * Errors are native's: TypeError for a cycle or a BigInt, RangeError where native runs out of stack, and whatever a
  * toJSON or a getter throws. Invalid options throw (stringify and pipeTo reject; chunks throws when called).
  *
- * How: containers near the top (the root, containers wider than LARGE_CONTAINER, and small containers while the
- * descent allowance lasts) are walked here with an explicit stack, so depth costs no call stack; their children are
- * handed to the native JSON.stringify in batches whose size comes from the measured milliseconds per unit of work, so
- * that a slice lasts about yieldMs. A batch of array elements is a copy of the elements, so elements with a toJSON
+ * How: containers near the top (the root, containers wider than LARGE_CONTAINER, and the container children of small
+ * containers whose estimated subtree would not fit the batch) are walked here with an explicit stack, so depth costs
+ * no call stack; their children are handed to the native JSON.stringify in batches whose size comes from the measured
+ * milliseconds per unit of work, so that a slice lasts about yieldMs. A batch of array elements is a copy of the elements, so elements with a toJSON
  * (which would see the copy's index) are serialized one by one; a batch of object properties is a holder object with
  * the same keys, so toJSON sees the right key. Each property is read once, and a read that could run code (a getter,
  * a proxy trap) is not moved ahead of serializing a value that could run code too: the batch ends before it.
@@ -44,8 +44,8 @@
  *
  * Limits:
  * - A slice can outlast yieldMs when one step cannot be split: listing the keys of a very wide object (V8 takes
- *   ~15 ms for 100k keys on a slow machine), one value whose subtree is far larger than its width and its measured
- *   siblings suggest, a slow toJSON or getter, or a garbage collection.
+ *   ~15 ms for 100k keys on a slow machine), one child of a wide container whose subtree is far larger than its
+ *   width and its measured siblings suggest, a slow toJSON or getter, or a garbage collection.
  * - The value must not change until the promise settles or the iteration ends: a change made between slices by other
  *   code, or by a toJSON / getter to a property of a walked container that a batch has already read, may be missed.
  */
@@ -56,15 +56,19 @@ const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn, sli
 // A container with more direct children than this is always walked here: handed to native whole, it could be a
 // slice of any length.
 const LARGE_CONTAINER = 1024;
-// Container children of containers this small are walked here rather than batched (while the allowance lasts),
-// because a small container near the top is often a wrapper whose one child holds most of the document
-// ({meta, data: {items}}). Arrays of scalars are the exception: their cost is known from their length.
+// Container children of containers this small are batched only when an estimate of their whole subtree fits what
+// is left of the batch (subtreeUnits below), and walked here otherwise, because a small container near the top is
+// often a wrapper whose one child holds most of the document ({meta, data: {items}}), or a tree's upper node. In
+// wider containers children tend to be alike and many (the records of a list): they are batched on their width.
+// Arrays of scalars are the exception: their cost is known from their length, and one that fits what is left of the
+// batch goes in it whole, however long (native reads it in place, where walking it here would copy it).
 const SMALL_CONTAINER = 32;
-// Walking a container here costs about a microsecond more than leaving it to native. The allowance bounds that cost
-// on documents made only of small containers: FREE_DESCENTS at first, then one more per CHARS_PER_DESCENT characters
-// of output (about what native writes in a microsecond or two). Past it, small containers are batched on estimates.
-const FREE_DESCENTS = 1024;
-const CHARS_PER_DESCENT = 512;
+// The most containers one estimate of subtreeUnits() looks into. A subtree that needs more is treated as larger than
+// any batch (walked here), which is what its size makes likely and costs one descent if not.
+const ESTIMATE_CONTAINERS = 64;
+// After an estimate ran out of containers, the walk goes this many levels further down before the next estimate: on
+// a long chain (a deep tree), estimating at every level would read the same containers again and again.
+const UNESTIMATED_LEVELS = ESTIMATE_CONTAINERS;
 // Strings longer than this are escaped in pieces, so that one string cannot make one long slice.
 const LONG_STRING = 1 << 18;
 const MIN_STRING_PIECE = 1 << 14;
@@ -115,6 +119,41 @@ function toJSONValue(key, value) {
     if (types.isBigIntObject(value)) return BigInt.prototype.valueOf.call(value);
   }
   return value;
+}
+
+/**
+ * The own value of key in container, read through its descriptor so that no getter runs; undefined for an accessor
+ * or a missing key. The estimate below must not run code that native would run later, or twice.
+ */
+function plainValue(container, key) {
+  const descriptor = Object.getOwnPropertyDescriptor(container, key);
+  return descriptor !== undefined && 'value' in descriptor ? descriptor.value : undefined;
+}
+
+/**
+ * An estimate of the units (about one scalar each) a container's whole subtree costs, or Infinity when it would take
+ * more than budget.containers containers to tell. An array counts as many times its first element (elements tend to
+ * be alike: the nodes of a tree, the records of a list, the numbers of a vector); an object reads its first
+ * SMALL_CONTAINER properties, each container among them for itself (they are different fields), and scales to its
+ * width. No getter or proxy trap runs.
+ */
+function subtreeUnits(container, budget) {
+  if (budget.containers-- <= 0 || types.isProxy(container)) return Infinity;
+  const isArray = Array.isArray(container);
+  const keys = isArray ? null : Object.keys(container);
+  const width = isArray ? toLength(container.length) : keys.length;
+  if (width === 0) return 1;
+  if (isArray) return 1 + width * childUnits(plainValue(container, 0), budget);
+  const looked = Math.min(width, SMALL_CONTAINER);
+  let units = 0;
+  for (let i = 0; i < looked && units < Infinity; i++) units += childUnits(plainValue(container, keys[i]), budget);
+  return 1 + (units * width) / looked;
+}
+
+/** A child's part of subtreeUnits(): a scalar is a unit, a string a unit per STRING_CHARS_PER_UNIT characters. */
+function childUnits(child, budget) {
+  if (typeof child === 'string') return 1 + child.length / STRING_CHARS_PER_UNIT;
+  return typeof child === 'object' && child !== null ? subtreeUnits(child, budget) : 1;
 }
 
 /** A property read that runs code (a getter, a proxy trap) must not be moved before earlier values are serialized. */
@@ -171,7 +210,7 @@ class Walker {
     this.outChars = 0;
     this.stack = [];
     this.path = new Set(); // containers being walked here, for native's cycle TypeError
-    this.descents = 0;
+    this.estimateAfterDepth = 0; // the stack depth below which the walk goes on without estimates (UNESTIMATED_LEVELS)
     this.nativeCalls = 0;
     this.msPerUnit = INITIAL_MS_PER_UNIT; // prior for containers not measured yet: the last measurement anywhere
     this.charsPerUnit = INITIAL_CHARS_PER_UNIT; // the same, for the characters a unit produces
@@ -267,7 +306,6 @@ class Walker {
     const keys = isArray ? null : Object.keys(container);
     const length = isArray ? toLength(container.length) : keys.length;
     this.path.add(container);
-    this.descents++;
     this.emit(this.lead(frame, key) + (isArray ? '[' : '{'));
     this.stack.push(new Frame(isArray ? ARRAY : OBJECT, container, keys, length, this.msPerUnit, this.charsPerUnit));
   }
@@ -278,16 +316,13 @@ class Walker {
     this.path.delete(frame.container);
   }
 
-  mayDescend() {
-    return this.descents < FREE_DESCENTS + this.outChars / CHARS_PER_DESCENT;
-  }
-
   /**
    * The estimated cost of a child in a native batch, in units (about one scalar value each), or -1 when the child
-   * must be serialized alone: a long string, a proxy, a wide container, a container to walk, or, in an array, a
-   * value whose toJSON native would call with the batch's index instead of the array's.
+   * must be serialized alone: a long string, a proxy, a wide container, a container to walk (one whose subtree
+   * would outlast unitsLeft, the units left in the batch, included), or, in an array, a value whose toJSON native
+   * would call with the batch's index instead of the array's.
    */
-  unitsInBatch(frame, value) {
+  unitsInBatch(frame, value, unitsLeft) {
     switch (typeof value) {
       case 'string':
         return value.length > LONG_STRING ? -1 : 1 + value.length / STRING_CHARS_PER_UNIT;
@@ -306,9 +341,13 @@ class Walker {
     if (types.isProxy(value) || (frame.kind === ARRAY && 'toJSON' in value)) return -1;
     const isArray = Array.isArray(value);
     const width = isArray ? value.length : Object.keys(value).length;
+    if (isArray && startsWithScalar(value)) return 1 + width <= unitsLeft || width <= LARGE_CONTAINER ? 1 + width : -1;
     if (width > LARGE_CONTAINER) return -1;
-    if (frame.small && !(isArray && startsWithScalar(value)) && this.mayDescend()) return -1;
-    return 1 + width;
+    if (!frame.small) return 1 + width;
+    if (this.stack.length < this.estimateAfterDepth) return -1;
+    const units = subtreeUnits(value, { containers: ESTIMATE_CONTAINERS });
+    if (units === Infinity) this.estimateAfterDepth = this.stack.length + UNESTIMATED_LEVELS;
+    return units > unitsLeft ? -1 : units;
   }
 
   /** Hands the next children of frame to native JSON.stringify, as many as fit in what is left of the slice. */
@@ -338,7 +377,7 @@ class Walker {
       if (type === 'number' || type === 'boolean' || type === 'undefined' || value === null) {
         units++;
       } else {
-        const cost = this.unitsInBatch(frame, value);
+        const cost = this.unitsInBatch(frame, value, maxUnits - units);
         if (cost < 0) {
           values.length = index - first;
           frame.index = index + 1;
@@ -378,7 +417,7 @@ class Walker {
       }
       const value = object[key];
       frame.index++;
-      const cost = this.unitsInBatch(frame, value);
+      const cost = this.unitsInBatch(frame, value, maxUnits - units);
       if (cost < 0) {
         this.flush(frame, values, holder, units, 0, started);
         this.single(frame, key, value);
