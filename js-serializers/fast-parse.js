@@ -55,7 +55,8 @@
  *
  * Limits:
  * - A slice can outlast yieldMs when one step cannot be split: a single key or number token (never cut), the copy of
- *   an array's batches into one array (about 5 ms a million children, up to 1 Mi of them), the join
+ *   an array's batches into one array (about 5 ms a million children, up to 1 Mi of them), making the storage of a
+ *   larger one (about 4 ms a million children: V8 fills it with holes), the join
  *   of a long string's pieces (a slice of its own, up to 4 Mi characters: about 1 ms per MB copied), parseChunks'
  *   join of its chunks (the same), a wide object's hash table growing while a batch is merged into it (batches into
  *   objects aim at half a slice for that), or a garbage collection: the values take as much memory as native's, and
@@ -167,6 +168,7 @@ class Frame {
     this.parts = null; // ARRAY: arrays of consecutive children (batch results), copied into one at the end; STRING: pieces
     this.count = 0; // ARRAY: children in parts
     this.closeAt = -1; // ARRAY: position of the closing bracket, once the parts are being copied into `value`
+    this.copied = false; // ARRAY: the parts are copied by a loop over slices, into `value` made for them, not by concat
     this.filled = 0; // ARRAY: children copied so far, from parts[0] to parts[partIndex - 1]
     this.partIndex = 0;
     this.needValue = false; // after a comma: a value must follow
@@ -745,7 +747,7 @@ class Parser {
     } else {
       // Several batches: copied into one array by assemble(), in a slice of its own.
       frame.closeAt = at;
-      if (frame.count > Math.min(MAX_CONCAT_CHILDREN, this.maxSliceChars)) frame.value = new Array(frame.count);
+      frame.copied = frame.count > Math.min(MAX_CONCAT_CHILDREN, this.maxSliceChars);
       this.breakSlice = true;
     }
   }
@@ -753,12 +755,19 @@ class Parser {
   /**
    * Copies the children of an array parsed in several batches into its one array: by concat (one step, about 5 ms a
    * million children), or, past MAX_CONCAT_CHILDREN or more children than a slice's characters, by a loop (half as
-   * fast, but it stops at the deadline or the slice's characters). A child copied counts as one character.
+   * fast, but it stops at the deadline or the slice's characters) into an array made in a slice before. A child
+   * copied counts as one character.
    */
   assemble(frame, deadline) {
-    if (frame.value === null) {
+    if (!frame.copied) {
       this.sliceChars += frame.count;
       this.finish(frame, Array.prototype.concat.apply([], frame.parts), frame.closeAt + 1);
+      return;
+    }
+    if (frame.value === null) {
+      // Making the array's storage is one step (about 4 ms a million children): a slice of its own.
+      frame.value = arrayOfLength(frame.parts[0][0], frame.count);
+      this.breakSlice = true;
       return;
     }
     const target = frame.value;
@@ -898,6 +907,17 @@ class Parser {
     }
     return cut;
   }
+}
+
+/**
+ * An array of `length` elements whose storage already suits `first` (the first child): new Array(length) is made for
+ * small integers, and the first double or object written into it converts all of its storage at once, in one step
+ * (about 9 ms for 2 M children); an array made from its first child keeps that child's kind as it grows.
+ */
+function arrayOfLength(first, length) {
+  const array = [first];
+  array.length = length;
+  return array;
 }
 
 const concatenateStrings = (a, b) => a + b;
