@@ -104,6 +104,24 @@ test('syntax errors far into a large text name a position near the fault', async
   }
 });
 
+test('an array of more children than a slice copies is assembled over slices, whatever its children\'s kinds', async () => {
+  // Past the slice's characters (64 Ki at this yieldMs) the batches are copied by a loop into an array made for the
+  // first child: doubles, small integers that a double follows, objects after a number, nested arrays.
+  const count = 100000;
+  const arrays = {
+    doubles: Array.from({ length: count }, (_, i) => i + 0.5),
+    'integers, then a double': Array.from({ length: count }, (_, i) => (i === count - 1 ? 0.25 : i)),
+    'a number, then objects': Array.from({ length: count }, (_, i) => (i === 0 ? 1 : { i })),
+    arrays: Array.from({ length: count }, (_, i) => [i]),
+  };
+  for (const [name, array] of Object.entries(arrays)) {
+    const text = JSON.stringify(array);
+    const stats = {};
+    assertSame(await parse(text, { yieldMs: 0.05, stats }), JSON.parse(text), name);
+    assert.ok(stats.maxSliceChars <= sliceBound(0.05), `${name}: a slice handled ${stats.maxSliceChars} characters`);
+  }
+});
+
 const bigText = () => JSON.stringify(generate({ document: 'records', seed: 1, size: 10000 })); // ~19.8 MB
 
 test('the 20 MB records document parses as native does, in slices bounded in characters', async () => {
@@ -115,6 +133,14 @@ test('the 20 MB records document parses as native does, in slices bounded in cha
   assert.ok(stats.yields > 3 && stats.nativeCalls > 3 && stats.maxSliceMs > 0, JSON.stringify(stats));
   assert.ok(stats.maxSliceChars <= sliceBound(5), `a slice handled ${stats.maxSliceChars} characters (${JSON.stringify(stats)})`);
   assert.ok(stats.maxSliceChars < text.length / 3, `a slice handled ${stats.maxSliceChars} of ${text.length} characters`);
+});
+
+test('no slice runs in the caller\'s turn of the loop, so the caller\'s own work and the first slice are two blocks', async () => {
+  const stats = {};
+  const pending = parse('[1,2,3]', { stats });
+  for (let i = 0; i < 50; i++) await null; // promises alone never give the loop a turn
+  assert.strictEqual(stats.chars, 0, JSON.stringify(stats));
+  assert.deepStrictEqual(await pending, [1, 2, 3]);
 });
 
 test('abort rejects with AbortError at the next slice boundary, and no work is done after it', async () => {

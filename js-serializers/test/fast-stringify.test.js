@@ -8,6 +8,7 @@ const { Writable } = require('node:stream');
 const { stringify, chunks, pipeTo } = require('../fast-stringify');
 const { maxSliceChars } = require('../../node-kit/slices');
 const { cases, shapes } = require('./torture-corpus');
+const { SHAPES } = require('../bench/shapes');
 const { abortAfterYields } = require('./abort-after-yields');
 const { generate } = require('../../payloads/js/index');
 
@@ -182,6 +183,29 @@ test('every corpus case is serialized in slices bounded in characters, however t
       assert.ok(stats.maxSliceChars <= sliceBound(yieldMs), `${testCase.name} (yieldMs ${yieldMs}): a slice wrote ${stats.maxSliceChars} characters`);
     }
   }
+});
+
+test('every shape of the benchmark is serialized in slices bounded in characters, however thin', async () => {
+  // A sixteenth of their size: the bushy tree keeps 13 levels, whose upper nodes each hold most of the tree below
+  // a small container, and the deep tree its 2000 levels.
+  for (const shape of SHAPES) {
+    const value = shape.make(1 / 16);
+    for (const yieldMs of [5, 0.05]) {
+      const stats = {};
+      await collect(chunks(value, { stats, yieldMs }));
+      assert.ok(stats.maxSliceChars <= sliceBound(yieldMs), `${shape.name} (yieldMs ${yieldMs}): a slice wrote ${stats.maxSliceChars} characters`);
+    }
+  }
+});
+
+test('no slice runs in the caller\'s turn of the loop, so the caller\'s own work and the first slice are two blocks', async () => {
+  // Run at once, the first slice would share the caller's phase of the loop with the second slice's turn, and timers
+  // would wait for both. Promises alone never give the loop a turn: only a slice's own turn can let it start.
+  const stats = {};
+  const pending = [stringify([1, 2, 3], { stats }), collect(chunks({ a: [1] }, { stats: {} }))];
+  for (let i = 0; i < 50; i++) await null;
+  assert.strictEqual(stats.chars, 0, JSON.stringify(stats));
+  assert.deepStrictEqual(await Promise.all(pending), ['[1,2,3]', ['{"a":[1]}']]);
 });
 
 test('abort rejects with AbortError at the next slice boundary, and nothing is written after it', async () => {
