@@ -4,7 +4,9 @@
 // reads the user's file, computes native's output hash as the reference (untimed), then times warm-ups and rounds,
 // verifying every output against the reference after the clock stops, and prints one JSON line:
 //   {bytes, referenceHash, warmups: [run], runs: [run], steps: [{step, ms}]}
-//   run: {ms, verified, error?, timerGapMs, eldMaxMs, probeP99Ms, probeMaxMs, probeTicks, stats}
+//   run: {ms, verified, error?, timerGapMs, eldMaxMs, probeP99Ms, probeMaxMs, probeTicks, gc, stats}
+//   gc: the collector's pauses during the run (bench/gc-pauses.js): {pauses, longestMs, inBlockMs, inBlockKind}, where
+//   the block is the longest timer gap
 //   steps: the one-piece steps V8 takes that the approach cannot avoid on this document (bench/v8-steps.js), timed
 //   after the runs.
 //
@@ -18,7 +20,8 @@ const { shapeNamed, textOf } = require('./shapes');
 const { approachOf } = require('./shape-approaches');
 const { startLatenessProbe } = require('./lateness-probe');
 const { stringifySteps, parseSteps } = require('./v8-steps');
-const { startGapMonitor } = require('../../node-kit/timer-gap');
+const { startGapWindowMonitor } = require('../../node-kit/timer-gap');
+const { startGcPauses } = require('./gc-pauses');
 const { round } = require('../../node-kit/round');
 
 // The delay histogram records nothing until its timer has fired once (its first tick only sets the baseline), so a
@@ -58,25 +61,29 @@ function outputHash(workload, output) {
 
 /**
  * The three views of the loop during a run: the longest gap between ticks of a 1 ms interval timer, the max of a
- * 1 ms-resolution event-loop delay histogram, and the lateness of a concurrent 1 ms-period task. Resolves once the
- * histogram is armed; the timer and the task start then, just before the run.
+ * 1 ms-resolution event-loop delay histogram, and the lateness of a concurrent 1 ms-period task; and beside them the
+ * collector's pauses, and how much of that longest gap they took. Resolves once the histogram is armed; the timer
+ * and the task start then, just before the run.
  */
 async function startLoopFigures() {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   await sleep(SETTLE_MS);
-  const stopGap = startGapMonitor();
+  const stopGap = startGapWindowMonitor();
   const stopProbe = startLatenessProbe();
+  const stopGc = startGcPauses();
   return function stop() {
     const probe = stopProbe();
-    const timerGapMs = stopGap();
+    const gap = stopGap();
+    const gc = stopGc(gap);
     histogram.disable();
     return {
-      timerGapMs: round(timerGapMs),
+      timerGapMs: round(gap.ms),
       eldMaxMs: round(histogram.max / 1e6),
       probeP99Ms: round(probe.p99Ms),
       probeMaxMs: round(probe.maxMs),
       probeTicks: probe.ticks,
+      gc: { pauses: gc.pauses, longestMs: round(gc.longestMs), inBlockMs: round(gc.inBlockMs), inBlockKind: gc.inBlockKind },
     };
   };
 }

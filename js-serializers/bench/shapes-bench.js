@@ -11,6 +11,10 @@
 // quick look; 1, the default, is 10-40 MB each); --rounds (default 5) and --warmups (default 1) count the runs of
 // each approach; --workload runs one workload only; --json prints the raw report instead of the tables.
 //
+// Each child starts with the options of the lab's Node 24 services (NODE24_OPTIONS, which `make bench-shapes` passes:
+// their young generation's size sets how long the collector's pauses are); without it, with V8's defaults. The report
+// records which.
+//
 // Each (shape, approach) runs in a child process of its own (bench/shape-run.js, with --expose-gc), one after the
 // other per shape, so that one library's garbage and JIT state cannot bias another's. The child rebuilds the
 // document, takes native's output as the reference, and verifies every run's output before its time counts. Raw
@@ -36,6 +40,8 @@ const WORKLOADS = ['stringify', 'parse'];
 const YIELD_MS = 5;
 // A child that has not answered by then is stopped and reported as a failure, so one stuck library cannot hang the run.
 const CHILD_TIMEOUT_MS = 20 * 60 * 1000;
+// What the lab's Node 24 services start with (mk/runtimes.mk, docker-compose.yml), for the children.
+const NODE_OPTIONS = (process.env.NODE24_OPTIONS || '').split(/\s+/).filter(Boolean);
 
 /** The value after `name` in args as a positive finite number, or fallback when absent; throws otherwise. */
 function positiveNumber(args, name, fallback) {
@@ -83,7 +89,7 @@ function documentsFor(workload, options) {
 /** Runs one child; resolves to its parsed line, or {error} when it failed, timed out or printed no result. */
 function runChild(spec) {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--expose-gc', RUN_SCRIPT, JSON.stringify(spec)],
+    execFile(process.execPath, NODE_OPTIONS.concat(['--expose-gc', RUN_SCRIPT, JSON.stringify(spec)]),
       { maxBuffer: 1 << 26, timeout: CHILD_TIMEOUT_MS, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
         if (err) {
           const lastLine = stderr.trim().split('\n').pop();
@@ -135,6 +141,7 @@ async function main() {
     benchmark: 'shapes',
     node: process.version,
     v8: process.versions.v8,
+    nodeOptions: NODE_OPTIONS,
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0].model,
     cpuLayout: cpuLayout(),

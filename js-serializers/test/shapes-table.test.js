@@ -1,7 +1,7 @@
 'use strict';
 // The shape benchmark's verdict (bench/shapes-table.js) on reports shaped like bench/shapes-bench.js's: each target
 // missed is named, a FAIL is never a time, and a block is put down to V8 only when a step V8 takes in one piece on
-// that document is itself over the target.
+// that document is itself over the target, or to its collector only when its pauses are all the block has over it.
 const test = require('node:test');
 const assert = require('node:assert');
 const { verdicts } = require('../bench/shapes-table');
@@ -31,6 +31,20 @@ test('a block is put down to V8 only when one of its one-piece steps on that doc
   const small = verdicts(report([result('native', 'native', 500, 500), result('fast chunks()', 'fast', 600, 30, { steps: [Object.assign({}, keys, { ms: 4 })] })]))[0];
   assert.deepStrictEqual(small.misses, ['a 30.0 ms block (target 10 ms)']);
   assert.strictEqual(small.atFloor, false);
+});
+
+test('a block is put down to the collector only when its pauses inside it are all the block has over the target', () => {
+  const withPauses = (blockMs, inBlockMs) => {
+    const fast = result('fast parse()', 'fast', 120, blockMs);
+    fast.runs[0].gc = { pauses: 3, longestMs: inBlockMs, inBlockMs, inBlockKind: 'scavenge' };
+    return verdicts(report([result('native', 'native', 100, 100), fast]))[0];
+  };
+  const byCollector = withPauses(14, 6);
+  assert.deepStrictEqual(byCollector.misses, ['a 14.0 ms block (target 10 ms); V8\'s collector paused 6.0 ms inside it (scavenge)']);
+  assert.strictEqual(byCollector.byCollector, true);
+  const slices = withPauses(30, 6);
+  assert.deepStrictEqual(slices.misses, ['a 30.0 ms block (target 10 ms)']);
+  assert.strictEqual(slices.byCollector, false);
 });
 
 test('a run whose output was not verified is a failure, never a time', () => {
