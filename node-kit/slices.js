@@ -13,6 +13,8 @@ const DEFAULT_YIELD_MS = 5;
 // characters are the bound that holds on any machine, the one the tests check.
 const SLICE_CHARS_PER_MS = 1 << 20;
 const MIN_SLICE_CHARS = 1 << 16;
+// The least part of yieldMs a step gets, however long its consumer took with the slice before.
+const MIN_STEP_SHARE = 0.25;
 
 /** The most characters one slice may handle for a given yieldMs. */
 const maxSliceChars = (yieldMs) => Math.max(MIN_SLICE_CHARS, Math.floor(yieldMs * SLICE_CHARS_PER_MS));
@@ -53,15 +55,22 @@ function readSliceOptions(options) {
  * The first slice waits for a turn as well (not counted: it splits nothing). Run at once, in the phase of the loop
  * the caller is in (a timer, an I/O callback), it would be followed by the second slice's setImmediate in the same
  * iteration of the loop, before its timers run again: timers would wait two slices, not one.
+ *
+ * What the consumer does with a slice before it asks for the next (joining its output, writing it) is part of the
+ * same turn: the next slice's deadline leaves room for as much again, so that a turn, not only the step, lasts about
+ * yieldMs. A step always gets at least MIN_STEP_SHARE of yieldMs.
  */
 async function* slicesOf(step, { yieldMs, signal = null, stats = null }) {
   throwIfAborted(signal);
   await nextTurn();
   throwIfAborted(signal);
+  let consumerMs = 0;
   for (;;) {
-    const done = step(performance.now() + yieldMs);
+    const done = step(performance.now() + Math.max(yieldMs * MIN_STEP_SHARE, yieldMs - consumerMs));
+    const stepEnd = performance.now();
     yield done;
     if (done) return;
+    consumerMs = performance.now() - stepEnd;
     await nextTurn();
     if (stats !== null) stats.yields++;
     throwIfAborted(signal);
