@@ -29,8 +29,9 @@ bench-stringify: setup
 
 # fast stringify and parse against native and the peers a user would pick (bench/peers: json-ext, json-stream-stringify,
 # stream-json) on a generated family of 10-40 MB shapes, each library in its own process, every output verified;
-# time ratios, the longest block and a 1 ms probe's lateness, and the steps V8 takes in one piece on each shape. Then
-# those steps' rates on this machine (µs a key, ms a million characters). FILE=doc.json measures your own document
+# time ratios, the longest block and a 1 ms probe's lateness, and the steps V8 takes in one piece on each shape (the
+# collector's pauses among them). Then those steps' rates on this machine (µs a key, ms a million characters). Both
+# run with the services' NODE24_OPTIONS, which size the young generation. FILE=doc.json measures your own document
 # instead; SHAPES_ARGS passes more options (--shape, --rounds, --scale: js-serializers/bench/shapes-bench.js).
 SHAPES_PEERS := js-serializers/bench/peers/node_modules/.installed
 $(SHAPES_PEERS): js-serializers/bench/peers/package-lock.json | $(NODE24_BIN)/node
@@ -39,7 +40,7 @@ $(SHAPES_PEERS): js-serializers/bench/peers/package-lock.json | $(NODE24_BIN)/no
 
 bench-shapes: setup $(SHAPES_PEERS)
 	$(NODE) js-serializers/bench/shapes-bench.js $(SHAPES_ARGS)
-	$(NODE) --expose-gc js-serializers/bench/v8-limits.js
+	$(NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/v8-limits.js
 
 # Seed 004's tables: node-async under the seed's load (100 connections, 30 s per route, POST test-data.json) on the
 # worker-pool and main-thread routes, beside one worker's rate measured alone, the main-thread lag and the targets.

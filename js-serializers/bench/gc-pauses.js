@@ -19,22 +19,25 @@ const kindOf = (entry) => KINDS[entry.detail ? entry.detail.kind : entry.kind] |
 
 /**
  * Starts recording pauses; stop(block) ends it and returns, for the pauses that began after the start:
- *   {pauses, longestMs, inBlockMs, inBlockKind}
- * where block is {from, to} (performance.now() times, node-kit/timer-gap's startGapWindowMonitor), inBlockMs the
- * part of the pauses that fell inside it and inBlockKind the kind that took most of that part (null when none).
+ *   {pauses, longestMs, longestByKind, inBlockMs, inBlockKind}
+ * where longestByKind maps a kind ('scavenge', 'mark-compact', ...) to its longest pause, block is {from, to}
+ * (performance.now() times, node-kit/timer-gap's startGapWindowMonitor; optional), inBlockMs the part of the pauses
+ * that fell inside it and inBlockKind the kind that took most of that part (null when none).
  */
 function startGcPauses() {
   const entries = [];
   const observer = new PerformanceObserver((list) => entries.push(...list.getEntries()));
   observer.observe({ entryTypes: ['gc'] });
   const startedAt = performance.now();
-  return function stop(block) {
+  return function stop(block = { from: 0, to: 0 }) {
     entries.push(...observer.takeRecords());
     observer.disconnect();
     const pauses = entries.filter((e) => e.startTime >= startedAt);
     const inBlock = {};
+    const longestByKind = {};
     let inBlockMs = 0;
     for (const e of pauses) {
+      longestByKind[kindOf(e)] = Math.max(longestByKind[kindOf(e)] || 0, e.duration);
       const ms = Math.min(block.to, e.startTime + e.duration) - Math.max(block.from, e.startTime);
       if (ms <= 0) continue;
       inBlockMs += ms;
@@ -44,6 +47,7 @@ function startGcPauses() {
     return {
       pauses: pauses.length,
       longestMs: pauses.reduce((most, e) => Math.max(most, e.duration), 0),
+      longestByKind,
       inBlockMs,
       inBlockKind: kinds.length === 0 ? null : kinds.reduce((a, b) => (inBlock[b] > inBlock[a] ? b : a)),
     };

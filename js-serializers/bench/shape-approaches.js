@@ -24,6 +24,7 @@ const parseApproaches = require('../parse-approaches');
 const { pieces } = require('../text-hash');
 const { nextTurn } = require('../../node-kit/event-loop');
 const { keepingSink } = require('./keeping-sink');
+const { flatten } = require('./v8-steps');
 
 const PEERS_DIR = path.join(__dirname, 'peers');
 const peerRequire = createRequire(path.join(PEERS_DIR, 'package.json'));
@@ -33,10 +34,14 @@ const PEERS = { jsonExt: '@discoveryjs/json-ext', jsonStreamStringify: 'json-str
 // fast's chunk size, json-stream-stringify and stream-json went 10-15 ms between turns in quick runs here).
 const PEER_CHUNK_CHARS = 1 << 14;
 
-/** Collects an async iterable of strings into an array (references only: no copy, the join comes after the clock). */
+/**
+ * Collects an async iterable of strings into an array (references: the join comes after the clock). A chunk is made
+ * flat as it comes, as its consumer's first read would (writing it, hashing it): a library that hands over ropes
+ * (strings made with +) must not leave its copy to after the clock. A flat chunk costs nothing here.
+ */
 async function collect(iterable) {
   const kept = [];
-  for await (const chunk of iterable) kept.push(chunk);
+  for await (const chunk of iterable) kept.push(flatten(chunk));
   return kept;
 }
 

@@ -47,6 +47,19 @@ test('a block is put down to the collector only when its pauses inside it are al
   assert.strictEqual(slices.byCollector, false);
 });
 
+test('a ratio is put down to V8 only when native\'s time and the steps a sliced build must add exceed the target', () => {
+  const withSpread = (fastMs, spreadMs) => {
+    const fast = result('fast parse()', 'fast', fastMs, 5, { steps: [{ step: 'inserting the 9 keys of its widest object from JavaScript', ms: spreadMs, keys: 9, spread: true }] });
+    return verdicts(report([result('native', 'native', 100, 100), fast]))[0];
+  };
+  const atFloor = withSpread(210, 90);
+  assert.deepStrictEqual(atFloor.misses, ['2.10× native (target 1.5×); V8\'s floor: native\'s 100.0 ms and inserting the 9 keys of its widest object from JavaScript (90.0 ms) make 1.90×']);
+  assert.deepStrictEqual([atFloor.ratioAtFloor, atFloor.own], [true, 0]);
+  const own = withSpread(210, 20);
+  assert.deepStrictEqual(own.misses, ['2.10× native (target 1.5×)']);
+  assert.deepStrictEqual([own.ratioAtFloor, own.own], [false, 1]);
+});
+
 test('a run whose output was not verified is a failure, never a time', () => {
   const failed = result('fast chunks()', 'fast', 50, 2);
   failed.runs[0].verified = false;

@@ -17,9 +17,10 @@ test('stringify: the keys of the widest nested object, and the flat string only 
   assert.ok(flat.every((s) => s.ms >= 0 && typeof s.step === 'string'));
 });
 
-test('parse: growing the widest nested object; nothing for a document without objects', () => {
+test('parse: growing the widest nested object, its longest insertion and all of them; nothing without objects', () => {
   const steps = parseSteps(document());
-  assert.deepStrictEqual(steps.map((s) => s.keys), [2000]);
-  assert.ok(steps[0].ms >= 0 && /2000 keys/.test(steps[0].step));
+  assert.deepStrictEqual(steps.map((s) => [s.keys, s.spread === true]), [[2000, false], [2000, true]]);
+  assert.ok(steps.every((s) => s.ms >= 0 && /2000 keys/.test(s.step)));
+  assert.ok(steps[1].ms >= steps[0].ms, 'all the insertions take at least as long as the longest');
   assert.deepStrictEqual(parseSteps([1, 'two', [3]]), []);
 });
