@@ -214,6 +214,7 @@ class Walker {
     this.outChars = 0;
     this.stack = [];
     this.path = new Set(); // containers being walked here, for native's cycle TypeError
+    this.endSlice = false; // the current slice ends before its next step, whatever its time and characters
     this.estimateAfterDepth = 0; // the stack depth below which the walk goes on without estimates (UNESTIMATED_LEVELS)
     this.nativeCalls = 0;
     this.msPerUnit = INITIAL_MS_PER_UNIT; // prior for containers not measured yet: the last measurement anywhere
@@ -239,7 +240,10 @@ class Walker {
     const stack = this.stack;
     let progressed = false; // one step per slice at least, however short yieldMs is
     while (stack.length > 0) {
-      if (progressed && (now() >= deadline || this.outChars >= this.sliceEnd)) return false;
+      if (this.endSlice || (progressed && (now() >= deadline || this.outChars >= this.sliceEnd))) {
+        this.endSlice = false;
+        return false;
+      }
       progressed = true;
       const frame = stack[stack.length - 1];
       if (frame.kind === STRING) this.stringPiece(frame, deadline);
@@ -312,6 +316,9 @@ class Walker {
     this.path.add(container);
     this.emit(this.lead(frame, key) + (isArray ? '[' : '{'));
     this.stack.push(new Frame(isArray ? ARRAY : OBJECT, container, keys, length, this.msPerUnit, this.charsPerUnit));
+    // Listing a wide object's keys is one step of V8's (about 0.1-0.25 µs a key): the slice ends after it, so that
+    // no batch adds to that block.
+    if (length > LARGE_CONTAINER && keys !== null) this.endSlice = true;
   }
 
   close(frame) {
