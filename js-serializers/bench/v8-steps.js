@@ -10,11 +10,17 @@
 // - Growing one object key by key (parse): a wide object's keys live in a hash table that V8 grows by rehashing every
 //   key into one twice the size, in the insertion that fills it. A parser that yields builds a wide object over many
 //   slices, so one of them takes the last rehash of its widest object; JSON.parse does it inside its one block.
+// And the work a serializer that yields must add to native's, spread over its slices (a floor under its time, not
+// its blocks): JSON.stringify serializes only whole objects and JSON.parse cannot parse into an object that exists,
+// so every key of an object split across batches is copied once more from JavaScript, into smaller objects for
+// stringify, into the one growing object for parse.
 // Node 14 syntax (the lint's rule for js-serializers/).
 const { performance } = require('perf_hooks');
 
 // The size of the pieces a flat string is made from: fast's chunks (CHUNK_CHARS in fast-stringify.js).
 const PIECE_CHARS = 1 << 16;
+// The most keys of one object fast hands to JSON.stringify at once (MAX_HOLDER_KEYS in fast-stringify.js).
+const HOLDER_KEYS = 1024;
 const ROUNDS = 3;
 
 const collectGarbage = () => typeof global.gc === 'function' && global.gc();
@@ -62,8 +68,27 @@ function piecesOf(text) {
 }
 
 /**
- * The one-piece steps a stringify approach cannot avoid on value: [{step, ms, keys?, chars?}]. `flattens`: the
- * approach returns one flat string (native, fast's stringify()), rather than chunks.
+ * Copying every property of `object` into objects of HOLDER_KEYS properties each, from JavaScript: the ms of all the
+ * copies, median of ROUNDS after a warm-up.
+ */
+function holderCopyMs(object) {
+  const keys = Object.keys(object);
+  return medianMs(() => {
+    let holder = null;
+    for (let k = 0; k < keys.length; k++) {
+      if (k % HOLDER_KEYS === 0) holder = Object.create(null);
+      holder[keys[k]] = object[keys[k]];
+    }
+    return holder;
+  });
+}
+
+/**
+ * The steps a stringify approach cannot avoid on value: [{step, ms, keys?, chars?, spread?}]. `flattens`: the approach
+ * returns one flat string (native, fast's stringify()), rather than chunks. In one piece: listing the keys of its
+ * widest object, and making the flat string. Spread over slices (a floor under the time, beside native's own work):
+ * JSON.stringify serializes only whole objects, so a serializer that splits an object wider than a batch hands it to
+ * native as smaller objects, each key copied into one from JavaScript.
  */
 function stringifySteps(value, { flattens, output }) {
   const steps = [];
@@ -71,6 +96,9 @@ function stringifySteps(value, { flattens, output }) {
   if (widest.keys > 0) {
     const ms = medianMs(() => Object.keys(widest.object));
     steps.push({ step: `listing the keys of its widest object (${widest.keys}; ${((ms * 1000) / widest.keys).toFixed(2)} µs a key)`, ms, keys: widest.keys });
+  }
+  if (widest.keys > HOLDER_KEYS) {
+    steps.push({ step: `copying the ${widest.keys} keys of its widest object into objects of ${HOLDER_KEYS} from JavaScript`, ms: holderCopyMs(widest.object), keys: widest.keys, spread: true });
   }
   if (flattens && output.length > 0) {
     const pieces = piecesOf(output);

@@ -11,9 +11,11 @@ const document = () => ({ meta: keyed(3), data: [{ small: keyed(10) }, { wide: k
 test('stringify: the keys of the widest nested object, and the flat string only for an approach that returns one', () => {
   const output = JSON.stringify(document());
   const chunked = stringifySteps(document(), { flattens: false, output });
-  assert.deepStrictEqual(chunked.map((s) => s.keys), [2000]);
+  assert.deepStrictEqual(chunked.map((s) => [s.keys, s.spread === true]), [[2000, false], [2000, true]]);
   const flat = stringifySteps(document(), { flattens: true, output });
-  assert.deepStrictEqual(flat.map((s) => s.keys || s.chars), [2000, output.length]);
+  assert.deepStrictEqual(flat.map((s) => s.keys || s.chars), [2000, 2000, output.length]);
+  // An object no wider than one batch is never split: no copy of its keys.
+  assert.deepStrictEqual(stringifySteps({ small: keyed(10) }, { flattens: false, output: '' }).map((s) => s.spread === true), [false]);
   assert.ok(flat.every((s) => s.ms >= 0 && typeof s.step === 'string'));
 });
 
