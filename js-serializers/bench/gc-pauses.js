@@ -30,7 +30,7 @@ function startGcPauses() {
   observer.observe({ entryTypes: ['gc'] });
   const startedAt = performance.now();
   return function stop(block = { from: 0, to: 0 }) {
-    entries.push(...observer.takeRecords());
+    if (typeof observer.takeRecords === 'function') entries.push(...observer.takeRecords()); // Node 14 has none
     observer.disconnect();
     const pauses = entries.filter((e) => e.startTime >= startedAt);
     const inBlock = {};

@@ -8,7 +8,8 @@
 // Node 24: the runtimes of mk/runtimes.mk, located through RUNTIMES, NODE14_VERSION and NODE24_VERSION as `make`
 // exports them). Per approach:
 // - performance: 1 warm-up, then --rounds runs (default 5); median time and its ratio to the same service's native
-//   median, median yields, each run's longest event-loop block (median and max of the runs), and validation: every
+//   median, median yields, each run's longest event-loop block (median and max of the runs), the collector's longest
+//   pause during a run (median; bench/gc-pauses.js), and validation: every
 //   run's output hashed against the reference. A run that does not validate makes the row FAILED and its time is not
 //   shown as a result.
 // - interruption: one run with timeoutMs=50: whether the approach stopped, and when (overshoot past the 50 ms).
@@ -24,6 +25,8 @@ const { execFile } = require('child_process');
 const { option } = require('./command-line');
 const { saveBenchResults } = require('./results-file');
 const { startLatenessProbe, PERIOD_MS } = require('./lateness-probe');
+const { startGcPauses } = require('./gc-pauses');
+const { nextTurn } = require('../../node-kit/event-loop');
 const { readManifests, nodeServicesOf } = require('../../lab-topology/manifests');
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -58,12 +61,19 @@ async function child(approachesPath, size, rounds) {
     const workload = workloads[name];
     const params = (extra) => Object.assign({ size, seed: 1, yieldMs: 5, timeoutMs: 0, body: 0 }, extra);
     const run = (approach, extra) => workload.run({ approach, params: params(extra) });
+    // A timed run, with the collector's longest pause during it (a pause is one step of V8's: a block of its own).
+    const timedRun = async (approach) => {
+      const stop = startGcPauses();
+      const result = await run(approach);
+      await nextTurn(); // Node hands the collector's entries to observers on a later turn
+      return Object.assign(result, { gcLongestMs: stop().longestMs });
+    };
     const samples = Object.fromEntries(workload.approaches.map((a) => [a, []]));
     progress(`${name}: generating the input and its reference, then warm-up`);
     for (const approach of workload.approaches) await run(approach);
     for (let round = 0; round < rounds; round++) {
       progress(`${name}: round ${round + 1}/${rounds}`);
-      for (const approach of workload.approaches) samples[approach].push(await run(approach));
+      for (const approach of workload.approaches) samples[approach].push(await timedRun(approach));
     }
     for (const approach of workload.approaches) {
       progress(`${name} ${approach}: interruption, and a neighbour's lateness`);
@@ -115,6 +125,7 @@ function summarize(row) {
     yields: yields.some((y) => y === null) ? null : median(yields),
     medianBlockMs: median(row.runs.map((r) => r.eventLoop.maxBlockMs)),
     maxBlockMs: Math.max(...row.runs.map((r) => r.eventLoop.maxBlockMs)),
+    gcLongestMs: median(row.runs.map((r) => r.gcLongestMs)),
     bytes: row.runs[0].bytes,
     interrupted: row.interruption.interrupted,
     stoppedAtMs: row.interruption.ms,
@@ -153,6 +164,7 @@ function print(results, size, rounds) {
           s.validated && native.validated ? `${(s.ms / native.ms).toFixed(2)}×` : '-',
           s.yields === null ? 'n/a' : s.yields,
           `${fixed(s.medianBlockMs, 1)} / ${fixed(s.maxBlockMs, 1)}`,
+          fixed(s.gcLongestMs, 1),
           s.validated ? 'yes' : 'NO',
           timeoutCell(s),
           s.neighbour.validated ? `${fixed(s.neighbour.p99Ms, 1)} / ${fixed(s.neighbour.maxMs, 1)}` : 'FAILED',
@@ -160,9 +172,11 @@ function print(results, size, rounds) {
       }
     }
     console.log(`\n## ${workload}`);
-    console.log(table(['service', 'approach', 'median ms', 'vs native', 'yields', 'block ms (median / max)', 'validated', `timeout ${INTERRUPT_AFTER_MS} ms`, 'neighbour late p99 / max ms'], rows));
+    console.log(table(['service', 'approach', 'median ms', 'vs native', 'yields', 'block ms (median / max)', 'longest GC pause ms', 'validated', `timeout ${INTERRUPT_AFTER_MS} ms`, 'neighbour late p99 / max ms'], rows));
   }
-  console.log(`\nblock: each run's longest event-loop block (the service's eventLoop.maxBlockMs), median and max of the runs. timeout: a run with timeoutMs=${INTERRUPT_AFTER_MS}, when it stopped`);
+  console.log(`\nblock: each run's longest event-loop block (the service's eventLoop.maxBlockMs), median and max of the runs. longest GC pause: the`);
+  console.log('collector\'s longest pause during a run, median of the runs: a step of V8\'s, a block of its own, or part of one.');
+  console.log(`timeout: a run with timeoutMs=${INTERRUPT_AFTER_MS}, when it stopped`);
   console.log(`(ms from its start, + past the deadline). neighbour: how late a task due every ${PERIOD_MS} ms ran during one run, p99 / max`);
   console.log('(an idle loop makes it up to about 1 ms late: that is the floor).');
 }
