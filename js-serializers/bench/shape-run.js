@@ -8,7 +8,8 @@
 //   gc: the collector's pauses during the run (bench/gc-pauses.js): {pauses, longestMs, inBlockMs, inBlockKind}, where
 //   the block is the longest timer gap
 //   steps: the one-piece steps V8 takes that the approach cannot avoid on this document (bench/v8-steps.js), and,
-//   marked spread, the ones it must take over its slices besides native's own work; timed after the runs.
+//   marked spread, the ones it takes over its slices; marked extra, the work it must do besides native's own. Timed
+//   after the runs.
 //
 //   node --expose-gc js-serializers/bench/shape-run.js '<spec>'
 // where spec is JSON: {workload, approach, shape (a name in bench/shapes.js) or file, scale, warmups, rounds, yieldMs}.

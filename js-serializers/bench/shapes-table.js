@@ -65,8 +65,8 @@ function longestStep(result) {
   return steps.length === 0 ? null : steps.reduce((a, b) => (b.ms > a.ms ? b : a));
 }
 
-/** The steps the approach must also take, spread over its slices (bench/v8-steps.js): a floor under its time. */
-const spreadSteps = (result) => (result.steps || []).filter((step) => step.spread);
+/** The work the approach must do beside native's own (bench/v8-steps.js): a floor under its time. */
+const extraSteps = (result) => (result.steps || []).filter((step) => step.extra);
 
 /**
  * For each function of fast on each shape, which targets it missed: slower than TARGETS.maxRatioToNative × native,
@@ -74,8 +74,8 @@ const spreadSteps = (result) => (result.steps || []).filter((step) => step.sprea
  * A block miss names V8's floor when a step V8 takes in one piece on that document is itself longer than the target
  * (atFloor): no slicing in JavaScript can bring that block under it. Otherwise it names the collector when its pauses
  * inside the block are all the block has over the target (byCollector): without them, the slices would have met it.
- * A ratio miss names V8's floor when native's own time plus the steps the approach must take besides (spread over
- * its slices, such as inserting a wide object's keys from JavaScript) already exceed the target ratio
+ * A ratio miss names V8's floor when native's own time plus the work the approach must do besides (steps marked
+ * extra, such as inserting a wide object's keys from JavaScript) already exceed the target ratio
  * (ratioAtFloor). `own` counts the misses with no such reason: fast's own.
  */
 function verdicts(report) {
@@ -95,11 +95,11 @@ function verdicts(report) {
         own++;
       } else {
         if (native && native.verified && row.ms > TARGETS.maxRatioToNative * native.ms) {
-          const spread = spreadSteps(row.result);
-          const floorMs = native.ms + spread.reduce((sum, step) => sum + step.ms, 0);
-          ratioAtFloor = spread.length > 0 && floorMs > TARGETS.maxRatioToNative * native.ms;
+          const extra = extraSteps(row.result);
+          const floorMs = native.ms + extra.reduce((sum, step) => sum + step.ms, 0);
+          ratioAtFloor = extra.length > 0 && floorMs > TARGETS.maxRatioToNative * native.ms;
           const why = ratioAtFloor
-            ? `; V8's floor: native's ${fms(native.ms)} ms and ${spread.map((step) => `${step.step} (${fms(step.ms)} ms)`).join(', ')} ` +
+            ? `; V8's floor: native's ${fms(native.ms)} ms and ${extra.map((step) => `${step.step} (${fms(step.ms)} ms)`).join(', ')} ` +
               `make ${(floorMs / native.ms).toFixed(2)}×`
             : '';
           misses.push(`${(row.ms / native.ms).toFixed(2)}× native (target ${TARGETS.maxRatioToNative}×)${why}`);

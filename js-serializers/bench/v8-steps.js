@@ -10,10 +10,10 @@
 // - Growing one object key by key (parse): a wide object's keys live in a hash table that V8 grows by rehashing every
 //   key into one twice the size, in the insertion that fills it. A parser that yields builds a wide object over many
 //   slices, so one of them takes the last rehash of its widest object; JSON.parse does it inside its one block.
-// And the work a serializer that yields must add to native's, spread over its slices (a floor under its time, not
-// its blocks): JSON.stringify serializes only whole objects and JSON.parse cannot parse into an object that exists,
-// so every key of an object split across batches is copied once more from JavaScript, into smaller objects for
-// stringify, into the one growing object for parse.
+// And the work a serializer that yields must add to native's (marked extra: a floor under its time, beside native's):
+// JSON.stringify serializes only whole objects and JSON.parse cannot parse into an object that exists, so an object
+// split across batches has its keys listed from JavaScript and copied into smaller objects for stringify (native then
+// lists those), and every key inserted once more from JavaScript into the one growing object for parse.
 // Node 14 syntax (the lint's rule for js-serializers/).
 const { performance } = require('perf_hooks');
 
@@ -84,21 +84,23 @@ function holderCopyMs(object) {
 }
 
 /**
- * The steps a stringify approach cannot avoid on value: [{step, ms, keys?, chars?, spread?}]. `flattens`: the approach
- * returns one flat string (native, fast's stringify()), rather than chunks. In one piece: listing the keys of its
- * widest object, and making the flat string. Spread over slices (a floor under the time, beside native's own work):
- * JSON.stringify serializes only whole objects, so a serializer that splits an object wider than a batch hands it to
- * native as smaller objects, each key copied into one from JavaScript.
+ * The steps a stringify approach cannot avoid on value: [{step, ms, keys?, chars?, spread?, extra?}]. `flattens`: the
+ * approach returns one flat string (native, fast's stringify()), rather than chunks. In one piece: listing the keys of
+ * its widest object, and making the flat string. Spread over slices: JSON.stringify serializes only whole objects, so
+ * a serializer that splits an object wider than a batch hands it to native as smaller objects, each key copied into
+ * one from JavaScript. `extra`: work native's own serialization does not do (it lists the keys of the smaller objects
+ * instead of the whole one's), so a floor under the time beside native's: the listing and the copy.
  */
 function stringifySteps(value, { flattens, output }) {
   const steps = [];
   const widest = widestObject(value);
   if (widest.keys > 0) {
     const ms = medianMs(() => Object.keys(widest.object));
-    steps.push({ step: `listing the keys of its widest object (${widest.keys}; ${((ms * 1000) / widest.keys).toFixed(2)} µs a key)`, ms, keys: widest.keys });
-  }
-  if (widest.keys > HOLDER_KEYS) {
-    steps.push({ step: `copying the ${widest.keys} keys of its widest object into objects of ${HOLDER_KEYS} from JavaScript`, ms: holderCopyMs(widest.object), keys: widest.keys, spread: true });
+    const split = widest.keys > HOLDER_KEYS;
+    steps.push({ step: `listing the keys of its widest object (${widest.keys}; ${((ms * 1000) / widest.keys).toFixed(2)} µs a key)`, ms, keys: widest.keys, extra: split });
+    if (split) {
+      steps.push({ step: `copying them into objects of ${HOLDER_KEYS} from JavaScript`, ms: holderCopyMs(widest.object), keys: widest.keys, spread: true, extra: true });
+    }
   }
   if (flattens && output.length > 0) {
     const pieces = piecesOf(output);
@@ -134,11 +136,11 @@ function insertionMs(object, rounds = ROUNDS) {
 }
 
 /**
- * The steps a parser that yields cannot avoid when building value: [{step, ms, keys, spread?}]. Building its widest
+ * The steps a parser that yields cannot avoid when building value: [{step, ms, keys, spread?, extra?}]. Building its widest
  * object over many slices, from JavaScript: JSON.parse cannot parse into an object that exists, so every key of an
  * object that spans slices is inserted from JavaScript, after native has parsed it (or instead, by a parser that
  * does not use it). The longest of those insertions is one piece (a block's floor); all of them together are spread
- * over slices (spread: a time's floor, added to native's own parse, never a block).
+ * over slices (spread: never a block; extra: a time's floor, added to native's own parse).
  */
 function parseSteps(value) {
   const widest = widestObject(value);
@@ -146,7 +148,7 @@ function parseSteps(value) {
   const { longestMs, totalMs } = insertionMs(widest.object);
   return [
     { step: `growing its widest object (${widest.keys} keys) key by key, the longest insertion`, ms: longestMs, keys: widest.keys },
-    { step: `inserting the ${widest.keys} keys of its widest object from JavaScript`, ms: totalMs, keys: widest.keys, spread: true },
+    { step: `inserting the ${widest.keys} keys of its widest object from JavaScript`, ms: totalMs, keys: widest.keys, spread: true, extra: true },
   ];
 }
 
