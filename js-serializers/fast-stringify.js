@@ -31,9 +31,9 @@
  *
  * How: containers near the top (the root, containers wider than LARGE_CONTAINER, and the container children of small
  * containers whose estimated subtree would not fit the batch) are walked here with an explicit stack, so depth costs
- * no call stack; their children are handed to the native JSON.stringify in batches whose size comes from the measured
- * milliseconds per unit of work, so that a slice lasts about yieldMs. A batch of array elements is a copy of the elements, so elements with a toJSON
- * (which would see the copy's index) are serialized one by one; a batch of object properties is a holder object with
+ * no call stack; their children are handed to the native JSON.stringify in batches whose size comes from the
+ * measured milliseconds per unit of work, so that a slice lasts about yieldMs. A batch of array elements is a copy of
+ * the elements, so elements with a toJSON (which would see the copy's index) are serialized one by one; a batch of object properties is a holder object with
  * the same keys, so toJSON sees the right key. Each property is read once, and a read that could run code (a getter,
  * a proxy trap) is not moved ahead of serializing a value that could run code too: the batch ends before it.
  *
@@ -53,8 +53,8 @@ const { types } = require('util');
 const { performance } = require('perf_hooks');
 const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn, slicesOf } = require('../node-kit/slices');
 
-// A container with more direct children than this is always walked here: handed to native whole, it could be a
-// slice of any length.
+// A container with more direct children than this is walked here: handed to native whole, it could be a slice of
+// any length. (An array of scalars is the exception: below.)
 const LARGE_CONTAINER = 1024;
 // Container children of containers this small are batched only when an estimate of their whole subtree fits what
 // is left of the batch (subtreeUnits below), and walked here otherwise, because a small container near the top is
@@ -215,7 +215,8 @@ class Walker {
     this.stack = [];
     this.path = new Set(); // containers being walked here, for native's cycle TypeError
     this.endSlice = false; // the current slice ends before its next step, whatever its time and characters
-    this.estimateAfterDepth = 0; // the stack depth below which the walk goes on without estimates (UNESTIMATED_LEVELS)
+    // Stack depths at which the walk goes on without estimates, from..to-1: the levels below an estimate that ran out.
+    this.unestimated = { from: 0, to: 0 };
     this.nativeCalls = 0;
     this.msPerUnit = INITIAL_MS_PER_UNIT; // prior for containers not measured yet: the last measurement anywhere
     this.charsPerUnit = INITIAL_CHARS_PER_UNIT; // the same, for the characters a unit produces
@@ -352,12 +353,13 @@ class Walker {
     if (types.isProxy(value) || (frame.kind === ARRAY && 'toJSON' in value)) return -1;
     const isArray = Array.isArray(value);
     const width = isArray ? value.length : Object.keys(value).length;
-    if (isArray && startsWithScalar(value)) return 1 + width <= unitsLeft || width <= LARGE_CONTAINER ? 1 + width : -1;
+    if (isArray && startsWithScalar(value)) return (1 + width <= unitsLeft || width <= LARGE_CONTAINER) ? 1 + width : -1;
     if (width > LARGE_CONTAINER) return -1;
     if (!frame.small) return 1 + width;
-    if (this.stack.length < this.estimateAfterDepth) return -1;
+    const depth = this.stack.length;
+    if (depth >= this.unestimated.from && depth < this.unestimated.to) return -1;
     const units = subtreeUnits(value, { containers: ESTIMATE_CONTAINERS });
-    if (units === Infinity) this.estimateAfterDepth = this.stack.length + UNESTIMATED_LEVELS;
+    if (units === Infinity) this.unestimated = { from: depth, to: depth + UNESTIMATED_LEVELS };
     return units > unitsLeft ? -1 : units;
   }
 
