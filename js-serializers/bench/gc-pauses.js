@@ -37,11 +37,12 @@ function startGcPauses() {
     const longestByKind = {};
     let inBlockMs = 0;
     for (const e of pauses) {
-      longestByKind[kindOf(e)] = Math.max(longestByKind[kindOf(e)] || 0, e.duration);
+      const kind = kindOf(e);
+      longestByKind[kind] = Math.max(longestByKind[kind] || 0, e.duration);
       const ms = Math.min(block.to, e.startTime + e.duration) - Math.max(block.from, e.startTime);
       if (ms <= 0) continue;
       inBlockMs += ms;
-      inBlock[kindOf(e)] = (inBlock[kindOf(e)] || 0) + ms;
+      inBlock[kind] = (inBlock[kind] || 0) + ms;
     }
     const kinds = Object.keys(inBlock);
     return {
