@@ -530,6 +530,11 @@ class Parser {
         q = TO_STOP.lastIndex;
         if (q >= length) throw syntaxError(this, length);
       } else {
+        if (p >= limit) {
+          // Only inside a value (at the frame's level, p < target here): one opened at the limit itself.
+          this.scanEnd = limit;
+          return this.tooLarge(frame, start, opens[0], this.knownLarge(opens, start, limit), 1);
+        }
         q = this.flatTo(p, opens.length === 0 ? target : limit);
         if (q === this.windowEnd) {
           p = q;

@@ -9,6 +9,7 @@ const fastStringify = require('../fast-stringify');
 const { maxSliceChars } = require('../../node-kit/slices');
 const { valid, invalid, tortureTexts, randomText, firstDifference } = require('./parse-corpus');
 const { abortAfterYields } = require('./abort-after-yields');
+const { shapes } = require('./torture-corpus');
 const { generate } = require('../../payloads/js/index');
 
 // Slices so thin that every batch, piece and descent boundary is crossed; one step per slice for short texts.
@@ -93,6 +94,8 @@ test('syntax errors far into a large text name a position near the fault', async
     { text: `{${Array.from({ length: 100000 }, (_, i) => (i === 99000 ? `"k${i}" ${i}` : `"k${i}":${i}`)).join(',')}}`, fault: ' 99000' },
     { text: `"${'ab\\n'.repeat(500000)}\\q"`, fault: '\\q' },
     { text: `[${'1,'.repeat(300000)}1] x`, fault: ' x' },
+    // In a member before a level's large one, deep in a tree: parsed by a batch that ends where a scan saw a comma.
+    { text: JSON.stringify(shapes.deepTree(1000, 50)).replace('"label":"node 300"', '"label" "node 300"'), fault: ' "node 300"' },
   ];
   for (const { text, fault } of cases) {
     const error = (await settle(parse(text))).error;

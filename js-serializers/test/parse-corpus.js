@@ -128,6 +128,22 @@ function nested(depth, open, close, leaf) {
   return open.repeat(depth) + leaf + close.repeat(depth);
 }
 
+/**
+ * A tree `levels` deep whose large member comes after small ones at every level, under keys made of quotes, brackets
+ * and backslashes, in an object's member and in an array after small elements: where a parser that learnt the nesting
+ * from one scan cuts each level's first batch, at the comma before the large member.
+ */
+function deepTreeAfterSmallMembers(levels) {
+  let node = { leaf: ['"', '\\'] };
+  for (let i = 1; i < levels; i++) {
+    const level = { 'a "key", [like] {this}': i, 'list\\': repeat(12, (k) => i * k), '': 'x,"y":[' };
+    if (i % 2 === 0) level['kids\\"'] = node;
+    else level.kids = ['small', { n: i }, node];
+    node = level;
+  }
+  return node;
+}
+
 const ESCAPES = '\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u0000 \\u001F \\u007f \\u00e9 \\u20AC \\u2028 \\ud83d\\ude00 \\ud800 \\udfff';
 const TRICKY_STRINGS = ['[', ']', '{', '}', '"', '\\', ',', ':', '\\"', '"\\', '],[', '},{', '","', '":"', '\\\\"', ' ',
   '\u2028\u2029', '\ud800', '\udc00', '\ud83d\ude00', '\u0000\u001f', 'é€', ''];
@@ -184,6 +200,7 @@ const valid = [
   { name: 'nested arrays with whitespace, 2k levels', text: nested(2000, '[ \n', ' \n]', '0') },
   lazy('nested arrays, 200k levels', () => nested(200000, '[', ']', '')),
   lazy('deep tree of objects and arrays (2000 levels)', () => JSON.stringify(shapes.deepTree(1000, 50))),
+  lazy('deep tree with small members before the large one, pretty-printed', () => JSON.stringify(deepTreeAfterSmallMembers(500), null, 1)),
   // Large shapes, in text forms JSON.stringify never writes.
   lazy('big array of numbers in every form', () => {
     const next = mulberry32(11);
