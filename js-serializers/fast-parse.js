@@ -37,13 +37,15 @@
  * - scanned: a sticky regular expression that skips everything but brackets and whole strings (V8 compiles it to
  *   machine code; it runs on windows of the text, which bounds its backtracking stack) counts the nesting. A value
  *   still open a quarter of a batch past the target ends the batch before it, or, when it comes first, is walked
- *   itself: a container is descended into (the scan keeps the chain of containers it was in, so deep nesting is not
- *   scanned again level by level), a long string is decoded in pieces cut between escapes: a piece of ordinary
+ *   itself: a container is descended into (the scan keeps the chain of containers it was in, and in each the comma
+ *   before the member that holds the next: the first batch of each ends there unscanned, so nested text is scanned
+ *   once, not once a level), a long string is decoded in pieces cut between escapes: a piece of ordinary
  *   characters only (no quote, backslash or control character, which a sticky regular expression finds) is copied as
  *   it is, without a parse, since that is all JSON.parse would do with it; a piece with escapes is parsed natively.
  * - guessed: once a scanned batch shows that the text around the commas between children is always the same (e.g.
  *   `},{"id":` in an array of records, or `,` in an array of numbers) and appears nowhere else in the batch, the
- *   next batches end at the first such comma past the target, found by indexOf, without reading what lies between.
+ *   next batches end at the first such comma past the target, found by indexOf, without reading what lies between
+ *   (each at most four times as long as the one before: a guess cannot see where its container ends).
  *   Children of a thousand characters or more are then parsed one by one from slices of the text, which V8 does not
  *   copy (a batch is one copy of its text). Two wrong guesses and the container is scanned to its end.
  * Correctness does not rest on the scan nor on the guesses: native parses every batch (and every string piece with
@@ -105,6 +107,10 @@ const MAX_JOIN_CHARS = 1 << 22;
 const CHAIN_FRACTION = 1 / 8;
 // A container whose batches end at a guessed comma stops guessing after this many wrong guesses.
 const MAX_GUESS_FAILURES = 2;
+// A guessed batch is at most this many times as long as the container's last batch: a guess cannot see where the
+// container ends, and one past it (at a comma of the text after) fails after parsing all of it. Bounded so, a small
+// container that learnt a signature wastes little, and a large one still grows to full batches in a few.
+const GUESS_GROWTH = 4;
 const MAX_SIGNATURE_CHARS = 24;
 // A signature is learnt from a scanned batch of at least this many children.
 const MIN_SIGNATURE_CHILDREN = 4;
@@ -173,8 +179,11 @@ class Frame {
     this.partIndex = 0;
     this.needValue = false; // after a comma: a value must follow
     this.afterValue = false; // a walked child has just been attached: a comma or the closing bracket follows
-    this.chain = null; // positions of nested containers known to be large, this frame's child at chainAt
+    // Nested containers known to be large, this frame's child at chainAt: {at: their positions, outermost first,
+    // ends: for each, the comma before the member that holds the next one, or -1 (see Parser.knownLarge)}.
+    this.chain = null;
     this.chainAt = 0;
+    this.knownEnd = -1; // a comma at this frame's level that the scan which found it large saw: its first batch's end
     this.chars = 0; // STRING: length of the pieces
     this.end = -1; // STRING: position after the closing quote, once found (the pieces wait for their join)
     this.lastPiece = 0; // STRING: length of the last piece
@@ -189,6 +198,7 @@ class Frame {
     this.failures = 0; // batches whose guessed end was wrong
     this.exactNext = false; // the next batch must be scanned (a large child follows, or a guess just failed)
     this.elementChars = 0; // ARRAY: average length of a child
+    this.lastBatch = 0; // length of the text of the last batch parsed
   }
 }
 
@@ -202,6 +212,7 @@ class Parser {
     this.result = undefined;
     this.nativeCalls = 0;
     this.breakSlice = false; // the next step must start a slice of its own
+    this.sliceFresh = true; // the current step is the first of its slice
     this.parseRate = INITIAL_MS_PER_CHAR; // prior for new frames: the last measurement anywhere
     this.scanRate = INITIAL_MS_PER_CHAR / 4; // ms per character scanned, all frames alike
     this.measured = false; // before the first measurement, batches are probes
@@ -238,6 +249,7 @@ class Parser {
         this.breakSlice = false;
         return false;
       }
+      this.sliceFresh = !progressed;
       progressed = true;
       const frame = stack[stack.length - 1];
       if (frame.kind === STRING) this.stringStep(frame, deadline);
@@ -292,8 +304,12 @@ class Parser {
     else if (merging) fraction = MERGE_FRACTION; // room for the object's hash table to grow (a copy of all its keys)
     const left = Math.max(deadline - started, 0) * fraction;
     const start = frame.pos;
+    if (frame.knownEnd >= 0) {
+      this.knownBatch(frame, start, left, started);
+      return;
+    }
     if (frame.signature !== null && !frame.exactNext) {
-      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / frame.parseRate)));
+      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / frame.parseRate), GUESS_GROWTH * frame.lastBatch));
       const target = Math.min(this.length, start + chars);
       if (this.guess(frame, start, target, Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION)), started)) return;
     }
@@ -306,7 +322,7 @@ class Parser {
       // Text nested deeply: the next child may be a container already known to be large.
       WS.lastIndex = start;
       WS.test(this.text);
-      if (WS.lastIndex === frame.chain[frame.chainAt]) {
+      if (WS.lastIndex === frame.chain.at[frame.chainAt]) {
         const at = WS.lastIndex;
         this.descent = { at, keyStart: -1, keyEnd: -1, chain: frame.chain, chainAt: frame.chainAt + 1 };
         this.descend(frame);
@@ -347,11 +363,14 @@ class Parser {
     const code = this.text.charCodeAt(at);
     const kind = code === OPEN_BRACKET ? ARRAY : code === OPEN_BRACE ? OBJECT : STRING;
     const child = new Frame(kind, at + 1, key, kind === STRING ? frame.parseRate : this.parseRate);
-    if (large.chain !== null && large.chainAt < large.chain.length) {
-      child.chain = large.chain;
-      child.chainAt = large.chainAt;
+    if (large.chain !== null) {
+      if (large.chainAt < large.chain.at.length) {
+        child.chain = large.chain;
+        child.chainAt = large.chainAt;
+      }
+      child.knownEnd = large.chain.ends[large.chainAt - 1];
     }
-    if (frame.chain !== null && frame.chain[frame.chainAt] === at) frame.chain = null;
+    if (frame.chain !== null && frame.chain.at[frame.chainAt] === at) frame.chain = null;
     this.stack.push(child);
   }
 
@@ -362,7 +381,7 @@ class Parser {
    * slices of the text, which saves copying them into a batch. Returns false when the batch must be scanned.
    */
   guess(frame, start, target, limit, started) {
-    const chainAt = frame.chain !== null ? frame.chain[frame.chainAt] : -1;
+    const chainAt = frame.chain !== null ? frame.chain.at[frame.chainAt] : -1;
     if (frame.kind === ARRAY && frame.elementChars >= ELEMENT_ALONE_CHARS) return this.elementBatch(frame, start, target, limit, started, chainAt);
     const end = this.nextComma(frame.signature, target, limit);
     if (end < 0 || (chainAt >= start && chainAt < end)) return false;
@@ -378,6 +397,26 @@ class Parser {
     frame.pos = end + 1;
     frame.needValue = true;
     return true;
+  }
+
+  /**
+   * The first batch of a container the walk descended into along a chain: the scan that found the container large
+   * went past frame.knownEnd, a comma at this level, so the batch ends there without a scan. Native's parse is the
+   * check, as for any batch. It waits for a slice of its own when it would not fit in what is left of this one.
+   */
+  knownBatch(frame, start, left, started) {
+    const end = frame.knownEnd;
+    if (!this.sliceFresh && (end - start > this.charsLeft() || (end - start) * frame.parseRate > left)) {
+      this.breakSlice = true;
+      return;
+    }
+    frame.knownEnd = -1;
+    this.sliceChars += end - start;
+    this.flush(frame, start, end, false);
+    this.learn(frame, now() - started, end - start);
+    frame.pos = end + 1;
+    frame.needValue = true;
+    frame.exactNext = true; // the value after it is large, or was still open where the scan stopped
   }
 
   elementBatch(frame, start, target, limit, started, chainAt) {
@@ -406,6 +445,7 @@ class Parser {
       addPart(frame, values);
       this.learn(frame, now() - started, at - start);
       frame.elementChars = (at - start) / count;
+      frame.lastBatch = at - start;
       frame.pos = at;
       frame.needValue = true;
     }
@@ -563,7 +603,7 @@ class Parser {
           limit = Math.min(length, p + (limit - start));
         }
       } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
-        if (opens.length === 0 && chain !== null && q === chain[frame.chainAt]) {
+        if (opens.length === 0 && chain !== null && q === chain.at[frame.chainAt]) {
           // Known to be large: no need to scan it again.
           this.scanEnd = q;
           return this.tooLarge(frame, start, q, chain, frame.chainAt + 1);
@@ -598,6 +638,7 @@ class Parser {
         if (j < start || text.charCodeAt(j) !== QUOTE) throw syntaxError(this, j + 1);
         keyEnd = j + 1;
         keyStart = this.openingQuote(j, start);
+        if (keyStart < 0) throw syntaxError(this, j);
         j = this.whitespaceBefore(keyStart - 1);
       } else if (text.charCodeAt(at) === QUOTE) {
         isKey = true;
@@ -628,17 +669,40 @@ class Parser {
     const minimum = (limit - start) * CHAIN_FRACTION;
     let n = 1;
     while (n < opens.length && limit - opens[n] >= minimum) n++;
+    const ends = new Array(n);
+    for (let i = 0; i < n; i++) ends[i] = i + 1 < opens.length ? this.commaBefore(opens[i], opens[i + 1]) : -1;
     opens.length = n;
-    return opens;
+    return { at: opens, ends };
   }
 
-  /** Position of the opening quote of the string whose closing quote is at `close` (an unescaped quote before it). */
+  /**
+   * In the container that opens at `container`, the comma before the member whose value opens at `at`, or -1 when
+   * that member is the first (or the text is not what the scan took it for: the walk will scan it and say why).
+   */
+  commaBefore(container, at) {
+    const text = this.text;
+    let j = this.whitespaceBefore(at - 1);
+    if (text.charCodeAt(container) === OPEN_BRACE) {
+      if (text.charCodeAt(j) !== COLON) return -1;
+      j = this.whitespaceBefore(j - 1);
+      if (j <= container || text.charCodeAt(j) !== QUOTE) return -1;
+      const keyStart = this.openingQuote(j, container + 1);
+      if (keyStart < 0) return -1;
+      j = this.whitespaceBefore(keyStart - 1);
+    }
+    return j > container && text.charCodeAt(j) === COMMA ? j : -1;
+  }
+
+  /**
+   * Position of the opening quote of the string whose closing quote is at `close` (an unescaped quote before it, at
+   * `start` or after), or -1.
+   */
   openingQuote(close, start) {
     const text = this.text;
     let k = close - 1;
     for (;;) {
       k = text.lastIndexOf('"', k);
-      if (k < start) throw syntaxError(this, close);
+      if (k < start) return -1;
       let backslashes = 0;
       while (text.charCodeAt(k - 1 - backslashes) === BACKSLASH) backslashes++;
       if (backslashes % 2 === 0) return k;
@@ -708,6 +772,7 @@ class Parser {
       ? this.native(`[${slice}]`, start - 1, start, end)
       : this.native(`{${slice}}`, start - 1, start, end);
     this.merged = false;
+    frame.lastBatch = end - start;
     if (frame.kind === ARRAY) {
       frame.elementChars = (end - start) / batch.length;
       addPart(frame, batch);
