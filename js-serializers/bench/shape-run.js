@@ -12,7 +12,8 @@
 //   after the runs.
 //
 //   node --expose-gc js-serializers/bench/shape-run.js '<spec>'
-// where spec is JSON: {workload, approach, shape (a name in bench/shapes.js) or file, scale, warmups, rounds, yieldMs}.
+// where spec is JSON: {workload, approach, shape (a name in bench/shapes.js) or file, scale, warmups, rounds, yieldMs,
+// steps (false: V8's steps are not timed, and steps is [])}.
 // Node 14 syntax (the lint's rule for js-serializers/), although only Node 24 runs it.
 const fs = require('fs');
 const crypto = require('crypto');
@@ -119,7 +120,7 @@ async function main() {
   const runs = [];
   for (let i = 0; i < spec.warmups; i++) warmups.push(await measureOnce(run, prepared, spec));
   for (let i = 0; i < spec.rounds; i++) runs.push(await measureOnce(run, prepared, spec));
-  const steps = (spec.workload === 'stringify'
+  const steps = spec.steps === false ? [] : (spec.workload === 'stringify'
     ? stringifySteps(prepared.input, { flattens: approach.flattens === true, output: prepared.reference })
     : parseSteps(JSON.parse(prepared.input))).map((s) => Object.assign(s, { ms: round(s.ms) }));
   process.stdout.write(`${JSON.stringify({ bytes: prepared.bytes, referenceHash: prepared.referenceHash, warmups, runs, steps })}\n`);

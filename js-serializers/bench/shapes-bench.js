@@ -4,19 +4,23 @@
 // of fast, the peer libraries of bench/peers), side by side in one run of this script.
 //
 //   node js-serializers/bench/shapes-bench.js [--shape <text>] [--file <doc.json>] [--rounds N] [--warmups N]
-//                                             [--scale <fraction>] [--workload stringify|parse] [--json]
+//                                             [--passes N] [--scale <fraction>] [--workload stringify|parse] [--json]
 //
 // --shape runs the shapes whose name contains the text; --file (or the environment's FILE) measures that JSON file
 // instead of the family (stringify: its parsed value; parse: its text as is); --scale shrinks every shape (0.02 for a
-// quick look; 1, the default, is 10-40 MB each); --rounds (default 5) and --warmups (default 1) count the runs of
-// each approach; --workload runs one workload only; --json prints the raw report instead of the tables.
+// quick look; 1, the default, is 10-40 MB each); --rounds (default 3) and --warmups (default 1) count the runs of
+// each approach in one process, --passes (default 3) how many processes of each approach run, taking turns with the
+// other approaches' (pass 1 of every approach on a shape, then pass 2...): a time is the median of all their rounds,
+// so that neither one process's luck (where its heap and code landed) nor a few seconds of a noisy machine decide a
+// ratio, and the table shows the spread of the passes' medians. --workload runs one workload only; --json prints the
+// raw report instead of the tables.
 //
 // Each child starts with the options of the lab's Node 24 services (NODE24_OPTIONS, which `make bench-shapes` passes:
 // their young generation's size sets how long the collector's pauses are); without it, with V8's defaults. The report
 // records which.
 //
-// Each (shape, approach) runs in a child process of its own (bench/shape-run.js, with --expose-gc), one after the
-// other per shape, so that one library's garbage and JIT state cannot bias another's. The child rebuilds the
+// Each pass of each (shape, approach) runs in a child process of its own (bench/shape-run.js, with --expose-gc), so
+// that one library's garbage and JIT state cannot bias another's. The child rebuilds the
 // document, takes native's output as the reference, and verifies every run's output before its time counts. Raw
 // results go to results/bench/shapes-<time>.json; the tables and the verdict on the targets (bench/shapes-table.js)
 // are printed from that same report. Exit code 1 when native or fast failed a verification (a peer's failure is a
@@ -73,8 +77,9 @@ function readOptions(args) {
     file: file === undefined ? undefined : path.resolve(file),
     filter: text(args, '--shape', ''),
     workloads: workload === undefined ? WORKLOADS : [workload],
-    rounds: option(args, '--rounds', 5),
+    rounds: option(args, '--rounds', 3),
     warmups: option(args, '--warmups', 1),
+    passes: option(args, '--passes', 3),
     scale: positiveNumber(args, '--scale', 1),
     json: args.includes('--json'),
   };
@@ -102,20 +107,43 @@ function runChild(spec) {
   });
 }
 
+const median = (list) => list.slice().sort((a, b) => a - b)[list.length >> 1];
+
+/**
+ * Adds one pass's child outcome to its row: the runs and warm-ups join the row's, the pass's median is kept for the
+ * spread; the first pass brings the document's size, native's output hash and V8's steps (timed once).
+ */
+function addPass(row, outcome) {
+  if (row.passMedians.length === 0 && !row.error) {
+    Object.assign(row, { bytes: outcome.bytes, referenceHash: outcome.referenceHash, steps: outcome.steps });
+  } else if (!outcome.error && outcome.referenceHash !== row.referenceHash && !row.error) {
+    row.error = 'native\'s output differed between passes: the document is not deterministic';
+  }
+  if (outcome.error && !row.error) row.error = outcome.error;
+  row.warmups = row.warmups.concat(outcome.warmups);
+  row.runs = row.runs.concat(outcome.runs);
+  if (outcome.runs.length > 0) row.passMedians.push(median(outcome.runs.map((run) => run.ms)));
+}
+
 async function measure(options) {
   const results = [];
   for (const workload of options.workloads) {
     for (const doc of documentsFor(workload, options)) {
-      for (const approach of APPROACHES[workload]) {
-        process.stderr.write(`${workload} · ${doc.shape} · ${approach.label}\n`);
-        const spec = {
-          workload, approach: approach.name, shape: doc.file ? undefined : doc.shape, file: doc.file,
-          scale: options.scale, warmups: options.warmups, rounds: options.rounds, yieldMs: YIELD_MS,
-        };
-        const outcome = await runChild(spec);
-        const row = { workload, shape: doc.shape, approach: approach.name, label: approach.label, kind: approach.kind };
-        results.push(Object.assign(row, outcome));
+      const rows = APPROACHES[workload].map((approach) => ({
+        workload, shape: doc.shape, approach: approach.name, label: approach.label, kind: approach.kind,
+        warmups: [], runs: [], passMedians: [],
+      }));
+      for (let pass = 1; pass <= options.passes; pass++) {
+        for (const [i, approach] of APPROACHES[workload].entries()) {
+          process.stderr.write(`${workload} · ${doc.shape} · ${approach.label} · pass ${pass} of ${options.passes}\n`);
+          const spec = {
+            workload, approach: approach.name, shape: doc.file ? undefined : doc.shape, file: doc.file,
+            scale: options.scale, warmups: options.warmups, rounds: options.rounds, yieldMs: YIELD_MS, steps: pass === 1,
+          };
+          addPass(rows[i], await runChild(spec));
+        }
       }
+      results.push(...rows);
     }
   }
   return results;
@@ -154,6 +182,7 @@ async function main() {
     yieldMs: YIELD_MS,
     warmups: options.warmups,
     rounds: options.rounds,
+    passes: options.passes,
     at: new Date().toISOString(),
     totalSeconds: (performance.now() - started) / 1000,
     nondeterministic: nondeterministic(results),

@@ -4,8 +4,9 @@
 //
 //   node js-serializers/bench/shapes-table.js results/bench/shapes-<time>.json
 //
-// Per (workload, shape, approach): the median time of the rounds, its ratio to native's median in the same benchmark
-// run, and the worst of the rounds for the loop figures (longest 1 ms timer gap, event-loop delay max, lateness p99
+// Per (workload, shape, approach): the median time of the rounds (of every pass), its ratio to native's median in the
+// same benchmark run, the lowest and highest of the passes' own medians (its spread), and the worst of the rounds for
+// the loop figures (longest 1 ms timer gap, event-loop delay max, lateness p99
 // and max of the 1 ms probe task). A row with any run unverified (or a child that failed) shows FAIL, never a time.
 // Node 14 syntax (the lint's rule for js-serializers/).
 const fs = require('fs');
@@ -34,6 +35,8 @@ function summarize(result) {
   return {
     verified: true,
     ms: median(result.runs.map((run) => run.ms)),
+    // Reports from before the passes have none: one pass, its median the row's.
+    passMs: result.passMedians && result.passMedians.length > 1 ? result.passMedians : null,
     gapMs,
     eldMs,
     blockMs: Math.max(gapMs, eldMs),
@@ -138,14 +141,14 @@ function table(header, rows) {
 }
 
 function workloadTable(workload, report) {
-  const header = ['shape', 'MB', 'approach', 'ms', '× native', 'block ms (gap / eld)', 'gc in gap ms', 'probe ms (p99 / max)', 'yields', 'verified'];
+  const header = ['shape', 'MB', 'approach', 'ms', 'passes ms', '× native', 'block ms (gap / eld)', 'gc in gap ms', 'probe ms (p99 / max)', 'yields', 'verified'];
   const rows = [];
   for (const group of groups(report.results).filter((g) => g.workload === workload)) {
     const native = group.rows.find((row) => row.result.kind === 'native');
     const mb = group.bytes === undefined ? '-' : (group.bytes / 1e6).toFixed(1);
     for (const row of group.rows) {
       if (!row.verified) {
-        rows.push([group.shape, mb, row.result.label, 'FAIL', '-', '-', '-', '-', '-', `FAIL: ${row.why}`.slice(0, 70)]);
+        rows.push([group.shape, mb, row.result.label, 'FAIL', '-', '-', '-', '-', '-', '-', `FAIL: ${row.why}`.slice(0, 70)]);
         continue;
       }
       rows.push([
@@ -153,6 +156,7 @@ function workloadTable(workload, report) {
         mb,
         row.result.label,
         fms(row.ms),
+        row.passMs === null ? '-' : `${fms(Math.min(...row.passMs))}-${fms(Math.max(...row.passMs))}`,
         native && native.verified ? `${(row.ms / native.ms).toFixed(2)}×` : '-',
         `${f1(row.gapMs)} / ${f1(row.eldMs)}`,
         row.gc === null ? '-' : f1(row.gc.inBlockMs),
@@ -175,11 +179,12 @@ function render(report) {
     `# Shapes: fast against native and its peers, ${report.file ? `file ${report.file}` : `scale ${report.scale}`}`,
     `Node ${report.node} (V8 ${report.v8}), ${report.cpus} × ${report.cpuModel}, load average ` +
       `${report.loadAverage.map(f1).join(' ')} at the start; median of ${report.rounds} rounds after ` +
-      `${report.warmups} warm-up(s), yieldMs ${report.yieldMs}, one process per row, Node options ` +
+      `${report.warmups} warm-up(s) in each of ${report.passes || 1} process(es) per row, yieldMs ${report.yieldMs}, Node options ` +
       `${report.nodeOptions && report.nodeOptions.length > 0 ? report.nodeOptions.join(' ') : '(V8\'s defaults)'}; peers: ${peers}`,
   ];
   for (const workload of ['stringify', 'parse']) lines.push(workloadTable(workload, report));
   lines.push('',
+    'passes ms: the lowest and the highest of the medians of the passes (one process each), when there were several.',
     'block: the worst round\'s longest gap between ticks of a 1 ms interval timer / max of monitorEventLoopDelay({resolution: 1}).',
     'gc in gap: the garbage collector\'s pauses inside that longest gap.',
     'probe: the worst round\'s lateness of a 1 ms-period task against its schedule, every tick that fell due counted (p99 / max).');

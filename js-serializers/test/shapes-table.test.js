@@ -4,7 +4,7 @@
 // that document is itself over the target, or to its collector only when its pauses are all the block has over it.
 const test = require('node:test');
 const assert = require('node:assert');
-const { verdicts } = require('../bench/shapes-table');
+const { verdicts, render } = require('../bench/shapes-table');
 
 const run = (ms, blockMs) => ({ ms, verified: true, timerGapMs: blockMs, eldMaxMs: blockMs, probeP99Ms: 1, probeMaxMs: blockMs, stats: { yields: 3 } });
 const result = (approach, kind, ms, blockMs, extra) => Object.assign({
@@ -65,4 +65,13 @@ test('a run whose output was not verified is a failure, never a time', () => {
   failed.runs[0].verified = false;
   const [v] = verdicts(report([result('native', 'native', 100, 100), failed]));
   assert.deepStrictEqual(v.misses, ['FAILED: output differs from native']);
+});
+
+test('with several passes, a time is the median of all their rounds and the table shows the passes\' spread', () => {
+  const fast = result('fast chunks()', 'fast', 0, 6, { runs: [run(130, 6), run(150, 6), run(170, 6), run(140, 6), run(160, 6), run(900, 6)], passMedians: [140, 150] });
+  const native = result('native', 'native', 0, 100, { runs: [run(100, 100), run(100, 100)], passMedians: [100, 100] });
+  const [v] = verdicts(report([native, fast]));
+  assert.deepStrictEqual(v.misses, ['1.60× native (target 1.5×)']);
+  const printed = render(Object.assign(report([native, fast]), { loadAverage: [0, 0, 0], peers: {}, rounds: 3, warmups: 1, passes: 2, yieldMs: 5, scale: 1 }));
+  assert.match(printed, /\| fast chunks\(\) +\| +160\.0 \| 140\.0-150\.0 \| +1\.60× \|/);
 });
