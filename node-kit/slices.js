@@ -5,6 +5,7 @@
 const { performance } = require('perf_hooks');
 const { AbortError } = require('./abort');
 const { nextTurn } = require('./event-loop');
+const { ScavengeForecast } = require('./scavenge-forecast');
 
 const DEFAULT_YIELD_MS = 5;
 // Work is bounded in characters as well as in time: a slice handles at most about yieldMs × SLICE_CHARS_PER_MS
@@ -59,21 +60,36 @@ function readSliceOptions(options) {
  * What the consumer does with a slice before it asks for the next (joining its output, writing it) is part of the
  * same turn: the next slice's deadline leaves room for as much again, so that a turn, not only the step, lasts about
  * yieldMs. A step always gets at least MIN_STEP_SHARE of yieldMs.
+ *
+ * V8's scavenges of the young generation would stack their pauses onto slices (scavenge-forecast.js): after one that
+ * ran just before a slice, the timers get a turn first; a step that will fill the young generation ends earlier by
+ * the pause last seen.
  */
 async function* slicesOf(step, { yieldMs, signal = null, stats = null }) {
   throwIfAborted(signal);
   await nextTurn();
   throwIfAborted(signal);
   let consumerMs = 0;
+  const forecast = new ScavengeForecast();
   for (;;) {
-    const done = step(performance.now() + Math.max(yieldMs * MIN_STEP_SHARE, yieldMs - consumerMs));
+    const budget = yieldMs - consumerMs;
+    const stepStart = performance.now();
+    const stepMs = Math.max(yieldMs * MIN_STEP_SHARE, budget - forecast.allowance(budget));
+    const done = step(stepStart + stepMs);
     const stepEnd = performance.now();
+    forecast.learn(stepEnd - stepStart, stepMs);
     yield done;
     if (done) return;
     consumerMs = performance.now() - stepEnd;
     await nextTurn();
     if (stats !== null) stats.yields++;
     throwIfAborted(signal);
+    if (forecast.ranSinceLastStep()) {
+      // A scavenge ran just before this turn's slice: the timers get a turn between its pause and the slice.
+      await nextTurn();
+      if (stats !== null) stats.yields++;
+      throwIfAborted(signal);
+    }
   }
 }
 
