@@ -85,9 +85,9 @@ async function* slicesOf(step, { yieldMs, signal = null, stats = null }) {
     if (stats !== null) stats.yields++;
     throwIfAborted(signal);
     if (forecast.ranSinceLastStep()) {
-      // A scavenge ran just before this turn's slice: the timers get a turn between its pause and the slice.
+      // A scavenge ran just before this turn's slice: the timers get a turn between its pause and the slice (not
+      // counted, like the first: no work is split there).
       await nextTurn();
-      if (stats !== null) stats.yields++;
       throwIfAborted(signal);
     }
   }
@@ -99,4 +99,4 @@ async function runSlices(step, options) {
   while (!(await slices.next()).done);
 }
 
-module.exports = { AbortError, DEFAULT_YIELD_MS, abortReason, throwIfAborted, readSliceOptions, maxSliceChars, nextTurn, slicesOf, runSlices };
+module.exports = { AbortError, DEFAULT_YIELD_MS, MIN_STEP_SHARE, abortReason, throwIfAborted, readSliceOptions, maxSliceChars, nextTurn, slicesOf, runSlices };
