@@ -69,7 +69,7 @@
  * - Time, on the 2-core machine of bench/fast-parse-bench.js (Node 24, median ratios to native JSON.parse): 1.1-1.3x
  *   on documents of many similar values (records, number arrays, long strings), up to 1.5x on smaller ones (objects,
  *   8 MB: the first, probing slices weigh more); more where batches must be scanned and merged: ~1.6-1.9x on an
- *   object of 100k keys (each key set twice), ~1.6x on irregular documents, ~3.5x on a tree 2000 levels deep (a few
+ *   object of 100k keys (each key set twice), ~1.6x on irregular documents, ~2.2-3x on a tree 2000 levels deep (a few
  *   microseconds a level walked) and ~10x on text nested 200k levels deep (native takes 16 ms; ~1 us a level).
  * - `text` is read, never copied whole; a string built by `+=` is flattened once, by the first regex, in the first
  *   slice (about 1 ms per MB).
