@@ -35,7 +35,7 @@ const { option } = require('./command-line');
 const { saveBenchResults } = require('./results-file');
 const { shapesMatching } = require('./shapes');
 const { APPROACHES, checkPeersInstalled, peerRequire, PEERS } = require('./shape-approaches');
-const { render } = require('./shapes-table');
+const { render, median } = require('./shapes-table');
 const { packageVersions } = require('../../node-kit');
 const { cpuLayout } = require('../../node-kit/cpus');
 
@@ -106,8 +106,6 @@ function runChild(spec) {
       });
   });
 }
-
-const median = (list) => list.slice().sort((a, b) => a - b)[list.length >> 1];
 
 /**
  * Adds one pass's child outcome to its row: the runs and warm-ups join the row's, the pass's median is kept for the

@@ -211,4 +211,4 @@ if (require.main === module) {
   console.log(render(JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))));
 }
 
-module.exports = { render, verdicts, summarize, TARGETS };
+module.exports = { render, verdicts, summarize, median, TARGETS };
