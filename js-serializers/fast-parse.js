@@ -60,8 +60,9 @@
  *   an array's batches into one array (about 5 ms a million children, up to 1 Mi of them), making the storage of a
  *   larger one (about 4 ms a million children: V8 fills it with holes), the join
  *   of a long string's pieces (a slice of its own, up to 4 Mi characters: about 1 ms per MB copied), parseChunks'
- *   join of its chunks (the same), a wide object's hash table growing while a batch is merged into it (batches into
- *   objects aim at half a slice for that), or a garbage collection: the values take as much memory as native's, and
+ *   join of its chunks (the same), a wide object's hash table growing (a rehash of every key, hash-table-growth.js:
+ *   8-10 ms at 87k keys, 15-20 at 175k; from 22k keys on, the merge stops before the insertion that grows it, which
+ *   starts the next slice), or a garbage collection: the values take as much memory as native's, and
  *   on the machine of the benchmark Node 24's scavenges stay within a few ms, Node 14's reach 10-20 ms on 1M numbers;
  *   a walk 100k levels deep also keeps ~200 bytes a level, whose collections have taken 10-15 ms.
  * - A string longer than 4 Mi characters is returned as a concatenation of its pieces (a V8 cons string): equal to
@@ -77,6 +78,7 @@
 const { performance } = require('perf_hooks');
 const { StringDecoder } = require('string_decoder');
 const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = require('../node-kit/slices');
+const { isArrayIndex, indexKeyCount, tableCapacity, growthCount } = require('./hash-table-growth');
 
 // Before anything is measured, assume a slow 20 characters per microsecond (deeply nested arrays on Node 14 parse at
 // about that speed; most documents parse 10 to 30 times faster). A text this short at that rate is parsed whole.
@@ -112,10 +114,15 @@ const MAX_GUESS_FAILURES = 2;
 // container that learnt a signature wastes little, and a large one still grows to full batches in a few.
 const GUESS_GROWTH = 4;
 const MAX_SIGNATURE_CHARS = 24;
+// A container stops looking for a signature after this many scanned batches without one: the children differ (a wide
+// object's values of several kinds, say), and each look reads the whole batch again.
+const MAX_SIGNATURE_LOOKS = 3;
 // A signature is learnt from a scanned batch of at least this many children.
 const MIN_SIGNATURE_CHILDREN = 4;
 // Arrays whose children are this long on average are parsed child by child, from slices of the text (no copy).
 const ELEMENT_ALONE_CHARS = 1024;
+// An object's hash table of at least this capacity is grown (every key rehashed, one step) at the start of a slice.
+const MIN_GROWTH_ALONE_CAPACITY = 1 << 15;
 
 const ARRAY = 1;
 const OBJECT = 2;
@@ -194,8 +201,14 @@ class Frame {
     this.copyRate = parseRate; // STRING: ms per character of a run of ordinary characters, scanned and copied
     this.copyMeasured = false;
     this.mergeMeasured = false; // OBJECT: the rate of a batch merged into the object is known
+    this.namedKeys = 0; // OBJECT: keys of value that are not array indices (a repeated key counted each time)
+    this.rest = null; // OBJECT: a batch whose merge stopped before the insertion that grows value's hash table
+    this.restKeys = null; // its keys, and where the merge goes on
+    this.restAt = 0;
+    this.restClose = -1; // where the object closes once the rest is merged, when that batch was its last
     this.signature = null; // what the text around a comma between two children looks like, once learnt
     this.failures = 0; // batches whose guessed end was wrong
+    this.signatureLooks = 0; // scanned batches that showed no signature
     this.exactNext = false; // the next batch must be scanned (a large child follows, or a guess just failed)
     this.elementChars = 0; // ARRAY: average length of a child
     this.lastBatch = 0; // length of the text of the last batch parsed
@@ -294,6 +307,10 @@ class Parser {
 
   /** Parses the next children of frame natively, as many as fit in what is left of the slice, or descends into one. */
   batch(frame, deadline) {
+    if (frame.rest !== null) {
+      this.mergeRest(frame);
+      return;
+    }
     const started = now();
     // The first batch of all is a probe: the prior rates may be far off. So is an object's first batch merged into
     // its first (adopted as is): setting keys one by one on a large object costs as much as parsing them.
@@ -301,7 +318,7 @@ class Parser {
     let fraction = 1;
     if (!this.measured || (merging && !frame.mergeMeasured)) fraction = PROBE_FRACTION;
     else if (!frame.measured) fraction = NEW_FRAME_FRACTION; // another container's rate, a guide only
-    else if (merging) fraction = MERGE_FRACTION; // room for the object's hash table to grow (a copy of all its keys)
+    else if (merging) fraction = MERGE_FRACTION; // room for a smaller hash table's growth (a large one's waits: merge())
     const left = Math.max(deadline - started, 0) * fraction;
     const start = frame.pos;
     if (frame.knownEnd >= 0) {
@@ -339,13 +356,18 @@ class Parser {
       const closing = this.text.charCodeAt(end) !== COMMA;
       this.flush(frame, start, end, closing);
       this.learn(frame, now() - scanned, end - start);
-      if (closing) {
+      if (closing && frame.rest !== null) {
+        frame.restClose = end;
+      } else if (closing) {
         this.close(frame, end);
       } else {
         frame.pos = end + 1;
         frame.needValue = true;
         if (this.cutBeforeLarge) frame.exactNext = true;
-        else if (frame.signature === null && frame.failures < MAX_GUESS_FAILURES) frame.signature = this.learnSignature(frame, start, end);
+        else if (frame.signature === null && frame.failures < MAX_GUESS_FAILURES && frame.signatureLooks < MAX_SIGNATURE_LOOKS) {
+          frame.signature = this.learnSignature(frame, start, end);
+          if (frame.signature === null) frame.signatureLooks++;
+        }
       }
     } else {
       this.descend(frame);
@@ -779,15 +801,58 @@ class Parser {
       this.children = batch.length;
       return;
     }
-    const target = frame.value;
-    this.merged = target !== null;
-    if (target === null) {
+    const keys = Object.keys(batch);
+    this.children = keys.length; // at most, merged: duplicate keys count once
+    this.merged = frame.value !== null;
+    if (frame.value === null) {
       frame.value = batch;
-      this.children = -1; // not counted (a key listing of a large object costs)
+      frame.namedKeys = keys.length - indexKeyCount(keys);
     } else {
-      const keys = Object.keys(batch);
-      for (let i = 0; i < keys.length; i++) setMember(target, keys[i], batch[keys[i]]);
-      this.children = keys.length; // at most: duplicate keys count once
+      this.merge(frame, batch, keys, 0, false);
+    }
+  }
+
+  /**
+   * Sets the members of batch, from keys[from] on, on the object frame is building. A wide object's hash table grows
+   * in one step, a rehash of every key (hash-table-growth.js): when the insertion that grows a large one comes in
+   * this batch, the merge stops before it and goes on at the start of the next slice (mergeRest), so that the rehash
+   * is not added to a slice already spent. startsSlice: this merge is the first work of its slice.
+   */
+  merge(frame, batch, keys, from, startsSlice) {
+    const target = frame.value;
+    const named = Math.max(from, indexKeyCount(keys)); // Object.keys lists array indices first; they live elsewhere
+    const capacity = tableCapacity(frame.namedKeys);
+    let end = keys.length;
+    if (capacity >= MIN_GROWTH_ALONE_CAPACITY) {
+      const growing = named + (growthCount(capacity) - frame.namedKeys) - 1; // the index in keys of that insertion
+      if (growing >= from + (startsSlice ? 1 : 0) && growing < end) end = growing;
+    }
+    for (let i = from; i < end; i++) setMember(target, keys[i], batch[keys[i]]);
+    frame.namedKeys += Math.max(0, end - named);
+    if (end < keys.length) {
+      frame.rest = batch;
+      frame.restKeys = keys;
+      frame.restAt = end;
+      this.breakSlice = true;
+    }
+  }
+
+  /**
+   * The rest of a batch whose merge stopped before the table's growth (the first work of this slice: the batch ended
+   * the slice before), and the object's close if the batch was its last.
+   */
+  mergeRest(frame) {
+    const batch = frame.rest;
+    const keys = frame.restKeys;
+    const at = frame.restAt;
+    frame.rest = null;
+    frame.restKeys = null;
+    this.sliceChars += keys.length - at;
+    this.merge(frame, batch, keys, at, true);
+    if (frame.rest === null && frame.restClose >= 0) {
+      const end = frame.restClose;
+      frame.restClose = -1;
+      this.close(frame, end);
     }
   }
 
@@ -876,6 +941,7 @@ class Parser {
     } else {
       if (parent.value === null) parent.value = {};
       setMember(parent.value, frame.key, value);
+      if (!isArrayIndex(frame.key)) parent.namedKeys++;
     }
     parent.pos = end;
     parent.afterValue = true;

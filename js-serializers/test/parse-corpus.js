@@ -9,6 +9,7 @@
 // No dependency on any parser: this file is shared by the tests of every approach. Node 14 syntax.
 const { generate, mulberry32 } = require('../../payloads/js/index');
 const { cases: tortureCases, shapes } = require('./torture-corpus');
+const { growthCount } = require('../hash-table-growth');
 
 /** A case whose text is built when read. */
 function lazy(name, build) {
@@ -224,6 +225,13 @@ const valid = [
     const members = repeat(60000, (i) => `"k${i % 20000}":${i}`);
     members.splice(30000, 0, '"__proto__":{"late":true}');
     members.push('"__proto__":[1,2]', '"k5":"last"');
+    return `{${members.join(',')}}`;
+  }),
+  lazy('wide object whose last key grows its hash table, after a long member', () => {
+    // 21846 named keys: the last one's insertion grows a table of 32768 (hash-table-growth.js), so fast-parse's merge
+    // of the last batch stops before it and the object closes a slice later.
+    const members = repeat(60, (i) => `"${i * 7}":${i}`);
+    for (let i = 0; i < growthCount(1 << 15); i++) members.push(i === 9000 ? `"m${i}":"${'x'.repeat(200000)}"` : `"m${i}":${i}`);
     return `{${members.join(',')}}`;
   }),
   lazy('array of strings full of tricky characters', () => JSON.stringify(repeat(50000, (i) => TRICKY_STRINGS[i % TRICKY_STRINGS.length].repeat(1 + (i % 7))))),
