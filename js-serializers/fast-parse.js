@@ -39,19 +39,20 @@
  *   still open a quarter of a batch past the target ends the batch before it, or, when it comes first, is walked
  *   itself: a container is descended into (the scan keeps the chain of containers it was in, and in each the comma
  *   before the member that holds the next: the first batch of each ends there unscanned, so nested text is scanned
- *   once, not once a level), a long string is decoded in pieces cut between escapes: a piece of ordinary
- *   characters only (no quote, backslash or control character, which a sticky regular expression finds) is copied as
- *   it is, without a parse, since that is all JSON.parse would do with it; a piece with escapes is parsed natively.
+ *   once, not once a level), a long string is decoded in pieces, each parsed natively: a plain piece (no quote or
+ *   backslash, which indexOf finds) is cut anywhere, a piece with escapes before an escape. Native's parse of a piece
+ *   checks its characters and copies them in one pass; a check here (a regular expression for the control
+ *   characters) and a copy were 10-20 % slower.
  * - guessed: once a scanned batch shows that the text around the commas between children is always the same (e.g.
  *   `},{"id":` in an array of records, or `,` in an array of numbers) and appears nowhere else in the batch, the
  *   next batches end at the first such comma past the target, found by indexOf, without reading what lies between
  *   (each at most four times as long as the one before: a guess cannot see where its container ends).
  *   Children of a thousand characters or more are then parsed one by one from slices of the text, which V8 does not
  *   copy (a batch is one copy of its text). Two wrong guesses and the container is scanned to its end.
- * Correctness does not rest on the scan nor on the guesses: native parses every batch (and every string piece with
- * more than ordinary characters), and JSON's grammar is unambiguous, so batches that each parse, joined by the
- * commas, colons and brackets checked here, make up exactly a text JSON.parse accepts, and the values they build are
- * the values it builds. A wrong guess only costs its parse.
+ * Correctness does not rest on the scan nor on the guesses: native parses every batch and every string piece, and
+ * JSON's grammar is unambiguous, so batches that each parse, joined by the commas, colons and brackets checked here,
+ * make up exactly a text JSON.parse accepts, and the values they build are the values it builds. A wrong guess only
+ * costs its parse.
  * The batches of an array are copied into one array once it ends (by concat in a slice of its own, or past a million
  * children by a loop spread over slices); those of an object are merged into the first one (adopted as is), key by key.
  *
@@ -145,10 +146,6 @@ const FLAT = /(?:[^"[\]{}]+|"[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)
 // The rest of a string: stops at its closing quote, at a backslash that does not start a valid escape (or one cut by
 // the window's end), or at the window's end.
 const STRING_REST = /[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*/y;
-// The characters a string holds as they are: stops at a quote, a backslash or a control character (which JSON forbids
-// raw, hence the control characters in the class).
-// eslint-disable-next-line no-control-regex
-const ORDINARY = /[^"\\\u0000-\u001f]*/y;
 // Scalars, colons and whitespace: stops at a comma, a quote or a bracket.
 const TO_STOP = /[^",[\]{}]*/y;
 const POSITION = / at position (\d+)/;
@@ -198,8 +195,8 @@ class Frame {
     this.failure = null;
     this.parseRate = parseRate; // ms per character of native parsing and merging, for this container's children
     this.measured = false;
-    this.copyRate = parseRate; // STRING: ms per character of a run of ordinary characters, scanned and copied
-    this.copyMeasured = false;
+    this.plainRate = parseRate; // STRING: ms per character of a plain piece (no escape), found and parsed
+    this.plainMeasured = false;
     this.mergeMeasured = false; // OBJECT: the rate of a batch merged into the object is known
     this.namedKeys = 0; // OBJECT: keys of value that are not array indices (a repeated key counted each time)
     this.rest = null; // OBJECT: a batch whose merge stopped before the insertion that grows value's hash table
@@ -948,9 +945,9 @@ class Parser {
   }
 
   /**
-   * Decodes the next piece of a long string: a run of ordinary characters is copied as it is, a piece with escapes
-   * (cut before one) is parsed natively. Each kind of piece is sized by its own rate, which differ by 5x (a copy
-   * against a parse of escapes): sized by the copy's, a piece of escapes would overrun its slice.
+   * Decodes the next piece of a long string, natively: a plain piece (no escape) cut anywhere, or a piece with
+   * escapes cut before one. Each kind of piece is sized by its own rate, which differ by 5x: sized by the plain
+   * pieces', a piece of escapes would overrun its slice.
    */
   stringStep(frame, deadline) {
     const text = this.text;
@@ -968,23 +965,21 @@ class Parser {
       const budget = Math.max(deadline - started, 0);
       // A piece grows to at most twice the last one: the rate of the first small pieces can be far off.
       const pieceChars = (rate, measured) => Math.max(MIN_PIECE_CHARS, Math.min(Math.floor((budget * (measured ? 1 : PROBE_FRACTION)) / rate), 2 * Math.max(frame.lastPiece, MIN_PIECE_CHARS), this.charsLeft()));
-      const slice = text.slice(start, Math.min(this.length, start + pieceChars(frame.copyRate, frame.copyMeasured)));
-      ORDINARY.lastIndex = 0;
-      ORDINARY.test(slice);
-      const run = ORDINARY.lastIndex;
+      const slice = text.slice(start, Math.min(this.length, start + pieceChars(frame.plainRate, frame.plainMeasured)));
+      const run = plainRun(slice);
       if (slice.charCodeAt(run) === QUOTE) {
-        // The closing quote, with only ordinary characters before it: the last piece.
+        // The closing quote, with no escape before it: the last piece.
         this.sliceChars += run;
-        this.endString(frame, copyOf(slice.slice(0, run)), start + run + 1);
+        this.endString(frame, this.native(`"${slice.slice(0, run)}"`, start - 1, start, start + run), start + run + 1);
         return;
       }
       if ((run === slice.length && start + run < this.length) || run >= MIN_PIECE_CHARS) {
-        // Ordinary characters up to the cut, or up to an escape worth stopping before: copied, nothing to decode.
+        // No escape up to the cut, or up to an escape worth stopping before: a plain piece, cut anywhere.
         this.sliceChars += run;
-        this.addPiece(frame, copyOf(slice.slice(0, run)), run);
+        this.addPiece(frame, this.native(`"${slice.slice(0, run)}"`, start - 1, start, start + run), run);
         frame.pos = start + run;
-        frame.copyRate = average(frame.copyRate, now() - started, run, frame.copyMeasured);
-        frame.copyMeasured = frame.copyMeasured || run >= MIN_LEARN_CHARS;
+        frame.plainRate = average(frame.plainRate, now() - started, run, frame.plainMeasured);
+        frame.plainMeasured = frame.plainMeasured || run >= MIN_LEARN_CHARS;
         return;
       }
       cut = run === slice.length ? this.length : this.escapeBoundary(start, Math.min(this.length, start + pieceChars(frame.parseRate, frame.measured)));
@@ -1057,9 +1052,13 @@ function arrayOfLength(first, length) {
 }
 
 const concatenateStrings = (a, b) => a + b;
-// A flat copy of a slice of the text, in one pass: slice() of a concatenation flattens it first. A slice itself would
-// keep the whole text alive for as long as the parsed string lives.
-const copyOf = (slice) => (slice.length < 2 ? slice : ` ${slice}`.slice(1));
+/** The characters of slice before its first quote or backslash (all of them if none): indexOf's search is vectorized. */
+function plainRun(slice) {
+  const quote = slice.indexOf('"');
+  const backslash = slice.indexOf('\\', 0);
+  if (quote < 0) return backslash < 0 ? slice.length : backslash;
+  return backslash < 0 ? quote : Math.min(quote, backslash);
+}
 
 function addPart(frame, values) {
   if (frame.parts === null) frame.parts = [values];
