@@ -13,7 +13,10 @@
 // And the work a serializer that yields must add to native's (marked extra: a floor under its time, beside native's):
 // JSON.stringify serializes only whole objects and JSON.parse cannot parse into an object that exists, so an object
 // split across batches has its keys listed from JavaScript and copied into smaller objects for stringify (native then
-// lists those), and every key inserted once more from JavaScript into the one growing object for parse.
+// lists those), and every key inserted once more from JavaScript into the one growing object for parse. JSON.parse
+// decodes only a whole text, so a string too long for one slice reaches it in pieces, each copied out of the text
+// with quotes added: one copy of the string's text more than native makes (checking the characters in JavaScript
+// instead, and copying them, is a pass more too, and a slower one).
 // Node 14 syntax (the lint's rule for js-serializers/).
 const { performance } = require('perf_hooks');
 
@@ -137,21 +140,51 @@ function insertionMs(object, rounds = ROUNDS) {
   return { longestMs: median(longest), totalMs };
 }
 
+/** The longest string value in value (keys are never cut), or ''. */
+function longestString(value) {
+  let longest = '';
+  const stack = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string' && node.length > longest.length) longest = node;
+    if (node === null || typeof node !== 'object') continue;
+    const children = Array.isArray(node) ? node : Object.keys(node).map((key) => node[key]);
+    for (let i = 0; i < children.length; i++) stack.push(children[i]);
+  }
+  return longest;
+}
+
 /**
- * The steps a parser that yields cannot avoid when building value: [{step, ms, keys, spread?, extra?}]. Building its
- * widest object over many slices, from JavaScript: JSON.parse cannot parse into an object that exists, so every key
- * of an object that spans slices is inserted from JavaScript, after native has parsed it (or instead, by a parser
- * that does not use it). The longest of those insertions is one piece (a block's floor); all of them together are spread
- * over slices (spread: never a block; extra: a time's floor, added to native's own parse).
+ * The steps a parser that yields cannot avoid when building value: [{step, ms, keys?, chars?, spread?, extra?}].
+ * Building its widest object over many slices, from JavaScript: JSON.parse cannot parse into an object that exists,
+ * so every key of an object that spans slices is inserted from JavaScript, after native has parsed it (or instead,
+ * by a parser that does not use it). The longest of those insertions is one piece (a block's floor); all of them
+ * together are spread over slices (spread: never a block; extra: a time's floor, added to native's own parse).
+ * Decoding a string whose text is longer than `splitChars` (what one slice handles) in pieces: one more copy of its
+ * text (extra, spread).
  */
-function parseSteps(value) {
+function parseSteps(value, { splitChars = Infinity } = {}) {
+  const steps = [];
   const widest = widestObject(value);
-  if (widest.keys === 0) return [];
-  const { longestMs, totalMs } = insertionMs(widest.object);
-  return [
-    { step: `growing its widest object (${widest.keys} keys) key by key, the longest insertion`, ms: longestMs, keys: widest.keys },
-    { step: `inserting the ${widest.keys} keys of its widest object from JavaScript`, ms: totalMs, keys: widest.keys, spread: true, extra: true },
-  ];
+  if (widest.keys > 0) {
+    const { longestMs, totalMs } = insertionMs(widest.object);
+    steps.push(
+      { step: `growing its widest object (${widest.keys} keys) key by key, the longest insertion`, ms: longestMs, keys: widest.keys },
+      { step: `inserting the ${widest.keys} keys of its widest object from JavaScript`, ms: totalMs, keys: widest.keys, spread: true, extra: true },
+    );
+  }
+  const text = JSON.stringify(longestString(value));
+  if (text.length > splitChars) {
+    const ms = medianMs(() => flatten(` ${text}`));
+    steps.push({
+      step: `copying the text of its longest string (${(text.length / 1e6).toFixed(1)} M characters) into pieces for JSON.parse (${(ms / (text.length / 1e6)).toFixed(2)} ms a million)`,
+      ms,
+      chars: text.length,
+      spread: true,
+      extra: true,
+    });
+  }
+  return steps;
 }
 
 module.exports = { stringifySteps, parseSteps, insertionMs, medianMs, median, collectGarbage, flatten, PIECE_CHARS };

@@ -26,3 +26,14 @@ test('parse: growing the widest nested object, its longest insertion and all of 
   assert.ok(steps[1].ms >= steps[0].ms, 'all the insertions take at least as long as the longest');
   assert.deepStrictEqual(parseSteps([1, 'two', [3]]), []);
 });
+
+test('parse: a string longer than a slice holds costs one more copy of its text; a shorter one, nothing', () => {
+  const value = { id: 1, body: 'a "quoted" line\n'.repeat(2000), note: 'short' };
+  const text = JSON.stringify(value.body);
+  const strings = (options) => parseSteps(value, options).filter((s) => s.chars !== undefined);
+  const [step] = strings({ splitChars: 1000 });
+  assert.deepStrictEqual([step.chars, step.spread, step.extra], [text.length, true, true]);
+  assert.ok(step.ms >= 0 && /longest string/.test(step.step), step.step);
+  assert.deepStrictEqual(strings({ splitChars: text.length }), []);
+  assert.deepStrictEqual(strings(), []);
+});
