@@ -34,10 +34,10 @@
  * members), whose length in characters comes from the measured milliseconds per character, so that a slice lasts
  * about yieldMs. Where a batch ends (the first comma at the container's own level past the target length) is found
  * one of two ways:
- * - scanned: a sticky regular expression that skips everything but brackets and whole strings (V8 compiles it to
- *   machine code; it runs on windows of the text, which bounds its backtracking stack) counts the nesting. A value
- *   still open a quarter of a batch past the target ends the batch before it, or, when it comes first, is walked
- *   itself: a container is descended into (the scan keeps the chain of containers it was in, and in each the comma
+ * - scanned: the brackets are counted, found past whole strings by indexOf (vectorized in V8: the next quote,
+ *   backslash and bracket of each kind, each kept until passed; a string's escapes are checked by a sticky regular
+ *   expression, only when it has a backslash), on windows of the text. A value still open a quarter of a batch past
+ *   the target ends the batch before it, or, when it comes first, is walked itself: a container is descended into (the scan keeps the chain of containers it was in, and in each the comma
  *   before the member that holds the next: the first batch of each ends there unscanned, so nested text is scanned
  *   once, not once a level), a long string is decoded in pieces, each parsed natively: a plain piece (no quote or
  *   backslash, which indexOf finds) is cut anywhere, a piece with escapes before an escape. Native's parse of a piece
@@ -96,7 +96,8 @@ const SLACK_FRACTION = 1 / 4;
 const MIN_BATCH_CHARS = 256;
 const MIN_LEARN_CHARS = 2048;
 const MIN_PIECE_CHARS = 4096;
-// The scan regexes run on windows of this many characters: bounds their backtracking stack and their run time.
+// The scan reads windows of this many characters: bounds how far its searches read ahead of it, and the backtracking
+// stack of its regular expressions.
 const WINDOW = 1 << 16;
 // An array parsed in several batches is concatenated in one step, in a slice of its own, up to this many children.
 const MAX_CONCAT_CHILDREN = 1 << 20;
@@ -140,9 +141,6 @@ const CLOSE_BRACE = 0x7d;
 
 // JSON whitespace, forwards.
 const WS = /[ \t\n\r]*/y;
-// Everything but brackets and quotes, and whole strings (valid escapes only): stops at a bracket, or at the quote of
-// a string that does not end in the window (or is invalid).
-const FLAT = /(?:[^"[\]{}]+|"[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*")*/y;
 // The rest of a string: stops at its closing quote, at a backslash that does not start a valid escape (or one cut by
 // the window's end), or at the window's end.
 const STRING_REST = /[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*/y;
@@ -235,9 +233,16 @@ class Parser {
     this.region = null; // the text nextComma() searches, from regionStart to regionEnd
     this.regionStart = 0;
     this.regionEnd = 0;
-    this.window = '';
+    this.window = ''; // the text flatTo() searches, from windowStart to windowEnd
     this.windowStart = 0;
     this.windowEnd = 0;
+    this.windowRead = 0; // where flatTo() last stopped
+    this.nextQuote = -1; // in the window: the next of each character at or past where flatTo() last read, or its length
+    this.nextBackslash = -1;
+    this.nextOpenBracket = -1;
+    this.nextCloseBracket = -1;
+    this.nextOpenBrace = -1;
+    this.nextCloseBrace = -1;
     this.maxSliceChars = maxSliceChars;
     this.sliceChars = 0; // characters parsed, scanned or copied in the current slice
   }
@@ -734,16 +739,62 @@ class Parser {
     return j;
   }
 
-  /** Runs FLAT from p on a window that ends at most at `limit`; returns where it stopped (windowEnd: nothing found). */
+  /**
+   * Skips from p everything but brackets and whole strings, in a window of the text that ends at most at `limit`;
+   * returns where it stopped: at a bracket, at the quote of a string that does not end in the window (or holds an
+   * invalid escape), or at windowEnd (nothing found). The next quote, backslash and bracket of each kind are found by
+   * indexOf (vectorized) and kept until passed, so each character of a window is searched once for each of them.
+   */
   flatTo(p, limit) {
-    if (p < this.windowStart || p >= this.windowEnd || this.windowEnd > limit) {
-      this.windowStart = p;
-      this.windowEnd = Math.min(limit, p + WINDOW);
-      this.window = this.text.slice(p, this.windowEnd);
+    if (p < this.windowRead || p >= this.windowEnd || this.windowEnd > limit) this.openWindow(p, limit);
+    const w = this.window;
+    const length = w.length;
+    let i = p - this.windowStart;
+    for (;;) {
+      if (this.nextQuote < i) this.nextQuote = indexIn(w, '"', i);
+      if (this.nextOpenBracket < i) this.nextOpenBracket = indexIn(w, '[', i);
+      if (this.nextCloseBracket < i) this.nextCloseBracket = indexIn(w, ']', i);
+      if (this.nextOpenBrace < i) this.nextOpenBrace = indexIn(w, '{', i);
+      if (this.nextCloseBrace < i) this.nextCloseBrace = indexIn(w, '}', i);
+      const bracket = Math.min(this.nextOpenBracket, this.nextCloseBracket, this.nextOpenBrace, this.nextCloseBrace);
+      const quote = this.nextQuote;
+      if (bracket < quote) return this.stopAt(bracket);
+      if (quote >= length) return this.stopAt(length);
+      // A string opens at `quote`: skipped whole when it ends in the window (and its escapes are valid).
+      const close = indexIn(w, '"', quote + 1);
+      if (close >= length) return this.stopAt(quote);
+      if (this.nextBackslash <= quote) this.nextBackslash = indexIn(w, '\\', quote + 1);
+      if (this.nextBackslash > close) {
+        this.nextQuote = close;
+        i = close + 1;
+        continue;
+      }
+      STRING_REST.lastIndex = quote + 1;
+      STRING_REST.test(w);
+      const end = STRING_REST.lastIndex;
+      if (end >= length || w.charCodeAt(end) !== QUOTE) return this.stopAt(quote);
+      i = end + 1;
     }
-    FLAT.lastIndex = p - this.windowStart;
-    FLAT.test(this.window);
-    return this.windowStart + FLAT.lastIndex;
+  }
+
+  /** Where flatTo() stopped, i in the window: the characters it keeps are the next ones at or past it. */
+  stopAt(i) {
+    this.windowRead = this.windowStart + i;
+    return this.windowRead;
+  }
+
+  /** A window from p (a scan that starts before where the last one stopped opens a new one: the kept are past it). */
+  openWindow(p, limit) {
+    this.windowStart = p;
+    this.windowRead = p;
+    this.windowEnd = Math.min(limit, p + WINDOW);
+    this.window = this.text.slice(p, this.windowEnd);
+    this.nextQuote = -1;
+    this.nextBackslash = -1;
+    this.nextOpenBracket = -1;
+    this.nextCloseBracket = -1;
+    this.nextOpenBrace = -1;
+    this.nextCloseBrace = -1;
   }
 
   /**
@@ -1052,6 +1103,12 @@ function arrayOfLength(first, length) {
 }
 
 const concatenateStrings = (a, b) => a + b;
+/** The position of `character` in window at or past `from`, or the window's length when there is none. */
+function indexIn(window, character, from) {
+  const at = window.indexOf(character, from);
+  return at < 0 ? window.length : at;
+}
+
 /** The characters of slice before its first quote or backslash (all of them if none): indexOf's search is vectorized. */
 function plainRun(slice) {
   const quote = slice.indexOf('"');

@@ -234,6 +234,9 @@ const valid = [
     for (let i = 0; i < growthCount(1 << 15); i++) members.push(i === 9000 ? `"m${i}":"${'x'.repeat(200000)}"` : `"m${i}":${i}`);
     return `{${members.join(',')}}`;
   }),
+  // Keys longer than a thin slice's slack: the scan stops at a key it cannot finish, the batch ends before it, and
+  // the next batch's scan starts at that same quote.
+  { name: 'object of long keys', text: `{${repeat(300, (i) => `"${'long key '.repeat(10 + (i % 7))}${i}":[${i},{"k":"v"}]`).join(',')}}` },
   lazy('array of strings full of tricky characters', () => JSON.stringify(repeat(50000, (i) => TRICKY_STRINGS[i % TRICKY_STRINGS.length].repeat(1 + (i % 7))))),
   lazy('huge element between small ones', () => `[1,"a",{"x":[${repeat(200000, (i) => i).join(',')}],"y":"]"},2,[3]]`),
   lazy('huge member between small ones', () => `{"a":1,"big":{"list":[${repeat(200000, (i) => `"s${i}"`).join(',')}]},"z":[{}]}`),
