@@ -9,7 +9,8 @@
  *       Its last step joins the pieces into one flat string, a copy that cannot be split (its own slice).
  *   chunks(value, options?)             -> AsyncIterable<string>
  *       The same text as chunks whose concatenation equals JSON.stringify(value); the whole string is never built.
- *       A chunk holds at least 64 Ki characters (except the last) and at most one slice's output; no chunk when
+ *       A chunk holds at least 64 Ki characters (except the last) and at most about one slice's output (a long
+ *       piece of output, such as a batch's text, is handed over as it is rather than copied into one); no chunk when
  *       JSON.stringify would return undefined. A chunk never ends between the two halves of a surrogate pair, so
  *       each chunk can be encoded to UTF-8 on its own.
  *   pipeTo(value, writable, options?)   -> Promise<{bytes, chunks, yields}>
@@ -73,10 +74,10 @@ const UNESTIMATED_LEVELS = ESTIMATE_CONTAINERS;
 const LONG_STRING = 1 << 18;
 const MIN_STRING_PIECE = 1 << 14;
 const STRING_CHARS_PER_UNIT = 32; // a batched string costs about one scalar per this many characters
-// What JSON.stringify may escape in a string: quote, backslash, control characters, and surrogates (a lone one is
-// escaped; pairs are not, but telling them apart is JSON.stringify's work).
-// eslint-disable-next-line no-control-regex
-const MAY_NEED_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+// A string JSON.stringify writes as it is: none of quote, backslash, control characters and surrogates (a lone one
+// is escaped; pairs are not, but telling them apart is JSON.stringify's work). Matching what may stay, anchored at
+// both ends, runs in about 0.85 ns a character here; searching for what may not, 1.4 ns.
+const NOTHING_TO_ESCAPE = /^[\u0020\u0021\u0023-\u005b\u005d-\ud7ff\ue000-\uffff]*$/;
 const CHUNK_CHARS = 1 << 16;
 const JOIN_ALONE_CHARS = 1 << 20;
 // Object batches go through a holder object; past about a thousand keys, building and reading it gets slower per key.
@@ -474,7 +475,7 @@ class Walker {
     const piece = string.slice(frame.index, end);
     // A piece with nothing to escape is its own text: a regular expression tells in about half the time that
     // JSON.stringify takes to tell and copy, and the piece is a slice of the string, not a copy.
-    const text = MAY_NEED_ESCAPE.test(piece) ? JSON.stringify(piece).slice(1, -1) : piece;
+    const text = NOTHING_TO_ESCAPE.test(piece) ? piece : JSON.stringify(piece).slice(1, -1);
     const ms = Math.max(now() - started, 0.001);
     this.stringCharsPerMs = (this.stringCharsPerMs + (end - frame.index) / ms) / 2;
     this.nativeCalls++;
@@ -530,14 +531,34 @@ async function stringify(value, options) {
   return text;
 }
 
+/**
+ * The output as chunks: short pieces joined until they make CHUNK_CHARS, a long piece (a batch's text, a piece of a
+ * long string) handed over as it is once it has completed the chunk before it. A join copies every piece it joins:
+ * joined, a slice's output was copied once more in the same turn (3-5 ms for the 5 M characters of a slice).
+ */
 async function* chunksOf(settings, value) {
   let pending = [];
   let pendingChars = 0;
   for await (const walker of slices(value, settings)) {
     if (walker.undefinedResult) return;
     const pieces = walker.take();
-    for (let i = 0; i < pieces.length; i++) pendingChars += pieces[i].length;
-    pending = pending.length === 0 ? pieces : pending.concat(pieces);
+    for (let i = 0; i < pieces.length; i++) {
+      let piece = pieces[i];
+      if (pendingChars > 0 && pendingChars + piece.length >= 2 * CHUNK_CHARS) {
+        const cut = pairSafeCut(piece, CHUNK_CHARS - pendingChars);
+        pending.push(piece.slice(0, cut));
+        piece = piece.slice(cut);
+        yield pending.join('');
+        pending = [];
+        pendingChars = 0;
+      }
+      if (pendingChars === 0 && piece.length >= CHUNK_CHARS) {
+        yield piece;
+        continue;
+      }
+      pending.push(piece);
+      pendingChars += piece.length;
+    }
     if (pendingChars >= CHUNK_CHARS) {
       const chunk = pending.join('');
       pending = [];
@@ -546,6 +567,13 @@ async function* chunksOf(settings, value) {
     }
   }
   if (pendingChars > 0) yield pending.join('');
+}
+
+/** `at`, or one more when the character before it is the first half of a surrogate pair (pieces never split one). */
+function pairSafeCut(piece, at) {
+  if (at <= 0) return 0;
+  const code = piece.charCodeAt(at - 1);
+  return code >= 0xd800 && code <= 0xdbff && at < piece.length ? at + 1 : at;
 }
 
 function chunks(value, options) {
