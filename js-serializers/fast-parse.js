@@ -1112,7 +1112,7 @@ function indexIn(window, character, from) {
 /** The characters of slice before its first quote or backslash (all of them if none): indexOf's search is vectorized. */
 function plainRun(slice) {
   const quote = slice.indexOf('"');
-  const backslash = slice.indexOf('\\', 0);
+  const backslash = slice.indexOf('\\');
   if (quote < 0) return backslash < 0 ? slice.length : backslash;
   return backslash < 0 ? quote : Math.min(quote, backslash);
 }
