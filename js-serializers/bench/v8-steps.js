@@ -49,17 +49,40 @@ function medianMs(run, rounds = ROUNDS) {
 /** The object (not array) with the most own enumerable keys in value, and that count; {object: null, keys: 0} if none. */
 function widestObject(value) {
   let widest = { object: null, keys: 0 };
+  eachValue(value, (node, children) => {
+    if (children !== null && !Array.isArray(node) && children.length > widest.keys) widest = { object: node, keys: children.length };
+  });
+  return widest;
+}
+
+/** The longest string value in value (keys are never cut), or ''. */
+function longestString(value) {
+  let longest = '';
+  eachValue(value, (node) => {
+    if (typeof node === 'string' && node.length > longest.length) longest = node;
+  });
+  return longest;
+}
+
+/**
+ * Calls visit(node, children) on value and on every value inside it, without recursion (depth costs no call stack),
+ * each object once: children are an array's elements or an object's values, null for a primitive.
+ */
+function eachValue(value, visit) {
   const seen = new Set();
   const stack = [value];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    if (node === null || typeof node !== 'object') {
+      visit(node, null);
+      continue;
+    }
+    if (seen.has(node)) continue;
     seen.add(node);
     const children = Array.isArray(node) ? node : Object.keys(node).map((key) => node[key]);
-    if (!Array.isArray(node) && children.length > widest.keys) widest = { object: node, keys: children.length };
+    visit(node, children);
     for (let i = 0; i < children.length; i++) stack.push(children[i]);
   }
-  return widest;
 }
 
 /** text as pieces of PIECE_CHARS, as a serializer's output arrives (joining slices copies their characters too). */
@@ -138,20 +161,6 @@ function insertionMs(object, rounds = ROUNDS) {
     return copy;
   }, rounds);
   return { longestMs: median(longest), totalMs };
-}
-
-/** The longest string value in value (keys are never cut), or ''. */
-function longestString(value) {
-  let longest = '';
-  const stack = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node === 'string' && node.length > longest.length) longest = node;
-    if (node === null || typeof node !== 'object') continue;
-    const children = Array.isArray(node) ? node : Object.keys(node).map((key) => node[key]);
-    for (let i = 0; i < children.length; i++) stack.push(children[i]);
-  }
-  return longest;
 }
 
 /**
