@@ -197,7 +197,8 @@ class Frame {
     this.plainRate = parseRate; // STRING: ms per character of a plain piece (no escape), found and parsed
     this.plainMeasured = false;
     this.mergeMeasured = false; // OBJECT: the rate of a batch merged into the object is known
-    this.namedKeys = 0; // OBJECT: keys of value that are not array indices (a repeated key counted each time)
+    this.namedKeys = 0; // OBJECT: keys of value that are not array indices (a repeated key counted each time); -1:
+    // not counted yet (value is a batch adopted as is: counted when a first batch is merged into it)
     this.rest = null; // OBJECT: a batch whose merge stopped before the insertion that grows value's hash table
     this.restKeys = null; // its keys, and where the merge goes on
     this.restAt = 0;
@@ -850,13 +851,14 @@ class Parser {
       this.children = batch.length;
       return;
     }
-    const keys = Object.keys(batch);
-    this.children = keys.length; // at most, merged: duplicate keys count once
     this.merged = frame.value !== null;
     if (frame.value === null) {
       frame.value = batch;
-      frame.namedKeys = keys.length - indexKeyCount(keys);
+      frame.namedKeys = -1;
+      this.children = -1; // not counted (a key listing of a large object costs; merge() lists it if it must)
     } else {
+      const keys = Object.keys(batch);
+      this.children = keys.length; // at most: duplicate keys count once
       this.merge(frame, batch, keys, 0, false);
     }
   }
@@ -869,6 +871,10 @@ class Parser {
    */
   merge(frame, batch, keys, from, startsSlice) {
     const target = frame.value;
+    if (frame.namedKeys < 0) {
+      const own = Object.keys(target);
+      frame.namedKeys = own.length - indexKeyCount(own);
+    }
     const named = Math.max(from, indexKeyCount(keys)); // Object.keys lists array indices first; they live elsewhere
     const capacity = tableCapacity(frame.namedKeys);
     let end = keys.length;
@@ -990,7 +996,7 @@ class Parser {
     } else {
       if (parent.value === null) parent.value = {};
       setMember(parent.value, frame.key, value);
-      if (!isArrayIndex(frame.key)) parent.namedKeys++;
+      if (parent.namedKeys >= 0 && !isArrayIndex(frame.key)) parent.namedKeys++;
     }
     parent.pos = end;
     parent.afterValue = true;
