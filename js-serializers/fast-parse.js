@@ -161,11 +161,37 @@ function setMember(object, key, value) {
   else object[key] = value;
 }
 
-/** A rate in ms per character, learnt as a running mean; too short a run (timer and call overheads) is not learnt. */
-function average(previous, ms, chars, measured) {
-  if (chars < MIN_LEARN_CHARS) return previous;
-  const rate = Math.max(ms, 0.001) / chars;
-  return measured ? (previous + rate) / 2 : rate;
+/**
+ * A rate in ms per character, learnt as a running mean of measurements. Runs shorter than MIN_LEARN_CHARS (timer and
+ * call overheads) are pooled until they add up to that many characters: a rate learnt too high (a collector's pause
+ * inside a batch can make it a hundred times too high) sizes the next batches below that, and they must still teach
+ * it, or every later batch of the container stays a hundred times too short.
+ */
+class Rate {
+  constructor(msPerChar) {
+    this.msPerChar = msPerChar;
+    this.measured = false; // msPerChar is a prior until then
+    this.pendingMs = 0;
+    this.pendingChars = 0;
+  }
+
+  add(ms, chars) {
+    this.pendingMs += ms;
+    this.pendingChars += chars;
+    if (this.pendingChars < MIN_LEARN_CHARS) return;
+    const rate = Math.max(this.pendingMs, 0.001) / this.pendingChars;
+    this.pendingMs = 0;
+    this.pendingChars = 0;
+    this.msPerChar = this.measured ? (this.msPerChar + rate) / 2 : rate;
+    this.measured = true;
+  }
+
+  /** The measurements so far are no guide: the next one replaces them. */
+  forget() {
+    this.measured = false;
+    this.pendingMs = 0;
+    this.pendingChars = 0;
+  }
 }
 
 class Frame {
@@ -192,11 +218,9 @@ class Frame {
     this.lastPiece = 0; // STRING: length of the last piece
     this.failedCut = -1; // STRING: end of a piece that did not parse, and why (its end is looked for next)
     this.failure = null;
-    this.parseRate = parseRate; // ms per character of native parsing and merging, for this container's children
-    this.measured = false;
-    this.plainRate = parseRate; // STRING: ms per character of a plain piece (no escape), found and parsed
-    this.plainMeasured = false;
-    this.mergeMeasured = false; // OBJECT: the rate of a batch merged into the object is known
+    this.parseRate = new Rate(parseRate); // native parsing and merging, for this container's children
+    this.plainRate = new Rate(parseRate); // STRING: a plain piece (no escape), found and parsed
+    this.mergeLearnt = false; // OBJECT: parse has forgotten the rate of the first batch (adopted as is) for a merged one's
     this.namedKeys = 0; // OBJECT: keys of value that are not array indices (a repeated key counted each time); -1:
     // not counted yet (value is a batch adopted as is: counted when a first batch is merged into it)
     this.rest = null; // OBJECT: a batch whose merge stopped before the insertion that grows value's hash table
@@ -223,10 +247,9 @@ class Parser {
     this.nativeCalls = 0;
     this.breakSlice = false; // the next step must start a slice of its own
     this.sliceFresh = true; // the current step is the first of its slice
-    this.parseRate = INITIAL_MS_PER_CHAR; // prior for new frames: the last measurement anywhere
-    this.scanRate = INITIAL_MS_PER_CHAR / 4; // ms per character scanned, all frames alike
-    this.measured = false; // before the first measurement, batches are probes
-    this.scanMeasured = false;
+    this.parseRate = INITIAL_MS_PER_CHAR; // ms per character, the prior for new frames: the last rate learnt anywhere
+    this.measured = false; // before the first rate is learnt, batches are probes
+    this.scanRate = new Rate(INITIAL_MS_PER_CHAR / 4); // scanning, all frames alike
     this.scanEnd = 0; // furthest position the last scan read
     this.descent = null; // what scan() found to descend into, when it returns -1
     this.cutBeforeLarge = false; // scan() ended the batch before a large value
@@ -320,8 +343,8 @@ class Parser {
     // its first (adopted as is): setting keys one by one on a large object costs as much as parsing them.
     const merging = frame.kind === OBJECT && frame.value !== null;
     let fraction = 1;
-    if (!this.measured || (merging && !frame.mergeMeasured)) fraction = PROBE_FRACTION;
-    else if (!frame.measured) fraction = NEW_FRAME_FRACTION; // another container's rate, a guide only
+    if (!this.measured || (merging && !(frame.mergeLearnt && frame.parseRate.measured))) fraction = PROBE_FRACTION;
+    else if (!frame.parseRate.measured) fraction = NEW_FRAME_FRACTION; // another container's rate, a guide only
     else if (merging) fraction = MERGE_FRACTION; // room for a smaller hash table's growth (a large one's waits: merge())
     const left = Math.max(deadline - started, 0) * fraction;
     const start = frame.pos;
@@ -330,13 +353,13 @@ class Parser {
       return;
     }
     if (frame.signature !== null && !frame.exactNext) {
-      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / frame.parseRate), GUESS_GROWTH * frame.lastBatch));
+      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / frame.parseRate.msPerChar), GUESS_GROWTH * frame.lastBatch));
       const target = Math.min(this.length, start + chars);
       if (this.guess(frame, start, target, Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION)), started)) return;
     }
     frame.exactNext = false;
     // A scanned batch: the scan reads up to `limit`, native parses up to about `target`.
-    const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / (frame.parseRate + this.scanRate * (1 + SLACK_FRACTION)))));
+    const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / (frame.parseRate.msPerChar + this.scanRate.msPerChar * (1 + SLACK_FRACTION)))));
     const target = Math.min(this.length, start + chars);
     const limit = Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION));
     if (frame.chain !== null && frame.kind === ARRAY) {
@@ -354,8 +377,7 @@ class Parser {
     const scanned = now();
     const scannedChars = Math.max(end, this.scanEnd) - start;
     this.sliceChars += scannedChars;
-    this.scanRate = average(this.scanRate, scanned - started, scannedChars, this.scanMeasured);
-    this.scanMeasured = this.scanMeasured || scannedChars >= MIN_LEARN_CHARS;
+    this.scanRate.add(scanned - started, scannedChars);
     if (end >= 0) {
       const closing = this.text.charCodeAt(end) !== COMMA;
       this.flush(frame, start, end, closing);
@@ -388,7 +410,7 @@ class Parser {
     const at = large.at;
     const code = this.text.charCodeAt(at);
     const kind = code === OPEN_BRACKET ? ARRAY : code === OPEN_BRACE ? OBJECT : STRING;
-    const child = new Frame(kind, at + 1, key, kind === STRING ? frame.parseRate : this.parseRate);
+    const child = new Frame(kind, at + 1, key, kind === STRING ? frame.parseRate.msPerChar : this.parseRate);
     if (large.chain !== null) {
       if (large.chainAt < large.chain.at.length) {
         child.chain = large.chain;
@@ -432,7 +454,7 @@ class Parser {
    */
   knownBatch(frame, start, left, started) {
     const end = frame.knownEnd;
-    if (!this.sliceFresh && (end - start > this.charsLeft() || (end - start) * frame.parseRate > left)) {
+    if (!this.sliceFresh && (end - start > this.charsLeft() || (end - start) * frame.parseRate.msPerChar > left)) {
       this.breakSlice = true;
       return;
     }
@@ -480,14 +502,13 @@ class Parser {
   }
 
   learn(frame, ms, chars) {
-    if (chars < MIN_LEARN_CHARS) return;
-    if (frame.kind === OBJECT && this.merged && !frame.mergeMeasured) {
-      frame.measured = false; // the rate of the object's first batch, adopted as is, is no guide
-      frame.mergeMeasured = true;
+    if (frame.kind === OBJECT && this.merged && !frame.mergeLearnt) {
+      frame.parseRate.forget(); // the rate of the object's first batch, adopted as is, is no guide
+      frame.mergeLearnt = true;
     }
-    frame.parseRate = average(frame.parseRate, ms, chars, frame.measured);
-    frame.measured = true;
-    this.parseRate = frame.parseRate;
+    frame.parseRate.add(ms, chars);
+    if (!frame.parseRate.measured) return;
+    this.parseRate = frame.parseRate.msPerChar;
     this.measured = true;
   }
 
@@ -1022,8 +1043,8 @@ class Parser {
     if (cut < 0) {
       const budget = Math.max(deadline - started, 0);
       // A piece grows to at most twice the last one: the rate of the first small pieces can be far off.
-      const pieceChars = (rate, measured) => Math.max(MIN_PIECE_CHARS, Math.min(Math.floor((budget * (measured ? 1 : PROBE_FRACTION)) / rate), 2 * Math.max(frame.lastPiece, MIN_PIECE_CHARS), this.charsLeft()));
-      const slice = text.slice(start, Math.min(this.length, start + pieceChars(frame.plainRate, frame.plainMeasured)));
+      const pieceChars = (rate) => Math.max(MIN_PIECE_CHARS, Math.min(Math.floor((budget * (rate.measured ? 1 : PROBE_FRACTION)) / rate.msPerChar), 2 * Math.max(frame.lastPiece, MIN_PIECE_CHARS), this.charsLeft()));
+      const slice = text.slice(start, Math.min(this.length, start + pieceChars(frame.plainRate)));
       const run = plainRun(slice);
       if (slice.charCodeAt(run) === QUOTE) {
         // The closing quote, with no escape before it: the last piece.
@@ -1036,11 +1057,10 @@ class Parser {
         this.sliceChars += run;
         this.addPiece(frame, this.native(`"${slice.slice(0, run)}"`, start - 1, start, start + run), run);
         frame.pos = start + run;
-        frame.plainRate = average(frame.plainRate, now() - started, run, frame.plainMeasured);
-        frame.plainMeasured = frame.plainMeasured || run >= MIN_LEARN_CHARS;
+        frame.plainRate.add(now() - started, run);
         return;
       }
-      cut = run === slice.length ? this.length : this.escapeBoundary(start, Math.min(this.length, start + pieceChars(frame.parseRate, frame.measured)));
+      cut = run === slice.length ? this.length : this.escapeBoundary(start, Math.min(this.length, start + pieceChars(frame.parseRate)));
       if (cut < this.length) {
         this.sliceChars += cut - start;
         // Guess that the string goes on past the cut: if the piece parses, it holds no closing quote, so it does.
@@ -1055,8 +1075,7 @@ class Parser {
           this.breakSlice = true;
         }
         // Strings decode at their own rate: learnt by the frame only.
-        frame.parseRate = average(frame.parseRate, now() - started, cut - start, frame.measured);
-        frame.measured = frame.measured || cut - start >= MIN_LEARN_CHARS;
+        frame.parseRate.add(now() - started, cut - start);
         return;
       }
     }
