@@ -81,6 +81,7 @@ const { performance } = require('perf_hooks');
 const { StringDecoder } = require('string_decoder');
 const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = require('../node-kit/slices');
 const { isArrayIndex, indexKeyCount, tableCapacity, growthCount } = require('./hash-table-growth');
+const { LearntRate } = require('./learnt-rate');
 
 // Before anything is measured, assume a slow 20 characters per microsecond (deeply nested arrays on Node 14 parse at
 // about that speed; most documents parse 10 to 30 times faster). A text this short at that rate is parsed whole.
@@ -95,7 +96,6 @@ const MERGE_FRACTION = 1 / 2;
 // A value that starts before the batch's target length may end this fraction of the batch past it.
 const SLACK_FRACTION = 1 / 4;
 const MIN_BATCH_CHARS = 256;
-const MIN_LEARN_CHARS = 2048;
 const MIN_PIECE_CHARS = 4096;
 // The scan reads windows of this many characters: bounds how far its searches read ahead of it, and the backtracking
 // stack of its regular expressions.
@@ -161,39 +161,6 @@ function setMember(object, key, value) {
   else object[key] = value;
 }
 
-/**
- * A rate in ms per character, learnt as a running mean of measurements. Runs shorter than MIN_LEARN_CHARS (timer and
- * call overheads) are pooled until they add up to that many characters: a rate learnt too high (a collector's pause
- * inside a batch can make it a hundred times too high) sizes the next batches below that, and they must still teach
- * it, or every later batch of the container stays a hundred times too short.
- */
-class Rate {
-  constructor(msPerChar) {
-    this.msPerChar = msPerChar;
-    this.measured = false; // msPerChar is a prior until then
-    this.pendingMs = 0;
-    this.pendingChars = 0;
-  }
-
-  add(ms, chars) {
-    this.pendingMs += ms;
-    this.pendingChars += chars;
-    if (this.pendingChars < MIN_LEARN_CHARS) return;
-    const rate = Math.max(this.pendingMs, 0.001) / this.pendingChars;
-    this.pendingMs = 0;
-    this.pendingChars = 0;
-    this.msPerChar = this.measured ? (this.msPerChar + rate) / 2 : rate;
-    this.measured = true;
-  }
-
-  /** The measurements so far are no guide: the next one replaces them. */
-  forget() {
-    this.measured = false;
-    this.pendingMs = 0;
-    this.pendingChars = 0;
-  }
-}
-
 class Frame {
   constructor(kind, pos, key, parseRate) {
     this.kind = kind;
@@ -218,8 +185,8 @@ class Frame {
     this.lastPiece = 0; // STRING: length of the last piece
     this.failedCut = -1; // STRING: end of a piece that did not parse, and why (its end is looked for next)
     this.failure = null;
-    this.parseRate = new Rate(parseRate); // native parsing and merging, for this container's children
-    this.plainRate = new Rate(parseRate); // STRING: a plain piece (no escape), found and parsed
+    this.parseRate = new LearntRate(parseRate); // native parsing and merging, for this container's children
+    this.plainRate = new LearntRate(parseRate); // STRING: a plain piece (no escape), found and parsed
     this.mergeLearnt = false; // OBJECT: parse has forgotten the rate of the first batch (adopted as is) for a merged one's
     this.namedKeys = 0; // OBJECT: keys of value that are not array indices (a repeated key counted each time); -1:
     // not counted yet (value is a batch adopted as is: counted when a first batch is merged into it)
@@ -249,7 +216,7 @@ class Parser {
     this.sliceFresh = true; // the current step is the first of its slice
     this.parseRate = INITIAL_MS_PER_CHAR; // ms per character, the prior for new frames: the last rate learnt anywhere
     this.measured = false; // before the first rate is learnt, batches are probes
-    this.scanRate = new Rate(INITIAL_MS_PER_CHAR / 4); // scanning, all frames alike
+    this.scanRate = new LearntRate(INITIAL_MS_PER_CHAR / 4); // scanning, all frames alike
     this.scanEnd = 0; // furthest position the last scan read
     this.descent = null; // what scan() found to descend into, when it returns -1
     this.cutBeforeLarge = false; // scan() ended the batch before a large value
