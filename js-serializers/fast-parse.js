@@ -68,12 +68,12 @@
  *   a walk 100k levels deep also keeps ~200 bytes a level, whose collections have taken 10-15 ms.
  * - A string longer than 4 Mi characters is returned as a concatenation of its pieces (a V8 cons string): equal to
  *   native's, but the first operation that needs it flat copies it then (~1 ms per MB).
- * - Time (Node 24, median ratios to native JSON.parse on the shapes of bench/shapes-bench.js, 2-core machine): 1.1-1.5x
- *   on documents of many similar values (records, floats, an escape-dense string); ~1.9x on a long plain string (each
- *   piece copied once more to add its quotes); more where batches must be scanned and merged: ~1.7x on a bushy tree,
- *   ~2.2x on a tree 2000 levels deep (a few microseconds a level walked), ~2.1-2.8x on objects of 100k-1M keys (each
- *   key set twice); ~10x on text nested 200k levels deep (bench/fast-parse-bench.js: native takes 16 ms; ~1 us a
- *   level).
+ * - Time (Node 24, median ratios to native JSON.parse on the shapes of bench/shapes-bench.js, 2-core machine): 1.2-1.5x
+ *   on documents of many similar values (records, floats, an escape-dense string); ~1.6x on pretty-printed records;
+ *   ~1.8x on a long plain string (each piece copied once more to add its quotes); more where batches must be scanned
+ *   and merged: ~1.8x on a bushy tree, ~2.1x on a tree 2000 levels deep (a few microseconds a level walked),
+ *   ~1.8-2.6x on objects of 100k-1M keys (each key set twice); ~10x on text nested 200k levels deep
+ *   (bench/fast-parse-bench.js: native takes 16 ms; ~1 us a level).
  * - `text` is read, never copied whole; a string built by `+=` is flattened once, by the first regex, in the first
  *   slice (about 1 ms per MB).
  */
