@@ -162,7 +162,7 @@ function setMember(object, key, value) {
 }
 
 class Frame {
-  constructor(kind, pos, key, parseRate) {
+  constructor(kind, pos, key, msPerChar) {
     this.kind = kind;
     this.pos = pos; // next character to read: a value's start, a separator after afterValue, or a string piece
     this.key = key; // the member name this value goes under, in an object parent
@@ -185,8 +185,8 @@ class Frame {
     this.lastPiece = 0; // STRING: length of the last piece
     this.failedCut = -1; // STRING: end of a piece that did not parse, and why (its end is looked for next)
     this.failure = null;
-    this.parseRate = new LearntRate(parseRate); // native parsing and merging, for this container's children
-    this.plainRate = new LearntRate(parseRate); // STRING: a plain piece (no escape), found and parsed
+    this.parseRate = new LearntRate(msPerChar); // native parsing and merging, for this container's children
+    this.plainRate = new LearntRate(msPerChar); // STRING: a plain piece (no escape), found and parsed
     this.mergeLearnt = false; // OBJECT: parse has forgotten the rate of the first batch (adopted as is) for a merged one's
     this.namedKeys = 0; // OBJECT: keys of value that are not array indices (a repeated key counted each time); -1:
     // not counted yet (value is a batch adopted as is: counted when a first batch is merged into it)
@@ -214,7 +214,7 @@ class Parser {
     this.nativeCalls = 0;
     this.breakSlice = false; // the next step must start a slice of its own
     this.sliceFresh = true; // the current step is the first of its slice
-    this.parseRate = INITIAL_MS_PER_CHAR; // ms per character, the prior for new frames: the last rate learnt anywhere
+    this.priorMsPerChar = INITIAL_MS_PER_CHAR; // the prior for new frames: the last rate learnt anywhere
     this.measured = false; // before the first rate is learnt, batches are probes
     this.scanRate = new LearntRate(INITIAL_MS_PER_CHAR / 4); // scanning, all frames alike
     this.scanEnd = 0; // furthest position the last scan read
@@ -282,7 +282,7 @@ class Parser {
       return;
     }
     const kind = code === OPEN_BRACKET ? ARRAY : code === OPEN_BRACE ? OBJECT : STRING;
-    this.stack.push(new Frame(kind, start + 1, undefined, this.parseRate));
+    this.stack.push(new Frame(kind, start + 1, undefined, this.priorMsPerChar));
   }
 
   /** After a walked child: a comma (a value must follow) or the container's end. */
@@ -377,7 +377,7 @@ class Parser {
     const at = large.at;
     const code = this.text.charCodeAt(at);
     const kind = code === OPEN_BRACKET ? ARRAY : code === OPEN_BRACE ? OBJECT : STRING;
-    const child = new Frame(kind, at + 1, key, kind === STRING ? frame.parseRate.msPerChar : this.parseRate);
+    const child = new Frame(kind, at + 1, key, kind === STRING ? frame.parseRate.msPerChar : this.priorMsPerChar);
     if (large.chain !== null) {
       if (large.chainAt < large.chain.at.length) {
         child.chain = large.chain;
@@ -475,7 +475,7 @@ class Parser {
     }
     frame.parseRate.add(ms, chars);
     if (!frame.parseRate.measured) return;
-    this.parseRate = frame.parseRate.msPerChar;
+    this.priorMsPerChar = frame.parseRate.msPerChar;
     this.measured = true;
   }
 
