@@ -1,18 +1,17 @@
 'use strict';
 /**
- * A rate in ms per character (or any unit of work), learnt as a running mean of measurements, by which fast-parse.js
- * sizes its batches. Runs shorter than minChars (where timer and call overheads dominate) are pooled until they add
- * up to that many: a rate learnt too high (a collector's pause inside one batch can make it a hundred times too high)
- * sizes the next batches below minChars, and they must still teach it, or every later batch stays a hundred times
- * too short. Node 14 syntax: fast-parse.js runs there too.
+ * A rate in ms per character, learnt as a running mean of measurements, by which fast-parse.js sizes its batches.
+ * Runs shorter than MIN_LEARN_CHARS (where timer and call overheads dominate) are pooled until they add up to that
+ * many: a rate learnt too high (a collector's pause inside one batch can make it a hundred times too high) sizes the
+ * next batches below that, and they must still teach it, or every later batch stays a hundred times too short.
+ * Node 14 syntax: fast-parse.js runs there too.
  */
 const MIN_LEARN_CHARS = 2048;
 
 class LearntRate {
-  constructor(msPerChar, minChars = MIN_LEARN_CHARS) {
+  constructor(msPerChar) {
     this.msPerChar = msPerChar;
     this.measured = false; // msPerChar is a prior until then
-    this.minChars = minChars;
     this.pendingMs = 0;
     this.pendingChars = 0;
   }
@@ -20,7 +19,7 @@ class LearntRate {
   add(ms, chars) {
     this.pendingMs += ms;
     this.pendingChars += chars;
-    if (this.pendingChars < this.minChars) return;
+    if (this.pendingChars < MIN_LEARN_CHARS) return;
     const rate = Math.max(this.pendingMs, 0.001) / this.pendingChars;
     this.pendingMs = 0;
     this.pendingChars = 0;
