@@ -21,11 +21,10 @@ const { performance, monitorEventLoopDelay } = require('perf_hooks');
 const { shapeNamed, textOf } = require('./shapes');
 const { approachOf } = require('./shape-approaches');
 const { startLatenessProbe } = require('./lateness-probe');
-const { stringifySteps, parseSteps } = require('./v8-steps');
+const { stringifySteps, parseSteps, PARSE_PIECE_CHARS } = require('./v8-steps');
 const { startGapWindowMonitor } = require('../../node-kit/timer-gap');
 const { startGcPauses } = require('./gc-pauses');
 const { round } = require('../../node-kit/round');
-const { maxSliceChars } = require('../../node-kit/slices');
 
 // The delay histogram records nothing until its timer has fired once (its first tick only sets the baseline), so a
 // block right after enable() goes unseen, and a native call is nothing but that block: it is armed this long before
@@ -123,7 +122,7 @@ async function main() {
   for (let i = 0; i < spec.rounds; i++) runs.push(await measureOnce(run, prepared, spec));
   const steps = spec.steps === false ? [] : (spec.workload === 'stringify'
     ? stringifySteps(prepared.input, { flattens: approach.flattens === true, output: prepared.reference })
-    : parseSteps(JSON.parse(prepared.input), { splitChars: maxSliceChars(spec.yieldMs) })).map((s) => Object.assign(s, { ms: round(s.ms) }));
+    : parseSteps(JSON.parse(prepared.input), { splitChars: PARSE_PIECE_CHARS })).map((s) => Object.assign(s, { ms: round(s.ms) }));
   process.stdout.write(`${JSON.stringify({ bytes: prepared.bytes, referenceHash: prepared.referenceHash, warmups, runs, steps })}\n`);
 }
 

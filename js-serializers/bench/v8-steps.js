@@ -24,6 +24,8 @@ const { performance } = require('perf_hooks');
 const PIECE_CHARS = 1 << 16;
 // The most keys of one object fast hands to JSON.stringify at once (MAX_HOLDER_KEYS in fast-stringify.js).
 const HOLDER_KEYS = 1024;
+// The longest piece of a string's text fast hands to JSON.parse (MAX_BATCH_CHARS in fast-parse.js).
+const PARSE_PIECE_CHARS = 48000;
 const ROUNDS = 3;
 
 const collectGarbage = () => typeof global.gc === 'function' && global.gc();
@@ -163,13 +165,20 @@ function insertionMs(object, rounds = ROUNDS) {
   return { longestMs: median(longest), totalMs };
 }
 
+/** The copies JSON.parse reads a long string's text from: pieces of PARSE_PIECE_CHARS, each in quotes, flat. */
+function piecesWithQuotes(text) {
+  const pieces = [];
+  for (let at = 0; at < text.length; at += PARSE_PIECE_CHARS) pieces.push(flatten(`"${text.slice(at, at + PARSE_PIECE_CHARS)}"`));
+  return pieces;
+}
+
 /**
  * The steps a parser that yields cannot avoid when building value: [{step, ms, keys?, chars?, spread?, extra?}].
  * Building its widest object over many slices, from JavaScript: JSON.parse cannot parse into an object that exists,
  * so every key of an object that spans slices is inserted from JavaScript, after native has parsed it (or instead,
  * by a parser that does not use it). The longest of those insertions is one piece (a block's floor); all of them
  * together are spread over slices (spread: never a block; extra: a time's floor, added to native's own parse).
- * Decoding a string whose text is longer than `splitChars` (what one slice handles) in pieces: one more copy of its
+ * Decoding a string whose text is longer than `splitChars` (what one batch holds) in pieces: one more copy of its
  * text (extra, spread).
  */
 function parseSteps(value, { splitChars = Infinity } = {}) {
@@ -184,9 +193,9 @@ function parseSteps(value, { splitChars = Infinity } = {}) {
   }
   const text = JSON.stringify(longestString(value));
   if (text.length > splitChars) {
-    const ms = medianMs(() => flatten(` ${text}`));
+    const ms = medianMs(() => piecesWithQuotes(text));
     steps.push({
-      step: `copying the text of its longest string (${(text.length / 1e6).toFixed(1)} M characters) into pieces for JSON.parse (${(ms / (text.length / 1e6)).toFixed(2)} ms a million)`,
+      step: `copying the text of its longest string (${(text.length / 1e6).toFixed(1)} M characters) into pieces of ${PARSE_PIECE_CHARS} for JSON.parse (${(ms / (text.length / 1e6)).toFixed(2)} ms a million)`,
       ms,
       chars: text.length,
       spread: true,
@@ -196,4 +205,4 @@ function parseSteps(value, { splitChars = Infinity } = {}) {
   return steps;
 }
 
-module.exports = { stringifySteps, parseSteps, insertionMs, medianMs, median, collectGarbage, flatten, PIECE_CHARS };
+module.exports = { stringifySteps, parseSteps, insertionMs, medianMs, median, collectGarbage, flatten, PIECE_CHARS, PARSE_PIECE_CHARS };

@@ -27,7 +27,7 @@ test('parse: growing the widest nested object, its longest insertion and all of 
   assert.deepStrictEqual(parseSteps([1, 'two', [3]]), []);
 });
 
-test('parse: a string longer than a slice holds costs one more copy of its text; a shorter one, nothing', () => {
+test('parse: a string longer than a batch holds costs one more copy of its text; a shorter one, nothing', () => {
   const value = { id: 1, body: 'a "quoted" line\n'.repeat(2000), note: 'short' };
   const text = JSON.stringify(value.body);
   const strings = (options) => parseSteps(value, options).filter((s) => s.chars !== undefined);
