@@ -106,8 +106,12 @@ const MIN_PIECE_CHARS = 4096;
 // The scan reads windows of this many characters: bounds how far its searches read ahead of it, and the backtracking
 // stack of its regular expressions.
 const WINDOW = 1 << 16;
-// An array parsed in several batches is concatenated in one step, in a slice of its own, up to this many children.
+// An array parsed in several batches is concatenated in one step, in a slice of its own, up to this many children;
+// one of at most ASSEMBLE_IN_PLACE_CHILDREN (microseconds of copying) is concatenated at once, in the slice that
+// closed it: a slice break costs a turn of the event loop, and a tree has arrays of a few walked children by the
+// hundred.
 const MAX_CONCAT_CHILDREN = 1 << 20;
+const ASSEMBLE_IN_PLACE_CHILDREN = 1 << 12;
 // A long string's pieces are joined in a slice of their own past this many characters; past MAX_JOIN_CHARS they are
 // left concatenated (a V8 cons string), since one flat copy would outlast a slice (about 1 ms per MB written, most
 // of it page faults on the new memory).
@@ -929,10 +933,10 @@ class Parser {
     } else if (frame.parts === null || frame.parts.length === 1) {
       this.finish(frame, frame.parts !== null ? frame.parts[0] : [], at + 1);
     } else {
-      // Several batches: copied into one array by assemble(), in a slice of its own.
+      // Several batches: copied into one array by assemble(), in a slice of its own unless they are few.
       frame.closeAt = at;
       frame.copied = frame.count > Math.min(MAX_CONCAT_CHILDREN, this.maxSliceChars);
-      this.breakSlice = true;
+      if (frame.count > ASSEMBLE_IN_PLACE_CHILDREN) this.breakSlice = true;
     }
   }
 
