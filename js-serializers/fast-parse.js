@@ -1214,4 +1214,4 @@ async function parseChunks(chunks, options) {
   return run(text, settings);
 }
 
-module.exports = { parse, parseChunks, AbortError };
+module.exports = { parse, parseChunks, AbortError, MAX_BATCH_CHARS };

@@ -24,8 +24,8 @@ const { performance } = require('perf_hooks');
 const PIECE_CHARS = 1 << 16;
 // The most keys of one object fast hands to JSON.stringify at once (MAX_HOLDER_KEYS in fast-stringify.js).
 const HOLDER_KEYS = 1024;
-// The longest piece of a string's text fast hands to JSON.parse (MAX_BATCH_CHARS in fast-parse.js).
-const PARSE_PIECE_CHARS = 48000;
+// The longest piece of a string's text fast hands to JSON.parse.
+const { MAX_BATCH_CHARS: PARSE_PIECE_CHARS } = require('../fast-parse');
 const ROUNDS = 3;
 
 const collectGarbage = () => typeof global.gc === 'function' && global.gc();

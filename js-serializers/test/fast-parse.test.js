@@ -138,6 +138,33 @@ test('the 20 MB records document parses as native does, in slices bounded in cha
   assert.ok(stats.maxSliceChars < text.length / 3, `a slice handled ${stats.maxSliceChars} of ${text.length} characters`);
 });
 
+test('no text handed to JSON.parse is longer than a batch, so that its copy is never a large object', async () => {
+  // V8's largest regular object is 128 KB: 64 Ki characters of two-byte text (the records have non-ASCII strings).
+  // Past it a copy is a large object, on fresh pages of its own, the cost MAX_BATCH_CHARS avoids.
+  const bound = (128 * 1024) / 2 - 16;
+  const texts = {
+    records: JSON.stringify(generate({ document: 'records', seed: 2, size: 1000 })),
+    'pretty-printed records': JSON.stringify(generate({ document: 'records', seed: 3, size: 1000 }), null, 2),
+    'a long string': JSON.stringify({ body: 'plain text '.repeat(100000), escaped: 'a "quote" \\ \u00e9\n'.repeat(20000) }),
+  };
+  const nativeParse = JSON.parse;
+  for (const [name, text] of Object.entries(texts)) {
+    let longest = 0;
+    JSON.parse = (piece) => {
+      longest = Math.max(longest, piece.length);
+      return nativeParse(piece);
+    };
+    let value;
+    try {
+      value = await parse(text);
+    } finally {
+      JSON.parse = nativeParse;
+    }
+    assertSame(value, JSON.parse(text), name);
+    assert.ok(longest > 0 && longest <= bound, `${name}: JSON.parse got ${longest} characters at once, more than ${bound}`);
+  }
+});
+
 test('no slice runs in the caller\'s turn of the loop, so the caller\'s own work and the first slice are two blocks', async () => {
   const stats = {};
   const pending = parse('[1,2,3]', { stats });
