@@ -174,22 +174,22 @@ function piecesWithQuotes(text) {
 
 /**
  * The steps a parser that yields cannot avoid when building value: [{step, ms, keys?, chars?, spread?, extra?}].
- * Building its widest object over many slices, from JavaScript: JSON.parse cannot parse into an object that exists,
- * so every key of an object that spans slices is inserted from JavaScript, after native has parsed it (or instead,
- * by a parser that does not use it). The longest of those insertions is one piece (a block's floor); all of them
- * together are spread over slices (spread: never a block; extra: a time's floor, added to native's own parse).
- * Decoding a string whose text is longer than `splitChars` (what one batch holds) in pieces: one more copy of its
- * text (extra, spread).
+ * Building its widest object: the longest insertion of its keys, where V8 grows its hash table, is one piece (a
+ * block's floor, for any parser). When its text is longer than `splitChars` (what one batch holds), it spans batches,
+ * and JSON.parse cannot parse into an object that exists: every key is inserted from JavaScript, after native has
+ * parsed it (or instead, by a parser that does not use it), spread over slices (spread: never a block; extra: a
+ * time's floor, added to native's own parse). Decoding a string whose text is longer than `splitChars` in pieces:
+ * one more copy of its text (extra, spread).
  */
 function parseSteps(value, { splitChars = Infinity } = {}) {
   const steps = [];
   const widest = widestObject(value);
   if (widest.keys > 0) {
     const { longestMs, totalMs } = insertionMs(widest.object);
-    steps.push(
-      { step: `growing its widest object (${widest.keys} keys) key by key, the longest insertion`, ms: longestMs, keys: widest.keys },
-      { step: `inserting the ${widest.keys} keys of its widest object from JavaScript`, ms: totalMs, keys: widest.keys, spread: true, extra: true },
-    );
+    steps.push({ step: `growing its widest object (${widest.keys} keys) key by key, the longest insertion`, ms: longestMs, keys: widest.keys });
+    if (JSON.stringify(widest.object).length > splitChars) {
+      steps.push({ step: `inserting the ${widest.keys} keys of its widest object from JavaScript`, ms: totalMs, keys: widest.keys, spread: true, extra: true });
+    }
   }
   const text = JSON.stringify(longestString(value));
   if (text.length > splitChars) {

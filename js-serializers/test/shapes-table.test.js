@@ -47,21 +47,29 @@ test('a block is put down to the collector only when its pauses inside it are al
   assert.strictEqual(slices.byCollector, false);
 });
 
-test('a ratio is put down to V8 only when native\'s time and the work a sliced build must add exceed the target, and fast stays near them', () => {
+test('a ratio is put down to V8 only when fast stays within the target\'s allowance above native plus the work a sliced build must add', () => {
   const withSpread = (fastMs, spreadMs) => {
     const fast = result('fast parse()', 'fast', fastMs, 5, { steps: [{ step: 'inserting the 9 keys of its widest object from JavaScript', ms: spreadMs, keys: 9, spread: true, extra: true }] });
     return verdicts(report([result('native', 'native', 100, 100), fast]))[0];
   };
+  const inserting = 'inserting the 9 keys of its widest object from JavaScript';
   const atFloor = withSpread(210, 90);
-  assert.deepStrictEqual(atFloor.misses, ['2.10× native (target 1.5×); V8\'s floor: native\'s 100.0 ms and inserting the 9 keys of its widest object from JavaScript (90.0 ms) make 1.90×']);
+  assert.deepStrictEqual(atFloor.misses, [`2.10× native (target 1.5×); V8's floor: native's 100.0 ms and ${inserting} (90.0 ms) make 1.90×, the target's allowance above it 2.40×`]);
   assert.deepStrictEqual([atFloor.ratioAtFloor, atFloor.own], [true, 0]);
   // The floor is 1.90×: fast is allowed the target's 0.5× above it, to 2.40×, and no further.
   const farAbove = withSpread(260, 90);
-  assert.deepStrictEqual(farAbove.misses, ['2.60× native (target 1.5×); over V8\'s floor by more than the target allows: native\'s 100.0 ms and inserting the 9 keys of its widest object from JavaScript (90.0 ms) make 1.90×']);
+  assert.deepStrictEqual(farAbove.misses, [`2.60× native (target 1.5×); over V8's floor by more than the target allows: native's 100.0 ms and ${inserting} (90.0 ms) make 1.90×, the target's allowance above it 2.40×`]);
   assert.deepStrictEqual([farAbove.ratioAtFloor, farAbove.own], [false, 1]);
-  const own = withSpread(210, 20);
-  assert.deepStrictEqual(own.misses, ['2.10× native (target 1.5×)']);
+  // A floor under the target moves the bound as far as it reaches, no further: 1.45× allows 1.95×, not 2.10×.
+  const underTarget = withSpread(190, 45);
+  assert.deepStrictEqual([underTarget.ratioAtFloor, underTarget.own], [true, 0]);
+  const own = withSpread(210, 45);
+  assert.deepStrictEqual(own.misses, [`2.10× native (target 1.5×); over V8's floor by more than the target allows: native's 100.0 ms and ${inserting} (45.0 ms) make 1.45×, the target's allowance above it 1.95×`]);
   assert.deepStrictEqual([own.ratioAtFloor, own.own], [false, 1]);
+  // No work besides native's: the target itself.
+  const plain = verdicts(report([result('native', 'native', 100, 100), result('fast parse()', 'fast', 160, 5)]))[0];
+  assert.deepStrictEqual(plain.misses, ['1.60× native (target 1.5×)']);
+  assert.deepStrictEqual([plain.ratioAtFloor, plain.own], [false, 1]);
 });
 
 test('a run whose output was not verified is a failure, never a time', () => {
