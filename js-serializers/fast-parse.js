@@ -32,8 +32,9 @@
  * too large for one slice) are walked here with an explicit stack, so depth costs no call stack. The children of a
  * walked container are parsed in batches of consecutive values, `JSON.parse('[' + slice + ']')` (or '{...}' for
  * members), whose length in characters comes from the measured milliseconds per character, so that a slice lasts
- * about yieldMs. Where a batch ends (the first comma at the container's own level past the target length) is found
- * one of two ways:
+ * about yieldMs, and is at most MAX_BATCH_CHARS (a slice holds several): its copy then never is a large object,
+ * whose fresh pages cost more than the copy itself. Where a batch ends (the first comma at the container's own
+ * level past the target length) is found one of two ways:
  * - scanned: the brackets are counted, found past whole strings by indexOf (vectorized in V8: the next quote,
  *   backslash and bracket of each kind, each kept until passed; a string's escapes are checked by a sticky regular
  *   expression, only when it has a backslash), on windows of the text. A value still open a quarter of a batch past
@@ -68,12 +69,11 @@
  *   a walk 100k levels deep also keeps ~200 bytes a level, whose collections have taken 10-15 ms.
  * - A string longer than 4 Mi characters is returned as a concatenation of its pieces (a V8 cons string): equal to
  *   native's, but the first operation that needs it flat copies it then (~1 ms per MB).
- * - Time (Node 24, median ratios to native JSON.parse on the shapes of bench/shapes-bench.js, 2-core machine): 1.2-1.5x
- *   on documents of many similar values (records, floats, an escape-dense string); ~1.6x on pretty-printed records;
- *   ~1.8x on a long plain string (each piece copied once more to add its quotes); more where batches must be scanned
- *   and merged: ~1.8x on a bushy tree, ~2.1x on a tree 2000 levels deep (a few microseconds a level walked),
- *   ~1.8-2.6x on objects of 100k-1M keys (each key set twice); ~10x on text nested 200k levels deep
- *   (bench/fast-parse-bench.js: native takes 16 ms; ~1 us a level).
+ * - Time (Node 24, median ratios to native JSON.parse on the shapes of bench/shapes-bench.js, 2-core machine):
+ *   1.05-1.3x on documents of many similar values (records, pretty-printed or not, floats, long strings plain or
+ *   escape-dense); more where batches must be scanned and merged: ~1.75x on a bushy tree, ~2.1x on a tree 2000
+ *   levels deep (a few microseconds a level walked), ~1.8-2.4x on objects of 100k-1M keys (each key set twice);
+ *   ~10x on text nested 200k levels deep (bench/fast-parse-bench.js: native takes 16 ms; ~1 us a level).
  * - `text` is read, never copied whole; a string built by `+=` is flattened once, by the first regex, in the first
  *   slice (about 1 ms per MB).
  */

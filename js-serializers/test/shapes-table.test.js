@@ -66,6 +66,10 @@ test('a ratio is put down to V8 only when fast stays within the target\'s allowa
   const own = withSpread(210, 45);
   assert.deepStrictEqual(own.misses, [`2.10× native (target 1.5×); over V8's floor by more than the target allows: native's 100.0 ms and ${inserting} (45.0 ms) make 1.45×, the target's allowance above it 1.95×`]);
   assert.deepStrictEqual([own.ratioAtFloor, own.own], [false, 1]);
+  // Work besides native's of under 1 % of its time: no floor to name, the target itself.
+  const negligible = withSpread(210, 0.5);
+  assert.deepStrictEqual(negligible.misses, ['2.10× native (target 1.5×)']);
+  assert.deepStrictEqual([negligible.ratioAtFloor, negligible.own], [false, 1]);
   // No work besides native's: the target itself.
   const plain = verdicts(report([result('native', 'native', 100, 100), result('fast parse()', 'fast', 160, 5)]))[0];
   assert.deepStrictEqual(plain.misses, ['1.60× native (target 1.5×)']);
