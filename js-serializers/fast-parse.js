@@ -29,7 +29,7 @@
  * than the slice) and parseChunks' join of its chunks (a copy of the whole text, one step).
  *
  * How: all the parsing is done by native JSON.parse, on batches. The containers near the top (the root, and any value
- * too large for one slice) are walked here with an explicit stack, so depth costs no call stack. The children of a
+ * too large for one batch) are walked here with an explicit stack, so depth costs no call stack. The children of a
  * walked container are parsed in batches of consecutive values, `JSON.parse('[' + slice + ']')` (or '{...}' for
  * members), whose length in characters comes from the measured milliseconds per character, so that a slice lasts
  * about yieldMs, and is at most MAX_BATCH_CHARS (a slice holds several): its copy then never is a large object,
