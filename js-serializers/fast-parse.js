@@ -254,6 +254,11 @@ class Parser {
     return Math.max(0, this.maxSliceChars - this.sliceChars);
   }
 
+  /** Characters the next batch or string piece may take: what is left of the slice, at most MAX_BATCH_CHARS. */
+  batchCharsLeft() {
+    return Math.min(this.charsLeft(), MAX_BATCH_CHARS);
+  }
+
   step(deadline) {
     if (!this.started) {
       this.started = true;
@@ -330,13 +335,13 @@ class Parser {
       return;
     }
     if (frame.signature !== null && !frame.exactNext) {
-      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), MAX_BATCH_CHARS, Math.floor(left / frame.parseRate.msPerChar), GUESS_GROWTH * frame.lastBatch));
+      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.batchCharsLeft(), Math.floor(left / frame.parseRate.msPerChar), GUESS_GROWTH * frame.lastBatch));
       const target = Math.min(this.length, start + chars);
       if (this.guess(frame, start, target, Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION)), started)) return;
     }
     frame.exactNext = false;
     // A scanned batch: the scan reads up to `limit`, native parses up to about `target`.
-    const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), MAX_BATCH_CHARS, Math.floor(left / (frame.parseRate.msPerChar + this.scanRate.msPerChar * (1 + SLACK_FRACTION)))));
+    const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.batchCharsLeft(), Math.floor(left / (frame.parseRate.msPerChar + this.scanRate.msPerChar * (1 + SLACK_FRACTION)))));
     const target = Math.min(this.length, start + chars);
     const limit = Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION));
     if (frame.chain !== null && frame.kind === ARRAY) {
@@ -1020,7 +1025,7 @@ class Parser {
     if (cut < 0) {
       const budget = Math.max(deadline - started, 0);
       // A piece grows to at most twice the last one: the rate of the first small pieces can be far off.
-      const pieceChars = (rate) => Math.max(MIN_PIECE_CHARS, Math.min(Math.floor((budget * (rate.measured ? 1 : PROBE_FRACTION)) / rate.msPerChar), 2 * Math.max(frame.lastPiece, MIN_PIECE_CHARS), this.charsLeft(), MAX_BATCH_CHARS));
+      const pieceChars = (rate) => Math.max(MIN_PIECE_CHARS, Math.min(Math.floor((budget * (rate.measured ? 1 : PROBE_FRACTION)) / rate.msPerChar), 2 * Math.max(frame.lastPiece, MIN_PIECE_CHARS), this.batchCharsLeft()));
       const slice = text.slice(start, Math.min(this.length, start + pieceChars(frame.plainRate)));
       const run = plainRun(slice);
       if (slice.charCodeAt(run) === QUOTE) {
