@@ -104,8 +104,9 @@ function verdicts(report) {
       } else {
         if (native && native.verified && row.ms > TARGETS.maxRatioToNative * native.ms) {
           const extra = extraSteps(row.result);
-          const floorMs = native.ms + extra.reduce((sum, step) => sum + step.ms, 0);
-          const hasFloor = floorMs - native.ms >= NEGLIGIBLE_FLOOR * native.ms;
+          const extraMs = extra.reduce((sum, step) => sum + step.ms, 0);
+          const floorMs = native.ms + extraMs;
+          const hasFloor = extraMs >= NEGLIGIBLE_FLOOR * native.ms;
           const allowedMs = floorMs + (TARGETS.maxRatioToNative - 1) * native.ms;
           ratioAtFloor = hasFloor && row.ms <= allowedMs;
           const floor = `native's ${fms(native.ms)} ms and ${extra.map((step) => `${step.step} (${fms(step.ms)} ms)`).join(', ')} ` +
