@@ -47,7 +47,9 @@
  * - guessed: once a scanned batch shows that the text around the commas between children is always the same (e.g.
  *   `},{"id":` in an array of records, or `,` in an array of numbers) and appears nowhere else in the batch, the
  *   next batches end at the first such comma past the target, found by indexOf, without reading what lies between
- *   (each at most four times as long as the one before: a guess cannot see where its container ends).
+ *   (each at most four times as long as the one before: a guess cannot see where its container ends). An object
+ *   whose values differ in kind can have its keys' common start instead (`,"key_`), when it appears in the batch once
+ *   for each key of that start and nowhere else: batches then end at commas before such keys only.
  *   Children of a thousand characters or more are then parsed one by one from slices of the text, which V8 does not
  *   copy (a batch is one copy of its text). Two wrong guesses and the container is scanned to its end.
  * Correctness does not rest on the scan nor on the guesses: native parses every batch and every string piece, and
@@ -160,6 +162,10 @@ const TO_STOP = /[^",[\]{}]*/y;
 const POSITION = / at position (\d+)/;
 // The start of an object up to its first key's colon, for a signature.
 const FIRST_KEY = /\{[ \t\n\r]*"[^"\\]{0,16}"[ \t\n\r]*:/y;
+// The start of a key up to its first digit, for an object's signature (keySignature): with its quote, a pattern of
+// at most 6 characters.
+const KEY_PREFIX_CHARS = 5;
+const KEY_PREFIX = new RegExp(`[^"\\\\0-9]{0,${KEY_PREFIX_CHARS}}`, 'y');
 
 const now = () => performance.now();
 const isWhitespace = (code) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
@@ -207,6 +213,7 @@ class Frame {
     this.signature = null; // what the text around a comma between two children looks like, once learnt
     this.failures = 0; // batches whose guessed end was wrong
     this.signatureLooks = 0; // scanned batches that showed no signature
+    this.failedPrefix = null; // OBJECT: the key start keySignature() tried last
     this.exactNext = false; // the next batch must be scanned (a large child follows, or a guess just failed)
     this.elementChars = 0; // ARRAY: average length of a child
     this.lastBatch = 0; // length of the text of the last batch parsed
@@ -232,6 +239,7 @@ class Parser {
     this.cutBeforeLarge = false; // scan() ended the batch before a large value
     this.merged = false; // the last object batch was merged into an object (not adopted)
     this.children = 0; // children in the last batch (-1: not counted)
+    this.batchKeys = null; // the keys of the last batch merged into an object
     this.region = null; // the text nextComma() searches, from regionStart to regionEnd
     this.regionStart = 0;
     this.regionEnd = 0;
@@ -372,7 +380,7 @@ class Parser {
         frame.pos = end + 1;
         frame.needValue = true;
         if (this.cutBeforeLarge) frame.exactNext = true;
-        else if (frame.signature === null && frame.failures < MAX_GUESS_FAILURES && frame.signatureLooks < MAX_SIGNATURE_LOOKS) {
+        else if (frame.signature === null && frame.failures < MAX_GUESS_FAILURES && (frame.signatureLooks < MAX_SIGNATURE_LOOKS || frame.kind === OBJECT)) {
           frame.signature = this.learnSignature(frame, start, end);
           if (frame.signature === null) frame.signatureLooks++;
         }
@@ -503,11 +511,21 @@ class Parser {
 
   /**
    * The signature of the comma that ended a scanned batch, if it is a safe guide: in the batch just parsed, it must
-   * appear at every comma between two children and nowhere else (a guess at a false one costs a wasted parse).
+   * appear at every comma between two children and nowhere else (a guess at a false one costs a wasted parse). An
+   * object whose values differ in kind has no such text; its keys may still share a start (`key_` in `key_1`,
+   * `key_2`, ...): keySignature() tries that.
    */
   learnSignature(frame, start, end) {
     if (this.children < MIN_SIGNATURE_CHILDREN) return null;
-    const signature = this.signatureAt(frame, end);
+    if (frame.signatureLooks < MAX_SIGNATURE_LOOKS) {
+      const signature = this.signatureAt(frame, end);
+      if (this.countCommas(signature, start, end) === this.children - 1) return signature;
+    }
+    return frame.kind === OBJECT ? this.keySignature(frame, start, end) : null;
+  }
+
+  /** How many commas with the signature around them lie in text[start, end), counting up to this.children. */
+  countCommas(signature, start, end) {
     let count = 0;
     for (let at = start; count < this.children;) {
       const comma = this.nextComma(signature, at, end - 1);
@@ -515,7 +533,36 @@ class Parser {
       count++;
       at = comma + 1;
     }
-    return count === this.children - 1 ? signature : null;
+    return count;
+  }
+
+  /**
+   * A comma followed by the start of a key, up to its first digit (at most KEY_PREFIX_CHARS; none when the key starts
+   * with one), as a signature of the object's commas, if in the batch just merged it appears once for each of the
+   * batch's keys with that start but the first, and nowhere else. The start is that of the batch's last key in
+   * Object.keys' order, which lists array indices first: a named key's, when the batch has one. Guesses then end at
+   * such commas only, skipping keys of other starts (integer-like keys, say), whatever kinds of values lie between.
+   */
+  keySignature(frame, start, end) {
+    const text = this.text;
+    WS.lastIndex = end + 1;
+    WS.test(text);
+    const quote = WS.lastIndex;
+    const last = this.batchKeys[this.batchKeys.length - 1];
+    KEY_PREFIX.lastIndex = 0;
+    KEY_PREFIX.test(last);
+    const prefix = last.slice(0, KEY_PREFIX.lastIndex);
+    if (text.charCodeAt(quote) !== QUOTE || prefix === frame.failedPrefix) return null;
+    frame.failedPrefix = prefix; // a start that fails here is not tried again on the batches after
+    const search = `"${prefix}`;
+    let keys = 0;
+    for (const key of this.batchKeys) if (key.startsWith(prefix)) keys++;
+    WS.lastIndex = start;
+    WS.test(text);
+    if (text.startsWith(search, WS.lastIndex)) keys--; // the batch's first key has no comma before it in the batch
+    if (keys < MIN_SIGNATURE_CHILDREN - 1) return null;
+    const signature = { text: text.slice(end, quote) + search, search, searchOffset: quote - end, commaOffset: 0 };
+    return this.countCommas(signature, start, end) === keys ? signature : null;
   }
 
   /**
@@ -858,10 +905,12 @@ class Parser {
     if (frame.value === null) {
       frame.value = batch;
       frame.namedKeys = -1;
+      this.batchKeys = null;
       this.children = -1; // not counted (a key listing of a large object costs; merge() lists it if it must)
     } else {
       const keys = Object.keys(batch);
       this.children = keys.length; // at most: duplicate keys count once
+      this.batchKeys = keys;
       this.merge(frame, batch, keys, 0, false);
     }
   }

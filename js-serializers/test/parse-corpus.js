@@ -221,6 +221,21 @@ const valid = [
     });
     return `{${members.join(',')}}`;
   }),
+  // Keys that share a start (fast-parse guesses batch ends at `,"key_`), and that start after commas of other levels:
+  // in runs of arrays and nested objects, and after the wide object's end; integer-like keys first, as JSON.stringify
+  // writes them.
+  lazy('wide object of keys that share a start, the start also inside its values and after it', () => {
+    const next = mulberry32(14);
+    const members = repeat(80000, (i) => {
+      const r = next();
+      const key = i < 8000 ? String(i * 3) : `key_${i}`;
+      // Past the first 20000 keys, runs of values with the start inside, where a guessed end can fall.
+      const trap = i >= 20000 && i % 1000 < 100;
+      const value = trap && r % 2 === 0 ? '["a","key_z"]' : trap ? `{"key_a":${r},"key_b":"key_,\\"key_"}` : r % 3 === 0 ? '[1,"x"]' : String(r);
+      return `"${key}":${value}`;
+    });
+    return `{"wide":{${members.join(',')}},"key_after":{"key_1":1,"key_2":[2]},"key_3":3}`;
+  }),
   lazy('wide object with duplicate and __proto__ keys spread across it', () => {
     const members = repeat(60000, (i) => `"k${i % 20000}":${i}`);
     members.splice(30000, 0, '"__proto__":{"late":true}');
