@@ -145,6 +145,22 @@ function deepTreeAfterSmallMembers(levels) {
   return node;
 }
 
+/**
+ * A complete binary tree `depth` levels deep whose keys and strings (taken from `strings` in turn) hold brackets,
+ * braces, commas and quotes: a parser that finds where its batches end by counting brackets alone is misled here.
+ */
+function bushyTreeOfTrickyStrings(depth, strings, [idKey, kidsKey]) {
+  let id = 0;
+  const node = (below) => {
+    const own = id++;
+    const kids = below > 0 ? [node(below - 1), strings[own % strings.length], node(below - 1)] : [];
+    return { [idKey]: own, label: strings[(own * 7) % strings.length], [kidsKey]: kids };
+  };
+  return node(depth);
+}
+// Balanced in each string, and no comma: the count of brackets stays right, but some containers it sees are strings.
+const BALANCED_STRINGS = ['[]', '{[]}', '[{}{}]', '[[[]]]', 'plain', '{"a":[1]}'];
+
 const ESCAPES = '\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u0000 \\u001F \\u007f \\u00e9 \\u20AC \\u2028 \\ud83d\\ude00 \\ud800 \\udfff';
 const TRICKY_STRINGS = ['[', ']', '{', '}', '"', '\\', ',', ':', '\\"', '"\\', '],[', '},{', '","', '":"', '\\\\"', ' ',
   '\u2028\u2029', '\ud800', '\udc00', '\ud83d\ude00', '\u0000\u001f', 'é€', ''];
@@ -201,6 +217,8 @@ const valid = [
   { name: 'nested arrays with whitespace, 2k levels', text: nested(2000, '[ \n', ' \n]', '0') },
   lazy('nested arrays, 200k levels', () => nested(200000, '[', ']', '')),
   lazy('deep tree of objects and arrays (2000 levels)', () => JSON.stringify(shapes.deepTree(1000, 50))),
+  lazy('bushy tree whose keys and strings hold brackets, commas and quotes', () => JSON.stringify(bushyTreeOfTrickyStrings(14, TRICKY_STRINGS, ['id]', '{kids[']))),
+  lazy('bushy tree whose strings hold balanced brackets', () => JSON.stringify(bushyTreeOfTrickyStrings(14, BALANCED_STRINGS, ['id', 'kids']))),
   lazy('deep tree with small members before the large one, pretty-printed', () => JSON.stringify(deepTreeAfterSmallMembers(500), null, 1)),
   // Large shapes, in text forms JSON.stringify never writes.
   lazy('big array of numbers in every form', () => {
@@ -357,6 +375,11 @@ const invalid = [
   lazy('unclosed nesting, 10k levels', () => '['.repeat(10000) + ']'.repeat(9999)),
   lazy('mismatched close deep in nesting', () => `${'['.repeat(50000)}1${']'.repeat(25000)}}${']'.repeat(24999)}`),
   lazy('unclosed huge element', () => `[1,{"x":[${repeat(200000, (i) => i).join(',')}]`),
+  lazy('bracket missing deep in a bushy tree of tricky strings', () => {
+    const text = JSON.stringify(bushyTreeOfTrickyStrings(14, TRICKY_STRINGS, ['id]', '{kids[']));
+    const at = text.indexOf(']},', Math.floor(text.length * 0.7));
+    return text.slice(0, at) + text.slice(at + 1);
+  }),
   lazy('trailing comma inside a huge element', () => `[1,{"x":[${repeat(200000, (i) => i).join(',')},]},2]`),
 ];
 
