@@ -138,6 +138,7 @@ const YIELDABLE_JSON = {
     'unclosed nesting, 10k levels', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
     'mismatched close deep in nesting', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
     'unclosed huge element', // threw ParseError where native throws SyntaxError
+    'bracket missing deep in a bushy tree of tricky strings', // threw ParseError where native throws SyntaxError
     'trailing comma inside a huge element', // threw ParseError where native throws SyntaxError
   ],
 };
