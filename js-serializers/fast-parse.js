@@ -494,9 +494,7 @@ class Parser {
       WS.lastIndex = start;
       WS.test(this.text);
       keyStart = WS.lastIndex;
-      keyEnd = this.text.lastIndexOf(':', opens[0]);
-      while (this.text.charCodeAt(keyEnd) !== QUOTE) keyEnd--;
-      keyEnd++;
+      keyEnd = this.whitespaceBefore(this.whitespaceBefore(opens[0] - 1) - 1) + 1; // past the colon, to the quote
     } else {
       WS.lastIndex = start;
       if (!WS.test(this.text) || WS.lastIndex !== opens[0]) return -1;
