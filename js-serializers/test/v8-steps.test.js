@@ -23,7 +23,6 @@ test('parse: growing the widest nested object, its longest insertion, and all of
   const steps = parseSteps(document(), { splitChars: 1000 });
   assert.deepStrictEqual(steps.map((s) => [s.keys, s.spread === true, s.extra === true]), [[2000, false, false], [2000, true, true]]);
   assert.ok(steps.every((s) => s.ms >= 0 && /2000 keys/.test(s.step)));
-  assert.ok(steps[1].ms >= steps[0].ms, 'all the insertions take at least as long as the longest');
   // One batch holds it: native parses it whole, nothing is inserted from JavaScript.
   assert.deepStrictEqual(parseSteps(document()).map((s) => [s.keys, s.extra === true]), [[2000, false]]);
   assert.deepStrictEqual(parseSteps([1, 'two', [3]]), []);
