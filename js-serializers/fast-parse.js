@@ -408,13 +408,7 @@ class Parser {
   endBatch(frame, start, end, byCount) {
     const scanned = now();
     const closing = this.text.charCodeAt(end) !== COMMA;
-    try {
-      this.flush(frame, start, end, closing);
-    } catch (error) {
-      if (!byCount || !(error instanceof SyntaxError)) throw error;
-      this.bracketFailed(frame);
-      return;
-    }
+    if (!this.flushChecked(frame, start, end, closing, byCount)) return;
     this.learn(frame, now() - scanned, end - start);
     if (closing && frame.rest !== null) {
       frame.restClose = end;
@@ -486,18 +480,18 @@ class Parser {
       frame.chainAt = 0;
       return start + comma;
     }
+    WS.lastIndex = start;
+    WS.test(this.text);
+    const first = WS.lastIndex; // the member's key in an object, its value in an array
     let keyStart = -1;
     let keyEnd = -1;
     if (frame.kind === OBJECT) {
       MEMBER_HEAD.lastIndex = start;
       if (!MEMBER_HEAD.test(this.text) || MEMBER_HEAD.lastIndex !== opens[0]) return -1;
-      WS.lastIndex = start;
-      WS.test(this.text);
-      keyStart = WS.lastIndex;
+      keyStart = first;
       keyEnd = this.whitespaceBefore(this.whitespaceBefore(opens[0] - 1) - 1) + 1; // past the colon, to the quote
-    } else {
-      WS.lastIndex = start;
-      if (!WS.test(this.text) || WS.lastIndex !== opens[0]) return -1;
+    } else if (first !== opens[0]) {
+      return -1;
     }
     this.descent = { at: opens[0], keyStart, keyEnd, chain, chainAt: 1 };
     return -1;
@@ -570,13 +564,7 @@ class Parser {
     }
     frame.knownEnd = -1;
     this.sliceChars += end - start;
-    try {
-      this.flush(frame, start, end, false);
-    } catch (error) {
-      if (!(error instanceof SyntaxError) || !frame.knownByCount) throw error;
-      this.bracketFailed(frame);
-      return;
-    }
+    if (!this.flushChecked(frame, start, end, false, frame.knownByCount)) return;
     this.learn(frame, now() - started, end - start);
     frame.pos = end + 1;
     frame.needValue = true;
@@ -628,13 +616,23 @@ class Parser {
     this.measured = true;
   }
 
-  /** A batch whose end bracketEnd() found did not parse: it is scanned (the next slice), with its chain forgotten. */
-  bracketFailed(frame) {
+  /**
+   * flush(), for a batch whose end bracketEnd() may have found (byCount): a SyntaxError then means a wrong count, not
+   * a wrong text, and the batch is scanned (the next slice), with its chain forgotten. Says whether it parsed.
+   */
+  flushChecked(frame, start, end, atClose, byCount) {
+    try {
+      this.flush(frame, start, end, atClose);
+      return true;
+    } catch (error) {
+      if (!byCount || !(error instanceof SyntaxError)) throw error;
+    }
     this.bracketFailures++;
     frame.chain = null;
     frame.exactNext = true;
     frame.scanNext = true;
     this.breakSlice = true;
+    return false;
   }
 
   guessFailed(frame) {

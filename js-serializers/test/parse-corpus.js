@@ -158,6 +158,8 @@ function bushyTreeOfTrickyStrings(depth, strings, [idKey, kidsKey]) {
   };
   return node(depth);
 }
+/** bushyTreeOfTrickyStrings' text with every kind of tricky string, in keys too. */
+const trickyBushyText = () => JSON.stringify(bushyTreeOfTrickyStrings(14, TRICKY_STRINGS, ['id]', '{kids[']));
 // Balanced in each string, and no comma: the count of brackets stays right, but some containers it sees are strings.
 const BALANCED_STRINGS = ['[]', '{[]}', '[{}{}]', '[[[]]]', 'plain', '{"a":[1]}'];
 
@@ -217,7 +219,7 @@ const valid = [
   { name: 'nested arrays with whitespace, 2k levels', text: nested(2000, '[ \n', ' \n]', '0') },
   lazy('nested arrays, 200k levels', () => nested(200000, '[', ']', '')),
   lazy('deep tree of objects and arrays (2000 levels)', () => JSON.stringify(shapes.deepTree(1000, 50))),
-  lazy('bushy tree whose keys and strings hold brackets, commas and quotes', () => JSON.stringify(bushyTreeOfTrickyStrings(14, TRICKY_STRINGS, ['id]', '{kids[']))),
+  lazy('bushy tree whose keys and strings hold brackets, commas and quotes', trickyBushyText),
   lazy('bushy tree whose strings hold balanced brackets', () => JSON.stringify(bushyTreeOfTrickyStrings(14, BALANCED_STRINGS, ['id', 'kids']))),
   lazy('deep tree with small members before the large one, pretty-printed', () => JSON.stringify(deepTreeAfterSmallMembers(500), null, 1)),
   // Large shapes, in text forms JSON.stringify never writes.
@@ -376,7 +378,7 @@ const invalid = [
   lazy('mismatched close deep in nesting', () => `${'['.repeat(50000)}1${']'.repeat(25000)}}${']'.repeat(24999)}`),
   lazy('unclosed huge element', () => `[1,{"x":[${repeat(200000, (i) => i).join(',')}]`),
   lazy('bracket missing deep in a bushy tree of tricky strings', () => {
-    const text = JSON.stringify(bushyTreeOfTrickyStrings(14, TRICKY_STRINGS, ['id]', '{kids[']));
+    const text = trickyBushyText();
     const at = text.indexOf(']},', Math.floor(text.length * 0.7));
     return text.slice(0, at) + text.slice(at + 1);
   }),
