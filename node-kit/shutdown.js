@@ -49,9 +49,28 @@ function gracefulCloser(server, timeoutMs) {
   };
 }
 
+/**
+ * Calls stop(signal) on the first SIGTERM or SIGINT, and only logs the ones after it. A server started by make gets a
+ * stop twice: once with its process group and once more from make, which passes its own on to its child; a second
+ * signal must not kill a server that is still finishing its in-flight requests (its shutdown timeout bounds that).
+ */
+function onStopSignals(stop, log) {
+  let stopping = false;
+  const onSignal = (signal) => {
+    if (stopping) {
+      log(`${signal} again: still stopping`);
+      return;
+    }
+    stopping = true;
+    stop(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
 /** Exits 0 after a graceful close on SIGTERM or SIGINT, 1 if it timed out. */
 function closeOnSignals(close, log) {
-  const onSignal = (signal) => {
+  onStopSignals((signal) => {
     log(`${signal}: finishing in-flight requests`);
     close().then(
       () => process.exit(0),
@@ -60,9 +79,7 @@ function closeOnSignals(close, log) {
         process.exit(1);
       },
     );
-  };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  }, log);
 }
 
-module.exports = { gracefulCloser, closeOnSignals };
+module.exports = { gracefulCloser, closeOnSignals, onStopSignals };

@@ -7,7 +7,7 @@ const { createRunner } = require('./runner');
 const { createServer } = require('./server');
 const { assertWritable } = require('./results');
 const { loadSuite } = require('./suites');
-const { gracefulCloser } = require('../../node-kit/shutdown');
+const { gracefulCloser, onStopSignals } = require('../../node-kit/shutdown');
 
 const SHUTDOWN_TIMEOUT_MS = 8000;
 
@@ -38,8 +38,7 @@ function main() {
       },
     );
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  onStopSignals(shutdown, log);
 }
 
 try {

@@ -125,7 +125,8 @@ test('make native leaves no process and no port behind, however it ends', { time
   });
 
   await t.test('a second SIGINT (an impatient Ctrl-C) kills what is left, and still waits for it', async (st) => {
-    const lab = startLab(st, ['node-async']);
+    // The held run outlasts any wait here: neither its shutdown timeout nor its stalled-client timeout ends it first.
+    const lab = startLab(st, ['node-async'], { SHUTDOWN_TIMEOUT_MS: '600000', STALLED_CLIENT_TIMEOUT_MS: '600000' });
     await allUp(lab);
     await holdStreamedRun(st);
     lab.child.kill('SIGINT');
