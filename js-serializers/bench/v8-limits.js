@@ -1,7 +1,8 @@
 'use strict';
 // The steps V8 takes in one piece (bench/v8-steps.js), timed on synthetic inputs of growing size for their rates on
 // this machine: the physical limits in js-serializers/README.md, "What V8 does in one step".
-// - listing the keys of one object: µs per key; growing one object key by key: its longest insertion (a rehash),
+// - listing the keys of one object: µs per key, and of the batches JSON.parse makes of it (a parser's, from its
+//   text in pieces of fast-parse's MAX_BATCH_CHARS); growing one object key by key: its longest insertion (a rehash),
 //   and µs per key inserted;
 // - making one flat string from 64 Ki-character pieces (what stringify() returns), and flattening a rope made with +
 //   (what returning the pieces unjoined would leave to the caller's first use): ms per million characters;
@@ -21,7 +22,7 @@ const v8 = require('v8');
 const { performance } = require('perf_hooks');
 const { option } = require('./command-line');
 const { saveBenchResults } = require('./results-file');
-const { medianMs, median, collectGarbage, flatten, insertionMs, PIECE_CHARS } = require('./v8-steps');
+const { medianMs, median, collectGarbage, flatten, insertionMs, batchListingMs, PIECE_CHARS, PARSE_PIECE_CHARS } = require('./v8-steps');
 const { generators } = require('./shapes');
 const { startGcPauses } = require('./gc-pauses');
 const { nextTurn } = require('../../node-kit/event-loop');
@@ -55,8 +56,16 @@ function measure(rounds) {
     // the shape family's own wide objects (a tenth of their keys integer-like), with small values
     const object = generators.wideObject(count, 8, 13);
     const ms = medianMs(() => Object.keys(object), rounds);
+    const batchesMs = batchListingMs(object, PARSE_PIECE_CHARS, rounds);
     const inserted = insertionMs(object, rounds);
-    return { keys: count, ms, usPerKey: (ms * 1000) / count, longestInsertionMs: inserted.longestMs, insertionUsPerKey: (inserted.totalMs * 1000) / count };
+    return {
+      keys: count,
+      ms,
+      usPerKey: (ms * 1000) / count,
+      batchListingUsPerKey: (batchesMs * 1000) / count,
+      longestInsertionMs: inserted.longestMs,
+      insertionUsPerKey: (inserted.totalMs * 1000) / count,
+    };
   });
   const strings = MILLIONS_OF_CHARS.map((millions) => {
     const chars = millions * 1e6;
@@ -112,10 +121,10 @@ function newSpaceSize() {
 function print(report) {
   const f = (n, digits) => n.toFixed(digits);
   console.log(`Node ${report.node} (V8 ${report.v8}), ${report.cpus} × ${report.cpuModel}, load average ${report.loadAverage.map((l) => f(l, 2)).join(' ')}, median of ${report.rounds}`);
-  console.log('\n| keys of one object | Object.keys ms | µs a key | growing it key by key: longest insertion, ms | µs a key inserted |');
-  console.log('|---:|---:|---:|---:|---:|');
+  console.log('\n| keys of one object | Object.keys ms | µs a key | µs a key, listed from the batches JSON.parse made | growing it key by key: longest insertion, ms | µs a key inserted |');
+  console.log('|---:|---:|---:|---:|---:|---:|');
   for (const k of report.keys) {
-    console.log(`| ${k.keys} | ${f(k.ms, 1)} | ${f(k.usPerKey, 3)} | ${f(k.longestInsertionMs, 1)} | ${f(k.insertionUsPerKey, 3)} |`);
+    console.log(`| ${k.keys} | ${f(k.ms, 1)} | ${f(k.usPerKey, 3)} | ${f(k.batchListingUsPerKey, 3)} | ${f(k.longestInsertionMs, 1)} | ${f(k.insertionUsPerKey, 3)} |`);
   }
   console.log('\n| M chars | join, ms a million | rope flattened, ms a million | JSON.parse of one string, ms a MB: plain | escape-dense |');
   console.log('|---:|---:|---:|---:|---:|');

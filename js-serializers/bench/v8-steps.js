@@ -13,7 +13,8 @@
 // And the work a serializer that yields must add to native's (marked extra: a floor under its time, beside native's):
 // JSON.stringify serializes only whole objects and JSON.parse cannot parse into an object that exists, so an object
 // split across batches has its keys listed from JavaScript and copied into smaller objects for stringify (native then
-// lists those), and every key inserted once more from JavaScript into the one growing object for parse. JSON.parse
+// lists those), and for parse the keys of every batch JSON.parse made are listed, and each inserted once more from
+// JavaScript into the one growing object. JSON.parse
 // decodes only a whole text, so a string too long for one slice reaches it in pieces, each copied out of the text
 // with quotes added: one copy of the string's text more than native makes (checking the characters in JavaScript
 // instead, and copying them, is a pass more too, and a slower one).
@@ -165,6 +166,35 @@ function insertionMs(object, rounds = ROUNDS) {
   return { longestMs: median(longest), totalMs };
 }
 
+/**
+ * Listing the keys of `object` where a parser that builds it from batches gets them: JSON.parse of its members in
+ * batches of up to `batchChars` characters (untimed), then Object.keys of every batch (timed, median of `rounds`). A
+ * batch of a few hundred keys is a dictionary-mode object, whose listing sorts its keys by when they were added:
+ * several times the cost per key of listing an object of fast properties. Smaller batches would be listed faster,
+ * but JSON.parse builds each of their keys a new hidden class, which costs more than the listing saves.
+ */
+function batchListingMs(object, batchChars, rounds = ROUNDS) {
+  const batches = [];
+  let members = [];
+  let chars = 0;
+  for (const key of Object.keys(object)) {
+    const member = `${JSON.stringify(key)}:${JSON.stringify(object[key])}`;
+    if (members.length > 0 && chars + member.length > batchChars) {
+      batches.push(JSON.parse(`{${members.join(',')}}`));
+      members = [];
+      chars = 0;
+    }
+    members.push(member);
+    chars += member.length + 1;
+  }
+  if (members.length > 0) batches.push(JSON.parse(`{${members.join(',')}}`));
+  return medianMs(() => {
+    let listed = 0;
+    for (let b = 0; b < batches.length; b++) listed += Object.keys(batches[b]).length;
+    return listed;
+  }, rounds);
+}
+
 /** The copies JSON.parse reads a long string's text from: pieces of PARSE_PIECE_CHARS, each in quotes, flat. */
 function piecesWithQuotes(text) {
   const pieces = [];
@@ -176,9 +206,9 @@ function piecesWithQuotes(text) {
  * The steps a parser that yields cannot avoid when building value: [{step, ms, keys?, chars?, spread?, extra?}].
  * Building its widest object: the longest insertion of its keys, where V8 grows its hash table, is one piece (a
  * block's floor, for any parser). When its text is longer than `splitChars` (what one batch holds), it spans batches,
- * and JSON.parse cannot parse into an object that exists: every key is inserted from JavaScript, after native has
- * parsed it (or instead, by a parser that does not use it), spread over slices (spread: never a block; extra: a
- * time's floor, added to native's own parse). Decoding a string whose text is longer than `splitChars` in pieces:
+ * and JSON.parse cannot parse into an object that exists: every key is listed from the batch native parsed it in,
+ * and inserted from JavaScript (a parser that does not use native inserts them too, after its own, slower reading of
+ * the text), spread over slices (spread: never a block; extra: a time's floor, added to native's own parse). Decoding a string whose text is longer than `splitChars` in pieces:
  * one more copy of its text (extra, spread).
  */
 function parseSteps(value, { splitChars = Infinity } = {}) {
@@ -188,6 +218,8 @@ function parseSteps(value, { splitChars = Infinity } = {}) {
     const { longestMs, totalMs } = insertionMs(widest.object);
     steps.push({ step: `growing its widest object (${widest.keys} keys) key by key, the longest insertion`, ms: longestMs, keys: widest.keys });
     if (JSON.stringify(widest.object).length > splitChars) {
+      const listingMs = batchListingMs(widest.object, splitChars);
+      steps.push({ step: `listing the ${widest.keys} keys of its widest object from the batches JSON.parse made of it (${((listingMs * 1000) / widest.keys).toFixed(2)} µs a key)`, ms: listingMs, keys: widest.keys, spread: true, extra: true });
       steps.push({ step: `inserting the ${widest.keys} keys of its widest object from JavaScript`, ms: totalMs, keys: widest.keys, spread: true, extra: true });
     }
   }
@@ -205,4 +237,4 @@ function parseSteps(value, { splitChars = Infinity } = {}) {
   return steps;
 }
 
-module.exports = { stringifySteps, parseSteps, insertionMs, medianMs, median, collectGarbage, flatten, PIECE_CHARS, PARSE_PIECE_CHARS };
+module.exports = { stringifySteps, parseSteps, insertionMs, batchListingMs, medianMs, median, collectGarbage, flatten, PIECE_CHARS, PARSE_PIECE_CHARS };

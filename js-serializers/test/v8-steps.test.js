@@ -19,9 +19,10 @@ test('stringify: the keys of the widest nested object, and the flat string only 
   assert.ok(flat.every((s) => s.ms >= 0 && typeof s.step === 'string'));
 });
 
-test('parse: growing the widest nested object, its longest insertion, and all of them when it spans batches; nothing without objects', () => {
+test('parse: growing the widest nested object, its longest insertion, and listing and inserting all of them when it spans batches; nothing without objects', () => {
   const steps = parseSteps(document(), { splitChars: 1000 });
-  assert.deepStrictEqual(steps.map((s) => [s.keys, s.spread === true, s.extra === true]), [[2000, false, false], [2000, true, true]]);
+  assert.deepStrictEqual(steps.map((s) => [s.keys, s.spread === true, s.extra === true]), [[2000, false, false], [2000, true, true], [2000, true, true]]);
+  assert.deepStrictEqual(steps.map((s) => s.step.split(' ')[0]), ['growing', 'listing', 'inserting']);
   assert.ok(steps.every((s) => s.ms >= 0 && /2000 keys/.test(s.step)));
   // One batch holds it: native parses it whole, nothing is inserted from JavaScript.
   assert.deepStrictEqual(parseSteps(document()).map((s) => [s.keys, s.extra === true]), [[2000, false]]);
