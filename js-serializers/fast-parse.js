@@ -382,13 +382,19 @@ class Parser {
         return;
       }
     }
-    if (frame.chain !== null && frame.kind === ARRAY) {
-      // Text nested deeply: the next child may be a container already known to be large.
+    if (frame.chain !== null) {
+      // Text nested deeply: the next child may be a container already known to be large (after its key, in an object).
+      const at = frame.chain.at[frame.chainAt];
       WS.lastIndex = start;
       WS.test(this.text);
-      if (WS.lastIndex === frame.chain.at[frame.chainAt]) {
-        const at = WS.lastIndex;
-        this.descent = { at, keyStart: -1, keyEnd: -1, chain: frame.chain, chainAt: frame.chainAt + 1 };
+      const first = WS.lastIndex;
+      let keyEnd = -1;
+      if (frame.kind === OBJECT) {
+        MEMBER_HEAD.lastIndex = start;
+        if (MEMBER_HEAD.test(this.text) && MEMBER_HEAD.lastIndex === at) keyEnd = this.whitespaceBefore(this.whitespaceBefore(at - 1) - 1) + 1;
+      }
+      if (first === at || keyEnd >= 0) {
+        this.descent = { at, keyStart: keyEnd >= 0 ? first : -1, keyEnd, chain: frame.chain, chainAt: frame.chainAt + 1 };
         this.descend(frame);
         return;
       }
