@@ -13,7 +13,7 @@
 //
 //   node --expose-gc js-serializers/bench/shape-run.js '<spec>'
 // where spec is JSON: {workload, approach, shape (a name in bench/shapes.js) or file, scale, warmups, rounds, yieldMs,
-// steps (false: V8's steps are not timed, and steps is [])}.
+// heap ('steady' or 'cold': bench/shapes-bench.js's --heap), steps (false: V8's steps are not timed, and steps is [])}.
 // Node 14 syntax (the lint's rule for js-serializers/), although only Node 24 runs it.
 const fs = require('fs');
 const crypto = require('crypto');
@@ -91,7 +91,7 @@ async function startLoopFigures() {
 }
 
 async function measureOnce(run, prepared, spec) {
-  collectGarbage();
+  if (spec.heap === 'cold') collectGarbage();
   const stats = {};
   const stopFigures = await startLoopFigures();
   const started = performance.now();

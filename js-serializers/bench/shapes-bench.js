@@ -4,7 +4,8 @@
 // of fast, the peer libraries of bench/peers), side by side in one run of this script.
 //
 //   node js-serializers/bench/shapes-bench.js [--shape <text>] [--file <doc.json>] [--rounds N] [--warmups N]
-//                                             [--passes N] [--scale <fraction>] [--workload stringify|parse] [--json]
+//                                             [--passes N] [--scale <fraction>] [--workload stringify|parse]
+//                                             [--heap steady|cold] [--json]
 //
 // --shape runs the shapes whose name contains the text; --file (or the environment's FILE) measures that JSON file
 // instead of the family (stringify: its parsed value; parse: its text as is); --scale shrinks every shape (0.02 for a
@@ -14,6 +15,13 @@
 // so that neither one process's luck (where its heap and code landed) nor a few seconds of a noisy machine decide a
 // ratio, and the table shows the spread of the passes' medians. --workload runs one workload only; --json prints the
 // raw report instead of the tables.
+//
+// --heap steady (the default) runs the rounds of a process back to back: each finds the garbage the one before left,
+// as a service's parse or stringify finds its young generation partly full, and pays the collections its own
+// allocation brings, the way a harness that times many iterations does. --heap cold forces a full collection before
+// each round: less noise, but a best case for whatever allocates in one burst. Native's JSON.parse of the 11 MB deep
+// tree allocates 13 MB of values: in an emptied 16 MB young generation (NODE24_OPTIONS) that needs no scavenge until
+// after the clock stops, 21 ms cold against 30 ms back to back, while fast's pieces and walk fill it during its run.
 //
 // Each child starts with the options of the lab's Node 24 services (NODE24_OPTIONS, which `make bench-shapes` passes:
 // their young generation's size sets how long the collector's pauses are); without it, with V8's defaults. The report
@@ -41,6 +49,7 @@ const { cpuLayout } = require('../../node-kit/cpus');
 
 const RUN_SCRIPT = path.join(__dirname, 'shape-run.js');
 const WORKLOADS = ['stringify', 'parse'];
+const HEAP_PROTOCOLS = ['steady', 'cold'];
 const YIELD_MS = 5;
 // A child that has not answered by then is stopped and reported as a failure, so one stuck library cannot hang the run.
 const CHILD_TIMEOUT_MS = 20 * 60 * 1000;
@@ -64,6 +73,11 @@ function text(args, name, fallback) {
   return args[at + 1];
 }
 
+function heapProtocol(value) {
+  if (!HEAP_PROTOCOLS.includes(value)) throw new Error(`--heap is one of ${HEAP_PROTOCOLS.join(', ')}`);
+  return value;
+}
+
 /** Every option checked here, once: a bad one throws before anything runs. */
 function readOptions(args) {
   const file = text(args, '--file', process.env.FILE || undefined);
@@ -81,6 +95,7 @@ function readOptions(args) {
     warmups: option(args, '--warmups', 1),
     passes: option(args, '--passes', 3),
     scale: positiveNumber(args, '--scale', 1),
+    heap: heapProtocol(text(args, '--heap', 'steady')),
     json: args.includes('--json'),
   };
 }
@@ -136,7 +151,7 @@ async function measure(options) {
           process.stderr.write(`${workload} · ${doc.shape} · ${approach.label} · pass ${pass} of ${options.passes}\n`);
           const spec = {
             workload, approach: approach.name, shape: doc.file ? undefined : doc.shape, file: doc.file,
-            scale: options.scale, warmups: options.warmups, rounds: options.rounds, yieldMs: YIELD_MS, steps: pass === 1,
+            scale: options.scale, warmups: options.warmups, rounds: options.rounds, yieldMs: YIELD_MS, heap: options.heap, steps: pass === 1,
           };
           addPass(rows[i], await runChild(spec));
         }
@@ -178,6 +193,7 @@ async function main() {
     scale: options.file === undefined ? options.scale : undefined,
     shapeFilter: options.filter,
     yieldMs: YIELD_MS,
+    heap: options.heap,
     warmups: options.warmups,
     rounds: options.rounds,
     passes: options.passes,

@@ -178,6 +178,11 @@ function workloadTable(workload, report) {
   return rows.length === 0 ? '' : `\n## ${workload}\n${table(header, rows)}`;
 }
 
+/** How the rounds met the heap (bench/shapes-bench.js's --heap); reports from before the option were cold. */
+function heapWords(heap) {
+  return heap === 'steady' ? 'rounds back to back (steady heap)' : 'a full collection before each round (cold heap)';
+}
+
 /**
  * The whole printout of a report: its machine, a table per workload, then for each function of fast on each shape
  * whether it met the targets, and each target it missed, plainly.
@@ -188,7 +193,7 @@ function render(report) {
     `# Shapes: fast against native and its peers, ${report.file ? `file ${report.file}` : `scale ${report.scale}`}`,
     `Node ${report.node} (V8 ${report.v8}), ${report.cpus} × ${report.cpuModel}, load average ` +
       `${report.loadAverage.map(f1).join(' ')} at the start; median of ${report.rounds} rounds after ` +
-      `${report.warmups} warm-up(s) in each of ${report.passes || 1} process(es) per row, yieldMs ${report.yieldMs}, Node options ` +
+      `${report.warmups} warm-up(s) in each of ${report.passes || 1} process(es) per row, ${heapWords(report.heap)}, yieldMs ${report.yieldMs}, Node options ` +
       `${report.nodeOptions && report.nodeOptions.length > 0 ? report.nodeOptions.join(' ') : '(V8\'s defaults)'}; peers: ${peers}`,
   ];
   for (const workload of ['stringify', 'parse']) lines.push(workloadTable(workload, report));
