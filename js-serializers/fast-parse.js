@@ -392,6 +392,7 @@ class Parser {
       let keyEnd = -1;
       if (frame.kind === OBJECT) {
         MEMBER_HEAD.lastIndex = start;
+        // past the colon, to the key's closing quote
         if (MEMBER_HEAD.test(this.text) && MEMBER_HEAD.lastIndex === at) keyEnd = this.whitespaceBefore(this.whitespaceBefore(at - 1) - 1) + 1;
       }
       if (first === at || keyEnd >= 0) {

@@ -21,7 +21,7 @@
 // allocation brings, the way a harness that times many iterations does. --heap cold forces a full collection before
 // each round: less noise, but a best case for whatever allocates in one burst. Native's JSON.parse of the 11 MB deep
 // tree allocates 13 MB of values: in an emptied 16 MB young generation (NODE24_OPTIONS) that needs no scavenge until
-// after the clock stops, 21 ms cold against 30 ms back to back, while fast's pieces and walk fill it during its run.
+// after the clock stops, 21 ms cold against 24.5 back to back, while fast's pieces and walk fill it during its run.
 //
 // Each child starts with the options of the lab's Node 24 services (NODE24_OPTIONS, which `make bench-shapes` passes:
 // their young generation's size sets how long the collector's pauses are); without it, with V8's defaults. The report
@@ -151,7 +151,8 @@ async function measure(options) {
           process.stderr.write(`${workload} · ${doc.shape} · ${approach.label} · pass ${pass} of ${options.passes}\n`);
           const spec = {
             workload, approach: approach.name, shape: doc.file ? undefined : doc.shape, file: doc.file,
-            scale: options.scale, warmups: options.warmups, rounds: options.rounds, yieldMs: YIELD_MS, heap: options.heap, steps: pass === 1,
+            scale: options.scale, warmups: options.warmups, rounds: options.rounds, yieldMs: YIELD_MS, heap: options.heap,
+            steps: pass === 1,
           };
           addPass(rows[i], await runChild(spec));
         }

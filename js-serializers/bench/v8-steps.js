@@ -14,10 +14,9 @@
 // JSON.stringify serializes only whole objects and JSON.parse cannot parse into an object that exists, so an object
 // split across batches has its keys listed from JavaScript and copied into smaller objects for stringify (native then
 // lists those), and for parse the keys of every batch JSON.parse made are listed, and each inserted once more from
-// JavaScript into the one growing object. JSON.parse
-// decodes only a whole text, so a string too long for one slice reaches it in pieces, each copied out of the text
-// with quotes added: one copy of the string's text more than native makes (checking the characters in JavaScript
-// instead, and copying them, is a pass more too, and a slower one).
+// JavaScript into the one growing object. JSON.parse decodes only a whole text, so a string too long for one slice
+// reaches it in pieces, each copied out of the text with quotes added: one copy of the string's text more than native
+// makes (checking the characters in JavaScript instead, and copying them, is a pass more too, and a slower one).
 // Node 14 syntax (the lint's rule for js-serializers/).
 const { performance } = require('perf_hooks');
 
@@ -208,8 +207,8 @@ function piecesWithQuotes(text) {
  * block's floor, for any parser). When its text is longer than `splitChars` (what one batch holds), it spans batches,
  * and JSON.parse cannot parse into an object that exists: every key is listed from the batch native parsed it in,
  * and inserted from JavaScript (a parser that does not use native inserts them too, after its own, slower reading of
- * the text), spread over slices (spread: never a block; extra: a time's floor, added to native's own parse). Decoding a string whose text is longer than `splitChars` in pieces:
- * one more copy of its text (extra, spread).
+ * the text), spread over slices (spread: never a block; extra: a time's floor, added to native's own parse).
+ * Decoding a string whose text is longer than `splitChars` in pieces: one more copy of its text (extra, spread).
  */
 function parseSteps(value, { splitChars = Infinity } = {}) {
   const steps = [];
