@@ -392,8 +392,7 @@ class Parser {
       let keyEnd = -1;
       if (frame.kind === OBJECT) {
         MEMBER_HEAD.lastIndex = start;
-        // past the colon, to the key's closing quote
-        if (MEMBER_HEAD.test(this.text) && MEMBER_HEAD.lastIndex === at) keyEnd = this.whitespaceBefore(this.whitespaceBefore(at - 1) - 1) + 1;
+        if (MEMBER_HEAD.test(this.text) && MEMBER_HEAD.lastIndex === at) keyEnd = this.keyEndBefore(at);
       }
       if (first === at || keyEnd >= 0) {
         this.descent = { at, keyStart: keyEnd >= 0 ? first : -1, keyEnd, chain: frame.chain, chainAt: frame.chainAt + 1 };
@@ -497,7 +496,7 @@ class Parser {
       MEMBER_HEAD.lastIndex = start;
       if (!MEMBER_HEAD.test(this.text) || MEMBER_HEAD.lastIndex !== opens[0]) return -1;
       keyStart = first;
-      keyEnd = this.whitespaceBefore(this.whitespaceBefore(opens[0] - 1) - 1) + 1; // past the colon, to the quote
+      keyEnd = this.keyEndBefore(opens[0]);
     } else if (first !== opens[0]) {
       return -1;
     }
@@ -925,6 +924,11 @@ class Parser {
       if (backslashes % 2 === 0) return k;
       k--;
     }
+  }
+
+  /** Where the key ends (past its closing quote) of a member whose head MEMBER_HEAD read up to its value at `at`. */
+  keyEndBefore(at) {
+    return this.whitespaceBefore(this.whitespaceBefore(at - 1) - 1) + 1; // back past the colon, to the quote
   }
 
   whitespaceBefore(j) {
