@@ -385,17 +385,8 @@ class Parser {
     }
     if (frame.chain !== null) {
       // Text nested deeply: the next child may be a container already known to be large (after its key, in an object).
-      const at = frame.chain.at[frame.chainAt];
-      WS.lastIndex = start;
-      WS.test(this.text);
-      const first = WS.lastIndex;
-      let keyEnd = -1;
-      if (frame.kind === OBJECT) {
-        MEMBER_HEAD.lastIndex = start;
-        if (MEMBER_HEAD.test(this.text) && MEMBER_HEAD.lastIndex === at) keyEnd = this.keyEndBefore(at);
-      }
-      if (first === at || keyEnd >= 0) {
-        this.descent = { at, keyStart: keyEnd >= 0 ? first : -1, keyEnd, chain: frame.chain, chainAt: frame.chainAt + 1 };
+      this.descent = this.descentTo(frame, start, frame.chain.at[frame.chainAt], frame.chain, frame.chainAt + 1);
+      if (this.descent !== null) {
         this.descend(frame);
         return;
       }
@@ -487,21 +478,24 @@ class Parser {
       frame.chainAt = 0;
       return start + comma;
     }
+    this.descent = this.descentTo(frame, start, opens[0], chain, 1);
+    return -1;
+  }
+
+  /**
+   * The descent into the value that opens at `at`, when only whitespace (and, in an object, a key and its colon)
+   * comes before it from `start`, the walk's position at a child's start; null otherwise: the walk never enters a
+   * container where the count says one opens, only where it reaches one.
+   */
+  descentTo(frame, start, at, chain, chainAt) {
     WS.lastIndex = start;
     WS.test(this.text);
     const first = WS.lastIndex; // the member's key in an object, its value in an array
-    let keyStart = -1;
-    let keyEnd = -1;
-    if (frame.kind === OBJECT) {
-      MEMBER_HEAD.lastIndex = start;
-      if (!MEMBER_HEAD.test(this.text) || MEMBER_HEAD.lastIndex !== opens[0]) return -1;
-      keyStart = first;
-      keyEnd = this.keyEndBefore(opens[0]);
-    } else if (first !== opens[0]) {
-      return -1;
-    }
-    this.descent = { at: opens[0], keyStart, keyEnd, chain, chainAt: 1 };
-    return -1;
+    if (frame.kind === ARRAY) return first === at ? { at, keyStart: -1, keyEnd: -1, chain, chainAt } : null;
+    MEMBER_HEAD.lastIndex = start;
+    if (!MEMBER_HEAD.test(this.text) || MEMBER_HEAD.lastIndex !== at) return null;
+    // back past the colon, to the key's closing quote
+    return { at, keyStart: first, keyEnd: this.whitespaceBefore(this.whitespaceBefore(at - 1) - 1) + 1, chain, chainAt };
   }
 
   /** bracketEnd()'s end at `end`, a comma or a closing bracket. */
@@ -924,11 +918,6 @@ class Parser {
       if (backslashes % 2 === 0) return k;
       k--;
     }
-  }
-
-  /** Where the key ends (past its closing quote) of a member whose head MEMBER_HEAD read up to its value at `at`. */
-  keyEndBefore(at) {
-    return this.whitespaceBefore(this.whitespaceBefore(at - 1) - 1) + 1; // back past the colon, to the quote
   }
 
   whitespaceBefore(j) {
