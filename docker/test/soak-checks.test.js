@@ -71,6 +71,38 @@ test('over many passes, memory that settles in the earlier half passes and a lea
   assert.deepStrictEqual(failing(soak), ['node-async: RSS held in the later passes within 10 % of the earlier ones\'']);
 });
 
+test('RSS past the bound on a flat heap floor and external memory, within what it used before, is memory kept; a leak of objects or buffers fails', () => {
+  const name = 'node14-fibers: RSS held in the later passes within 50 % of the earlier ones\'';
+  // node14-fibers in one short soak of make test: 183 MB held in its last pass, its heap and buffers flat
+  const soak = healthy();
+  soak.passes = [0, 1, 2, 3].map((i) => pass(i));
+  soak.rss = { held: { 'node14-fibers': [68, 69, 70, 183].map((mb) => mb * MB) }, peaks: { 'node14-fibers': [700, 820, 790, 900].map((mb) => mb * MB) } };
+  const bytes = (mbs) => mbs.map((mb) => (mb === null ? null : mb * MB));
+  const heap = (floor, external) => ({
+    heapUsedFloor: { 'node14-fibers': bytes(floor) },
+    heapTotalPeak: { 'node14-fibers': bytes([60, 60, 60, 60]) },
+    externalPeak: { 'node14-fibers': bytes(external) },
+  });
+  const rssCheck = () => soakChecks(soak, { maxRssGrowth: 0.5 }).find((c) => c.name === name);
+
+  assert.deepStrictEqual(failing(soak, { maxRssGrowth: 0.5 }), [name], 'no heap figures: nothing accounts for the rise');
+  soak.heap = heap([17, 17, 17, 17], [2, 2, 2, 2]);
+  assert.deepStrictEqual(failing(soak, { maxRssGrowth: 0.5 }), []);
+  assert.match(rssCheck().detail, /^\+165\.2 %, passes 3-4 against the most of pass 2 .*; memory kept after use, not a leak: heap floor \+0\.0 %, external memory at its highest \+0\.0 %, held at most 183 MB where it had used up to 820 MB before$/);
+
+  soak.heap = heap([17, 17, 30, 45], [2, 2, 2, 2]);
+  assert.match(rssCheck().detail, /a leak of live objects: heap floor \+164\.7 %/);
+  assert.deepStrictEqual(failing(soak, { maxRssGrowth: 0.5 }), [name]);
+  soak.heap = heap([17, 17, 17, 17], [2, 20, 60, 120]);
+  assert.match(rssCheck().detail, /a leak of buffers: .*external memory at its highest \+500\.0 %/);
+  soak.heap = heap([17, 17, 17, 17], [2, 2, null, 2]);
+  assert.deepStrictEqual(failing(soak, { maxRssGrowth: 0.5 }), [name], 'a pass without figures accounts for nothing');
+  soak.heap = heap([17, 17, 17, 17], [2, 2, 2, 2]);
+  soak.rss.peaks['node14-fibers'] = [100, 120, 150, 300].map((mb) => mb * MB);
+  assert.match(rssCheck().detail, /more than it had used before: .*held at most 183 MB where it had used up to 120 MB before$/);
+  assert.deepStrictEqual(failing(soak, { maxRssGrowth: 0.5 }), [name]);
+});
+
 test('timeouts alone (a route that blocks its loop by design) are reported by scenario, not failed', () => {
   const soak = healthy();
   Object.assign(soak.passes[1], { clientErrors: 72, clientTimeouts: 72, timedOut: [{ scenario: 'node-async-offload-unoptimized', timeouts: 72 }] });
