@@ -20,10 +20,12 @@ system-packages:
 native: setup
 	$(NODE) scripts/native.js
 
-# Seed 000's table for every approach of both Node services (each on its own Node line), then the lab's own fast
-# serializer and parser against native on other shapes. Benchmarks print ratios; they are not tests.
+# Seed 000's table for every approach of both Node services (each on its own Node line), fast's blocks in a heap of
+# its own and in the one it shares with the other approaches, then the lab's own fast serializer and parser against
+# native on other shapes. Benchmarks print ratios; they are not tests.
 bench-stringify: setup
 	$(NODE) js-serializers/bench/seed-table.js
+	$(NODE) js-serializers/bench/after-collection.js
 	$(NODE) --expose-gc js-serializers/bench/fast-stringify-bench.js
 	$(NODE) --expose-gc js-serializers/bench/fast-parse-bench.js
 

@@ -18,34 +18,15 @@
 //   timer seen / expected) measured the slices' length: a loop that turns every 5 ms scores 100 % while each of its
 //   neighbours waits up to 5 ms.
 // Rounds run the approaches one after the other, so a noisy neighbour slows all of them alike.
-const fs = require('fs');
 const path = require('path');
 const os = require('os');
-const { execFile } = require('child_process');
 const { option } = require('./command-line');
 const { saveBenchResults } = require('./results-file');
 const { startLatenessProbe, PERIOD_MS } = require('./lateness-probe');
 const { startGcPauses } = require('./gc-pauses');
 const { nextTurn } = require('../../node-kit/event-loop');
-const { readManifests, nodeServicesOf } = require('../../lab-topology/manifests');
+const { serializationServices, runOnServiceNode, ROOT } = require('./serialization-services');
 
-const ROOT = path.join(__dirname, '..', '..');
-/**
- * The services the table compares: every Node service (lab-topology's manifests) whose src/approaches.js has stringify
- * approaches, each on the Node line its Makefile runs it on (`NODE_BIN := $(NODE14_BIN)`, mk/node-component.mk) and
- * with the options it starts with (`NODE_FLAGS := $(NODE24_OPTIONS)`: they set its young generation).
- */
-function serializationServices() {
-  return nodeServicesOf(readManifests())
-    .map((m) => ({ name: m.name, approaches: path.join(m.dir, 'src', 'approaches.js'), makefile: path.join(m.dir, 'Makefile') }))
-    .filter((s) => fs.existsSync(s.approaches) && /stringify\s*:/.test(fs.readFileSync(s.approaches, 'utf8')))
-    .map((s) => {
-      const line = /^NODE_BIN := \$\(NODE(\d+)_BIN\)$/m.exec(fs.readFileSync(s.makefile, 'utf8'));
-      if (!line) throw new Error(`${s.makefile} does not say which Node line runs ${s.name} (NODE_BIN := $(NODE<n>_BIN))`);
-      const flags = /^NODE_FLAGS := \$\((\w+)\)$/m.exec(fs.readFileSync(s.makefile, 'utf8'));
-      return { name: s.name, nodeVersion: `NODE${line[1]}_VERSION`, nodeOptions: flags ? flags[1] : null, approaches: path.relative(ROOT, s.approaches) };
-    });
-}
 const WORKLOADS = ['stringify', 'parse'];
 const INTERRUPT_AFTER_MS = 50;
 
@@ -94,21 +75,7 @@ async function besideNeighbour(work) {
 // ---- the parent: a child per service, then the tables ----
 
 function runChild(service, size, rounds) {
-  const nodeVersion = process.env[service.nodeVersion];
-  const runtimes = process.env.RUNTIMES || path.join(ROOT, '.runtimes');
-  if (!nodeVersion) throw new Error(`${service.nodeVersion} is not set: run this through \`make bench-stringify\``);
-  const options = service.nodeOptions === null ? '' : process.env[service.nodeOptions];
-  if (options === undefined) throw new Error(`${service.nodeOptions} is not set: run this through \`make bench-stringify\``);
-  const flags = options.split(/\s+/).filter(Boolean);
-  const node = path.join(runtimes, `node-${nodeVersion}`, 'bin', 'node');
-  console.error(`${service.name} on Node ${nodeVersion}${flags.length ? ` ${flags.join(' ')}` : ''}:`);
-  return new Promise((resolve, reject) => {
-    const proc = execFile(node, [...flags, __filename, '--child', service.approaches, String(size), String(rounds)], { cwd: ROOT, maxBuffer: 1 << 26 }, (err, stdout) => {
-      if (err) return reject(new Error(`${service.name}: ${err.message}`));
-      resolve({ service: service.name, node: nodeVersion, nodeFlags: flags, rows: stdout.trim().split('\n').map((line) => JSON.parse(line)) });
-    });
-    proc.stderr.pipe(process.stderr);
-  });
+  return runOnServiceNode(service, __filename, ['--child', service.approaches, String(size), String(rounds)]);
 }
 
 const median = (list) => list.slice().sort((a, b) => a - b)[list.length >> 1];
