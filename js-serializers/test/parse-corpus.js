@@ -146,6 +146,27 @@ function deepTreeAfterSmallMembers(levels) {
 }
 
 /**
+ * A tree `levels` deep whose every level holds, right before the next level, a container of thousands of characters:
+ * a parser may parse it apart from the small members before it, and must find where it starts and under which key.
+ * In turn: a key with escaped quotes and backslashes, "__proto__", a key the level already had (last value, first
+ * position), and an array level whose large child comes after small ones; some large children hold strings of
+ * brackets and quotes that mislead a count of brackets.
+ */
+function deepTreeWithLargeMembers(levels, space) {
+  const text = (value) => JSON.stringify(value, null, space);
+  let node = text({ leaf: true });
+  for (let i = 1; i < levels; i++) {
+    const large = text(i % 3 === 0
+      ? repeat(300, (k) => TRICKY_STRINGS[(i + k) % TRICKY_STRINGS.length])
+      : { values: repeat(900, (k) => i * k) });
+    const key = [text('big \\"key\\" \\'), '"__proto__"', '"dup"', null][i % 4];
+    if (key === null) node = `{"id":${i},"next":["small",{"n":${i}},${large},${node}]}`;
+    else node = `{"dup":"first","id":${i},${key}:${large},"next\\\\":${node}}`;
+  }
+  return node;
+}
+
+/**
  * A complete binary tree `depth` levels deep whose keys and strings (taken from `strings` in turn) hold brackets,
  * braces, commas and quotes: a parser that finds where its batches end by counting brackets alone is misled here.
  */
@@ -222,6 +243,8 @@ const valid = [
   lazy('bushy tree whose keys and strings hold brackets, commas and quotes', trickyBushyText),
   lazy('bushy tree whose strings hold balanced brackets', () => JSON.stringify(bushyTreeOfTrickyStrings(14, BALANCED_STRINGS, ['id', 'kids']))),
   lazy('deep tree with small members before the large one, pretty-printed', () => JSON.stringify(deepTreeAfterSmallMembers(500), null, 1)),
+  lazy('deep tree with a large member before the next level', () => deepTreeWithLargeMembers(200)),
+  lazy('deep tree with a large member before the next level, pretty-printed', () => deepTreeWithLargeMembers(200, 2)),
   // Large shapes, in text forms JSON.stringify never writes.
   lazy('big array of numbers in every form', () => {
     const next = mulberry32(11);
