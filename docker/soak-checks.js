@@ -70,7 +70,7 @@ function checkRss(rss, heap, maxGrowth) {
     if (!rise) return { name, passed: false, detail: `no RSS samples to compare (${perPass})` };
     const detail = `${signed(rise.growth)}, ${rise.halves} (${perPass}; the first is the warm-up)`;
     if (rise.growth <= maxGrowth) return { name, passed: true, detail };
-    const kept = keptAfterUse(job, rss, heap, maxGrowth);
+    const kept = keptAfterUse(job, rise, rss, heap, maxGrowth);
     return { name, passed: kept.accounted, detail: `${detail}; ${kept.why}` };
   });
 }
@@ -95,21 +95,21 @@ function laterAgainstEarlier(perPass) {
 }
 
 /**
- * Whether RSS that rose past the bound is memory kept after use rather than a leak, by the runtime's own figures: a
- * leak of objects raises the heap's floor, a leak of buffers its external memory, and both stayed within the bound;
- * and the process held no more than it had already used at its highest before the rise (the allocator keeps pages it
- * was given, it does not invent them). node14-fibers once held 68, 69, 70 then 183 MB over four short passes while
- * its heap floor stayed at 17 MB and its external memory at 2 MB, and held 66-70 MB in every pass of two reruns. A
- * service without heap figures has nothing to account for its RSS with, and fails.
+ * Whether RSS that rose past the bound (rise: laterAgainstEarlier of the RSS held) is memory kept after use rather
+ * than a leak, by the runtime's own figures: a leak of objects raises the heap's floor, a leak of buffers its
+ * external memory, and both stayed within the bound; and the process held no more than it had already used at its
+ * highest before the rise (the allocator keeps pages it was given, it does not invent them). node14-fibers once held
+ * 68, 69, 70 then 183 MB over four short passes while its heap floor stayed at 17 MB and its external memory at 2
+ * MB, and held 66-70 MB in every pass of two reruns. A service without heap figures has nothing to account for its
+ * RSS with, and fails.
  */
-function keptAfterUse(job, rss, heap, maxGrowth) {
+function keptAfterUse(job, rise, rss, heap, maxGrowth) {
   const floor = heap && laterAgainstEarlier(heap.heapUsedFloor[job]);
   if (!floor) return { accounted: false, why: 'no heap figures to tell a leak from memory kept after use' };
   const externalFigures = heap.externalPeak[job] || [];
   const hasExternal = externalFigures.some((b) => b !== null);
   const external = hasExternal ? laterAgainstEarlier(externalFigures) : null;
   if (hasExternal && !external) return { accounted: false, why: 'a pass without external memory figures' };
-  const rise = laterAgainstEarlier(rss.held[job]);
   const usedBefore = Math.max(...rss.peaks[job].slice(0, rise.earlierPasses).filter((b) => b !== null));
   const figures = `heap floor ${signed(floor.growth)}${external ? `, external memory at its highest ${signed(external.growth)}` : ''}, `
     + `held at most ${list([rise.laterMost])} MB where it had used up to ${list([usedBefore])} MB before`;

@@ -1129,11 +1129,11 @@ class Parser {
       if (!atClose || frame.needValue) throw syntaxError(this, end);
       return;
     }
-    const apart = lastApart && end - start >= APART_MIN_CHARS ? this.lastChildApart(frame, start, end) : null;
-    const slice = this.text.slice(start, end);
-    const batch = apart !== null ? apart : frame.kind === ARRAY
-      ? this.native(`[${slice}]`, start - 1, start, end)
-      : this.native(`{${slice}}`, start - 1, start, end);
+    let batch = lastApart && end - start >= APART_MIN_CHARS ? this.lastChildApart(frame, start, end) : null;
+    if (batch === null) {
+      const slice = this.text.slice(start, end);
+      batch = frame.kind === ARRAY ? this.native(`[${slice}]`, start - 1, start, end) : this.native(`{${slice}}`, start - 1, start, end);
+    }
     this.merged = false;
     frame.lastBatch = end - start;
     if (frame.kind === ARRAY) {

@@ -51,6 +51,8 @@ const YIELDABLE_JSON = {
     'nested objects, 10k levels', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
     'nested arrays and objects alternating, 10k levels', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
     'nested arrays, 200k levels', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
+    'deep tree with a large member before the next level', // different result
+    'deep tree with a large member before the next level, pretty-printed', // different result
     'wide object with duplicate and __proto__ keys spread across it', // different result
     'long string with escapes and unicode (4 MB)', // did not finish
     'long string of \\u escapes', // did not finish
@@ -162,6 +164,8 @@ const JSON_EXT = {
     'boxed BigInt', // returned a result where native throws TypeError
   ],
   parse: [
+    'deep tree with a large member before the next level', // threw TypeError: Cannot convert undefined or null to object
+    'deep tree with a large member before the next level, pretty-printed', // threw TypeError: Cannot convert undefined or null to object
     'wide object, 100k keys with escapes', // threw SyntaxError: Expected ',' or ']' after array element in JSON at position 524282 (lin
     'wide object with duplicate and __proto__ keys spread across it', // different result
     'unclosed nested', // returned a result where native throws SyntaxError
