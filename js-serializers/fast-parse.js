@@ -85,8 +85,8 @@
  *   escape-dense; 1.5x on the plain string when rounds run back to back); 1.2-1.35x on a bushy tree; more where
  *   containers must be walked or merged: 1.6-1.8x on a tree 2000 levels deep (its pieces cost native's time; a turn
  *   every 5 ms lets V8 scavenge twice, 1.28x, and each container walked adds about 5 microseconds), 1.45-2.1x on
- *   objects of 100k-1M keys (each key listed from its batch and set again); ~10x on text
- *   nested 200k levels deep (bench/fast-parse-bench.js: native takes 16 ms; ~1 us a level).
+ *   objects of 100k-1M keys (each key listed from its batch and set again); ~10x on text nested 200k levels deep
+ *   (bench/fast-parse-bench.js: native takes 16 ms; ~1 us a level).
  * - `text` is read, never copied whole; a string built by `+=` is flattened once, by the first regex, in the first
  *   slice (about 1 ms per MB).
  */
@@ -1071,13 +1071,13 @@ class Parser {
     let batch;
     let child;
     try {
+      this.nativeCalls++;
       batch = JSON.parse(frame.kind === ARRAY ? `[${text.slice(start, at)}null]` : `{${text.slice(start, at)}null}`);
+      this.nativeCalls++;
       child = JSON.parse(text.slice(at, end));
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
       return null;
-    } finally {
-      this.nativeCalls += 2;
     }
     if (frame.kind === ARRAY) batch[batch.length - 1] = child;
     else setMember(batch, this.keyOf(key, at), child);
@@ -1094,12 +1094,8 @@ class Parser {
     if (text.charCodeAt(colon) !== COLON) return null;
     const close = this.whitespaceBefore(colon - 1);
     if (text.charCodeAt(close) !== QUOTE) return null;
-    for (let quote = text.lastIndexOf('"', close - 1); quote >= start; quote = text.lastIndexOf('"', quote - 1)) {
-      let backslashes = 0;
-      while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
-      if (backslashes % 2 === 0) return text.slice(quote, close + 1);
-    }
-    return null;
+    const quote = this.openingQuote(close, start);
+    return quote < 0 ? null : text.slice(quote, close + 1);
   }
 
   parseKey(start, end) {
