@@ -83,10 +83,11 @@
  * - Time (Node 24, median ratios to native JSON.parse on the shapes of bench/shapes-bench.js, 2-core machine):
  *   1.05-1.3x on documents of many similar values (records, pretty-printed or not, floats, long strings plain or
  *   escape-dense; 1.5x on the plain string when rounds run back to back); 1.2-1.35x on a bushy tree; more where
- *   containers must be walked or merged: 1.6-1.8x on a tree 2000 levels deep (its pieces cost native's time; a turn
- *   every 5 ms lets V8 scavenge twice, 1.28x, and each container walked adds about 5 microseconds), 1.45-2.1x on
- *   objects of 100k-1M keys (each key listed from its batch and set again); ~10x on text nested 200k levels deep
- *   (bench/fast-parse-bench.js: native takes 16 ms; ~1 us a level).
+ *   containers must be walked or merged: 1.6-1.9x on a tree 2000 levels deep with 16 MB semi-spaces (its pieces cost
+ *   native's time; a turn every 5 ms lets V8 run inside this parse the scavenges native's one block leaves for after
+ *   it: 1.35x with both times' collector pauses taken out; each container walked adds about 5 microseconds),
+ *   1.45-2.1x on objects of 100k-1M keys (each key listed from its batch and set again); ~10x on text nested 200k
+ *   levels deep (bench/fast-parse-bench.js: native takes 16 ms; ~1 us a level).
  * - `text` is read, never copied whole; a string built by `+=` is flattened once, by the first regex, in the first
  *   slice (about 1 ms per MB).
  */
