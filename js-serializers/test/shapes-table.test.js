@@ -79,18 +79,18 @@ test('a ratio is put down to V8 only when fast stays within the target\'s allowa
 });
 
 test('a ratio is put down to the collector only when, its pauses inside both approaches\' rounds taken out, fast is within the target', () => {
-  const withPausesInRun = (ms, inRunMs) => {
-    const row = result(ms === 100 ? 'native' : 'fast parse()', ms === 100 ? 'native' : 'fast', ms, 5);
+  const withPausesInRun = (approach, kind, ms, inRunMs) => {
+    const row = result(approach, kind, ms, 5);
     row.runs[0].gc = { pauses: 2, longestMs: inRunMs, inBlockMs: 0, inBlockKind: null, inRunMs };
     return row;
   };
   // Native's collection fell after its clock (2 ms inside), fast's inside its rounds (40 ms): 135 against 98 ms is 1.38×.
-  const byCollector = verdicts(report([withPausesInRun(100, 2), withPausesInRun(175, 40)]))[0];
+  const byCollector = verdicts(report([withPausesInRun('native', 'native', 100, 2), withPausesInRun('fast parse()', 'fast', 175, 40)]))[0];
   assert.deepStrictEqual(byCollector.misses, ['1.75× native (target 1.5×); V8\'s collector paused 40.0 ms inside its rounds (median), ' +
     'native\'s 2.00 ms inside its own: without those pauses 135.0 against 98.0 ms, 1.38×']);
   assert.deepStrictEqual([byCollector.ratioByCollector, byCollector.own], [true, 0]);
   // 20 ms of pauses leave 155 against 98 ms, 1.58×: the work itself is over the target.
-  const own = verdicts(report([withPausesInRun(100, 2), withPausesInRun(175, 20)]))[0];
+  const own = verdicts(report([withPausesInRun('native', 'native', 100, 2), withPausesInRun('fast parse()', 'fast', 175, 20)]))[0];
   assert.deepStrictEqual(own.misses, ['1.75× native (target 1.5×)']);
   assert.deepStrictEqual([own.ratioByCollector, own.own], [false, 1]);
   // Reports from before the pauses inside the rounds were recorded: the target itself.
