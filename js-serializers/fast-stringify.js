@@ -53,6 +53,7 @@
 const { types } = require('util');
 const { performance } = require('perf_hooks');
 const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn, slicesOf } = require('../node-kit/slices');
+const { knownPlainAscii } = require('./plain-ascii');
 
 // A container with more direct children than this is walked here: handed to native whole, it could be a slice of
 // any length. (An array of scalars is the exception: below.)
@@ -473,9 +474,11 @@ class Walker {
     if (end < frame.length && last >= 0xd800 && last <= 0xdbff) end--;
     const started = now();
     const piece = string.slice(frame.index, end);
-    // A piece with nothing to escape is its own text: a regular expression tells in about half the time that
-    // JSON.stringify takes to tell and copy, and the piece is a slice of the string, not a copy.
-    const text = NOTHING_TO_ESCAPE.test(piece) ? piece : JSON.stringify(piece).slice(1, -1);
+    // A piece with nothing to escape is its own text, a slice of the string rather than a copy. Plain ASCII is told
+    // in a third of the regular expression's time; the expression tells the others in about half the time that
+    // JSON.stringify takes to tell and copy.
+    const plain = knownPlainAscii(piece) || NOTHING_TO_ESCAPE.test(piece);
+    const text = plain ? piece : JSON.stringify(piece).slice(1, -1);
     const ms = Math.max(now() - started, 0.001);
     this.stringCharsPerMs = (this.stringCharsPerMs + (end - frame.index) / ms) / 2;
     this.nativeCalls++;

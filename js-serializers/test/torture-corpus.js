@@ -71,6 +71,12 @@ function escapeHeavyString(chars, seed) {
   return parts.join('');
 }
 
+/** `chars` characters of plain ASCII with `char` at index `at`: a long string that is ASCII but for one place. */
+function asciiWith(chars, at, char) {
+  const text = PIECES[0].repeat(Math.ceil(chars / PIECES[0].length));
+  return text.slice(0, at) + char + text.slice(at + 1, chars);
+}
+
 /** A wide object whose keys include integer-like ones inserted out of order, so key ordering is exercised. */
 function wideObject(count, seed) {
   const next = mulberry32(seed);
@@ -299,6 +305,13 @@ const cases = [
     },
   },
   { name: 'long string with escapes and unicode (5 MB)', make: () => escapeHeavyString(5 * 1024 * 1024, 7) },
+  // Long ASCII strings are told apart by a scanner of their own (plain-ascii.js): one character to escape, past its
+  // first block or in the padding of its last 16 bytes, or one it must leave alone (DEL) or to others (é).
+  {
+    name: 'long ASCII strings, each with one character far in',
+    make: () => [asciiWith(3000000, 2500001, '\u0001'), asciiWith(3000000, 2999999, '"'), asciiWith((1 << 20) + 17, 1 << 20, '\\'),
+      asciiWith(3000000, 1500000, '\u007f'), asciiWith(3000000, 2000000, 'é'), asciiWith(3000000, 0, '\u001f')],
+  },
   { name: 'long strings of surrogate pairs at odd and even offsets', make: () => ['\ud83d\ude00'.repeat(400000), `x${'\ud83d\ude00'.repeat(400000)}`] },
   { name: 'many medium strings', make: () => times(2000, (i) => escapeHeavyString(1000 + i, i)) },
   { name: 'records document', make: () => generate({ document: 'records', seed: 1, size: 500 }) },
