@@ -36,7 +36,9 @@
  * measured milliseconds per unit of work, so that a slice lasts about yieldMs. A batch of array elements is a copy of
  * the elements, so elements with a toJSON (which would see the copy's index) are serialized one by one; a batch of object properties is a holder object with
  * the same keys, so toJSON sees the right key. Each property is read once, and a read that could run code (a getter,
- * a proxy trap) is not moved ahead of serializing a value that could run code too: the batch ends before it.
+ * a proxy trap) is not moved ahead of serializing a value that could run code too: the batch ends before it. A long
+ * string is written in pieces; a piece with nothing to escape is handed over as a slice of it, told by a SIMD scan
+ * when it is ASCII (plain-ascii.js) and by a regular expression otherwise, and the others go to JSON.stringify.
  *
  * Work per slice is bounded twice: by time (about yieldMs) and by characters of output (node-kit/slices.js's
  * maxSliceChars(yieldMs)), so that it stays bounded in work units whatever the clock says. A batch is sized to the

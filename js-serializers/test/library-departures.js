@@ -32,6 +32,7 @@ const YIELDABLE_JSON = {
     'nested arrays, 5000 levels (past native on Node 24)', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
     'nested objects, 5000 levels (past native on Node 24)', // crashed the process: uncaught RangeError: Maximum call stack size exceeded
     'long string with escapes and unicode (5 MB)', // different result
+    'long ASCII strings, each with one character far in', // different result: control characters written raw
     'many medium strings', // different result
     'cycle through an object', // threw Error where native throws TypeError
     'cycle through an array', // returned a result where native throws TypeError
