@@ -24,7 +24,7 @@ const WASM_PAGE_BYTES = 1 << 16;
 const SPACE = 0x20;
 
 /**
- * The scanner, assembled here (it is 100 bytes) rather than built by a toolchain the Node services do not have:
+ * The scanner, assembled here (167 bytes) rather than built by a toolchain the Node services do not have:
  *   (func (export "escapes") (param $bytes i32) (result i32)   ;; $bytes: a multiple of 16
  *     for each 16 bytes at $i < $bytes: $found |= (v < 0x20) | (v == 0x22) | (v == 0x5c)
  *     return any_true($found))

@@ -305,8 +305,8 @@ const cases = [
     },
   },
   { name: 'long string with escapes and unicode (5 MB)', make: () => escapeHeavyString(5 * 1024 * 1024, 7) },
-  // Long ASCII strings are told apart by a scanner of their own (plain-ascii.js): one character to escape, past its
-  // first block or in the padding of its last 16 bytes, or one it must leave alone (DEL) or to others (é).
+  // Long ASCII strings are told apart by a scanner of their own (plain-ascii.js): one character to escape at the start,
+  // far in or in the last 16 bytes, or one it must leave alone (DEL) or to others (é).
   {
     name: 'long ASCII strings, each with one character far in',
     make: () => [asciiWith(3000000, 2500001, '\u0001'), asciiWith(3000000, 2999999, '"'), asciiWith((1 << 20) + 17, 1 << 20, '\\'),
