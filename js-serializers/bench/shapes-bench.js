@@ -3,9 +3,7 @@
 // bench/shapes.js (or the user's own JSON file), every approach of bench/shape-approaches.js (native, each function
 // of fast, the peer libraries of bench/peers), side by side in one run of this script.
 //
-//   node js-serializers/bench/shapes-bench.js [--shape <text>] [--file <doc.json>] [--rounds N] [--warmups N]
-//                                             [--passes N] [--scale <fraction>] [--workload stringify|parse]
-//                                             [--heap steady|cold] [--json]
+//   node js-serializers/bench/shapes-bench.js [options]   (USAGE below; --help prints it)
 //
 // --shape runs the shapes whose name contains the text; --file (or the environment's FILE) measures that JSON file
 // instead of the family (stringify: its parsed value; parse: its text as is); --scale shrinks every shape (0.02 for a
@@ -56,6 +54,28 @@ const CHILD_TIMEOUT_MS = 20 * 60 * 1000;
 // What the lab's Node 24 services start with (mk/runtimes.mk, docker-compose.yml), for the children.
 const NODE_OPTIONS = (process.env.NODE24_OPTIONS || '').split(/\s+/).filter(Boolean);
 
+const USAGE = `usage: node js-serializers/bench/shapes-bench.js [--shape <text>] [--file <doc.json>] [--rounds N]
+         [--warmups N] [--passes N] [--scale <fraction>] [--workload stringify|parse] [--heap steady|cold] [--json]
+(make bench-shapes SHAPES_ARGS="..." passes them); see the header of this file for what each one does`;
+// The options that take a value, and those that stand alone. Anything else is refused before anything runs: a
+// misspelt option must not start the whole half-hour run.
+const VALUE_OPTIONS = ['--shape', '--file', '--rounds', '--warmups', '--passes', '--scale', '--workload', '--heap'];
+const FLAGS = ['--json', '--help'];
+
+/**
+ * Throws, naming it, on the first argument that is not an option this script knows (or a known option's value), or
+ * on an option given twice (only the first would count).
+ */
+function checkKnown(args) {
+  const seen = new Set();
+  for (let i = 0; i < args.length; i++) {
+    if (!VALUE_OPTIONS.includes(args[i]) && !FLAGS.includes(args[i])) throw new Error(`unknown argument "${args[i]}"`);
+    if (seen.has(args[i])) throw new Error(`${args[i]} given twice`);
+    seen.add(args[i]);
+    if (VALUE_OPTIONS.includes(args[i])) i++;
+  }
+}
+
 /** The value after `name` in args as a positive finite number, or fallback when absent; throws otherwise. */
 function positiveNumber(args, name, fallback) {
   const at = args.indexOf(name);
@@ -80,16 +100,23 @@ function heapProtocol(value) {
 
 /** Every option checked here, once: a bad one throws before anything runs. */
 function readOptions(args) {
+  checkKnown(args);
   const file = text(args, '--file', process.env.FILE || undefined);
   const workload = text(args, '--workload', undefined);
   if (workload !== undefined && !WORKLOADS.includes(workload)) throw new Error(`--workload is one of ${WORKLOADS.join(', ')}`);
   if (file !== undefined) {
     // Checked here once rather than in every child: the file must be JSON that native parses.
-    JSON.parse(fs.readFileSync(file, 'utf8'));
+    try {
+      JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new Error(`--file ${file}: ${err.message}`, { cause: err });
+    }
   }
+  const filter = text(args, '--shape', '');
+  if (file === undefined) shapesMatching(filter); // throws, listing the shapes, when no name contains it
   return {
     file: file === undefined ? undefined : path.resolve(file),
-    filter: text(args, '--shape', ''),
+    filter,
     workloads: workload === undefined ? WORKLOADS : [workload],
     rounds: option(args, '--rounds', 3),
     warmups: option(args, '--warmups', 1),
@@ -174,7 +201,20 @@ function nondeterministic(results) {
 }
 
 async function main() {
-  const options = readOptions(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  if (args.includes('--help')) {
+    console.log(USAGE);
+    return;
+  }
+  let options;
+  try {
+    options = readOptions(args);
+  } catch (err) {
+    // A bad command line: its message and the usage, not a stack.
+    console.error(`${err.message}\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
   checkPeersInstalled();
   const started = performance.now();
   const loadAverage = os.loadavg();
