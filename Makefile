@@ -34,7 +34,7 @@ bench-stringify: setup
 # time ratios, the longest block and a 1 ms probe's lateness, and the steps V8 takes in one piece on each shape (the
 # collector's pauses among them). Then those steps' rates on this machine (µs a key, ms a million characters). Both
 # run with the services' NODE24_OPTIONS, which size the young generation. FILE=doc.json measures your own document
-# instead; SHAPES_ARGS passes more options (--shape, --passes, --rounds, --scale: js-serializers/bench/shapes-bench.js).
+# instead; SHAPES_ARGS passes more options (js-serializers/bench/shapes-bench.js --help lists them).
 SHAPES_PEERS := js-serializers/bench/peers/node_modules/.installed
 $(SHAPES_PEERS): js-serializers/bench/peers/package-lock.json | $(NODE24_BIN)/node
 	cd js-serializers/bench/peers && PATH="$(NODE24_BIN):$$PATH" npm ci --no-audit --no-fund --loglevel=error
