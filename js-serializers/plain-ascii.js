@@ -111,4 +111,4 @@ function knownPlainAscii(text) {
   return true;
 }
 
-module.exports = { knownPlainAscii };
+module.exports = { knownPlainAscii, FIRST_BLOCK_CHARS, BLOCK_CHARS }; // the block sizes for the tests of its seams

@@ -5,10 +5,19 @@
 // covered by the stringify corpus, which runs there too.
 const test = require('node:test');
 const assert = require('node:assert');
-const { knownPlainAscii } = require('../plain-ascii');
+const { knownPlainAscii, FIRST_BLOCK_CHARS, BLOCK_CHARS } = require('../plain-ascii');
 
-// plain-ascii.js's blocks: 4 Ki characters, doubling up to 1 Mi. The seams below sit around their ends.
-const BLOCK_ENDS = [4096, 12288, 28672, 2093056, 2093056 + (1 << 20)];
+/** Where plain-ascii.js's blocks end, as they double from FIRST_BLOCK_CHARS to BLOCK_CHARS, and one block more. */
+function blockEnds() {
+  const ends = [];
+  let end = 0;
+  for (let size = FIRST_BLOCK_CHARS; size < BLOCK_CHARS; size *= 2) ends.push((end += size));
+  ends.push((end += BLOCK_CHARS), end + BLOCK_CHARS);
+  return ends;
+}
+// The seams the tests sit around: the first three, and the last two, where the blocks have reached their largest.
+const ALL_ENDS = blockEnds();
+const BLOCK_ENDS = [...ALL_ENDS.slice(0, 3), ...ALL_ENDS.slice(-2)];
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
