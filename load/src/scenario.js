@@ -4,7 +4,9 @@
 // the scenario instead of improving its numbers. A scenario with a `probe` also runs the light probe beside it
 // (probe.js), started with it and stopped when it ends, however it ends. Beside autocannon's totals it keeps the
 // scenario's window (for the server's series), the client's figures second by second (per-second.js) and the driver's
-// own load while it ran (saturation.js).
+// own load while it ran (saturation.js). A window that ends before the target answered anything is held open until its
+// first answer, bounded by the request timeout, so that a slow machine gets a result rather than "no request
+// completed" (firstAnswerWindow).
 const autocannon = require('autocannon');
 const { startProbe } = require('./probe');
 const { perSecondRecorder } = require('./per-second');
@@ -55,16 +57,44 @@ async function fetchBody(baseUrl, path) {
   return res.text();
 }
 
+/**
+ * The scenario's window as autocannon runs it: autocannon's own duration is the hard bound (the scenario's duration
+ * plus one request timeout), and the window ends at the scenario's duration once an answer arrived, else at the first
+ * answer. Without it, a scenario whose every request outlives its window (a slow parser on a loaded machine) counted
+ * no request at all and failed on the machine's speed, not the service's. Returns {hardBoundSeconds, attach(instance)}.
+ */
+function firstAnswerWindow(durationSeconds, timeoutSeconds) {
+  return {
+    hardBoundSeconds: durationSeconds + timeoutSeconds,
+    attach(instance) {
+      let answered = false;
+      let windowOver = false;
+      const timer = setTimeout(() => {
+        windowOver = true;
+        if (answered) instance.stop();
+      }, durationSeconds * 1000);
+      instance.on('response', () => {
+        answered = true;
+        if (windowOver) instance.stop();
+      });
+      instance.on('done', () => clearTimeout(timer));
+      return () => clearTimeout(timer);
+    },
+  };
+}
+
 function runWithBody(scenario, baseUrl, { onStart, onProbeResponse } = {}) {
   const checker = responseChecker(scenario.expect);
   const body = scenario.body === undefined ? undefined : typeof scenario.body === 'string' ? scenario.body : JSON.stringify(scenario.body);
   const headers = Object.assign(body !== undefined ? { 'content-type': 'application/json' } : {}, scenario.headers);
+  const timeoutSeconds = scenario.timeoutSeconds || 10;
+  const window = firstAnswerWindow(scenario.durationSeconds, timeoutSeconds);
   const options = {
     url: baseUrl,
     connections: scenario.connections,
-    duration: scenario.durationSeconds,
+    duration: window.hardBoundSeconds,
     maxOverallRequests: scenario.maxRequests,
-    timeout: scenario.timeoutSeconds || 10,
+    timeout: timeoutSeconds,
     requests: [{ method: scenario.method || 'GET', path: scenario.path, body, headers, onResponse: checker.onResponse }],
   };
   return new Promise((resolve, reject) => {
@@ -73,8 +103,10 @@ function runWithBody(scenario, baseUrl, { onStart, onProbeResponse } = {}) {
     const startMs = Date.now();
     const driver = watchDriver();
     const seconds = perSecondRecorder();
+    let releaseWindow = () => {};
     const instance = autocannon(options, (err, result) => {
       ended = true;
+      releaseWindow();
       const endMs = Date.now();
       const driverSection = driver.stop();
       const probeDone = probe ? probe.stop() : Promise.resolve(undefined);
@@ -102,8 +134,9 @@ function runWithBody(scenario, baseUrl, { onStart, onProbeResponse } = {}) {
       });
     });
     instance.on('response', (client, statusCode, resBytes, responseTimeMs) => seconds.record(statusCode, responseTimeMs));
+    if (!ended) releaseWindow = window.attach(instance);
     // autocannon reports bad options synchronously through the callback: then there is nothing to probe beside.
-    if (scenario.probe && !ended) probe = startProbe(scenario.probe, baseUrl, scenario.durationSeconds, onProbeResponse);
+    if (scenario.probe && !ended) probe = startProbe(scenario.probe, baseUrl, window.hardBoundSeconds, onProbeResponse);
     if (onStart) onStart(instance);
   });
 }

@@ -1,6 +1,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
+const http = require('node:http');
 const { startService } = require('../../node-kit/testing');
 const { makeService } = require('../../services/node-async/src/service');
 const { runScenario } = require('../src/scenario');
@@ -31,4 +32,24 @@ test('a scenario with bodyFrom posts the body the target generates', async (t) =
     runScenario(Object.assign({ name: 'bad-source', path: '/api/optimized/process-data', bodyFrom: '/api/test-data?items=0' }, base), service.url),
     /bodyFrom \/api\/test-data\?items=0: HTTP 400/,
   );
+});
+
+test('a window that ends before the first answer waits for it, bounded by the request timeout', async (t) => {
+  // Every answer comes 1.5 s after its request, later than the 1 s window: before, autocannon ended the window with the
+  // one request in flight and the scenario failed on "no request completed", on a fast machine as on a slow one.
+  const server = http.createServer((req, res) => {
+    const timer = setTimeout(() => res.end('ok'), 1500);
+    res.on('close', () => clearTimeout(timer));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  const scenario = { name: 'slow-first-answer', target: 'local', path: '/', connections: 1, durationSeconds: 1, maxRequests: 100, timeoutSeconds: 30, expect: 'status' };
+  const outcome = await runScenario(scenario, `http://127.0.0.1:${server.address().port}`);
+  assert.strictEqual(outcome.passed, true, outcome.problems.join());
+  assert.ok(outcome.result.requests.total >= 1, JSON.stringify(outcome.result.requests));
+  // The window ended at that first answer, not at the hard bound: at most a few answers, far below what 31 s would give.
+  assert.ok(outcome.result.requests.total <= 2, `${outcome.result.requests.total} answers`);
 });
