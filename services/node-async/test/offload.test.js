@@ -9,7 +9,7 @@ const { ROUTE } = require('../src/offload');
 const { processData, fibonacciIterative } = require('../src/offload/process-data');
 const { testData } = require('../src/offload/body-generator');
 const { cgroupQuota } = require('../../../node-kit/cpus');
-const { createAdmission, unitsOf } = require('../src/offload/admission');
+const { createAdmission, unitsOf, PROBE_AFTER_REFUSALS } = require('../src/offload/admission');
 const { sendRaw } = require('../../../tests/contract/bad-requests');
 
 // ~300 ms of CPU (30 × Fibonacci(30)): faults that need a task still running when they strike.
@@ -144,8 +144,9 @@ test('a full queue answers 503 with Retry-After and the service keeps serving', 
 
 test('a task that cannot finish before its deadline is refused at once, before it is queued', async () => {
   await withService({ workers: 1, taskTimeoutMs: 200 }, async (server) => {
-    // What the pool learns its speed from: a small task (a thousandth of a maximal one's calls, or less).
-    const small = await post(`${server.url}${ROUTE.optimized}`, testData({ items: 1, fibonacciN: 20 }));
+    // What the pool learns its speed from: a small task (a thousandth of a maximal one's calls), but large enough
+    // that its overhead does not count (cost-model.js).
+    const small = await post(`${server.url}${ROUTE.optimized}`, testData({ items: 1, fibonacciN: 25 }));
     assert.strictEqual(small.status, 200);
     const refused = await post(`${server.url}${ROUTE.optimized}`, testData({ items: 100, fibonacciN: 30 }));
     assert.strictEqual(refused.status, 503);
@@ -160,23 +161,122 @@ test('a task that cannot finish before its deadline is refused at once, before i
   });
 });
 
-test('admission counts the work queued ahead of a task', () => {
-  const admission = createAdmission({ workers: 2, taskTimeoutMs: 1000 });
-  assert.strictEqual(admission.fits(1e12), true, 'nothing learnt yet: everything fits');
-  admission.admit(1000);
-  admission.done(1000, 100); // 0.1 ms a unit
-  assert.deepStrictEqual(admission.estimate(5000), { waitMs: 0, runMs: 500 });
-  assert.strictEqual(admission.fits(10000), true); // 1000 ms of its own
-  assert.strictEqual(admission.fits(10001), false);
-  admission.admit(10000); // 1000 ms ahead of the next, spread over 2 workers
-  assert.deepStrictEqual(admission.estimate(5000), { waitMs: 500, runMs: 500 });
-  assert.strictEqual(admission.fits(5000), true);
-  assert.strictEqual(admission.fits(5001), false);
-  admission.done(10000); // it did not run to the end (timeout, client gone): nothing learnt
-  assert.deepStrictEqual(admission.estimate(5000), { waitMs: 0, runMs: 500 });
-  assert.strictEqual(unitsOf({ fibonacciN: 2, items: [{}, {}] }), 2 * 3, 'F(2) makes 3 calls');
+test('a tiny task does not shut the optimized route: the default body is still admitted after it', async () => {
+  await withService({ workers: 1 }, async (server) => {
+    const tiny = testData({ items: 1, fibonacciN: 0 }); // one unit: all overhead
+    for (const body of [tiny, testData(), tiny, tiny, testData()]) {
+      const response = await post(`${server.url}${ROUTE.optimized}`, body);
+      const answer = await response.json();
+      assert.strictEqual(response.status, 200, `fibonacciN ${body.fibonacciN}: ${JSON.stringify(answer)}`);
+      assert.strictEqual(answer.validated, true);
+    }
+    const metrics = await metricsOf(server);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { route: 'optimized', outcome: 'ok' }), 5);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { outcome: 'would-time-out' }), 0);
+  });
 });
 
+// The admission unit tests feed measurements straight in, so they are exact on any machine. The default body is
+// 13 348 041 units, ~50-110 ms on this lab's machine: 5 ns a unit here.
+const DEFAULT_UNITS = unitsOf(testData());
+const MAXIMAL_UNITS = unitsOf(testData({ items: 100, fibonacciN: 30 }));
+const MS_PER_UNIT = 5e-6;
+const refused = (err) => err.status === 503 && err.outcome === 'would-time-out' && /OFFLOAD_TASK_TIMEOUT_MS/.test(err.message);
+
+function assertNear(actual, expected, message = '', tolerance = 1e-9) {
+  assert.ok(Math.abs(actual - expected) <= tolerance * Math.abs(expected), `${actual}, expected ${expected}. ${message}`);
+}
+
+/** A task of `units` admitted, then done after runMs. */
+function learn(admission, units, runMs) {
+  admission.admit(units);
+  admission.done(units, runMs);
+}
+
+test('admission counts the work queued ahead of a task', () => {
+  const admission = createAdmission({ workers: 2, taskTimeoutMs: 1000 });
+  assert.strictEqual(admission.estimate(1e12), null, 'nothing learnt yet');
+  assert.deepStrictEqual(admission.admit(1e12), { probe: false }, 'nothing learnt yet: everything fits');
+  admission.done(1e12); // it did not run to the end (timeout, client gone): nothing learnt
+  assert.strictEqual(admission.estimate(1e12), null);
+  learn(admission, 1e6, 100); // 0.1 µs a unit
+  assert.deepStrictEqual(admission.estimate(5e6), { waitMs: 0, runMs: 500 });
+  assert.deepStrictEqual(admission.admit(1e7), { probe: false }, '1000 ms of its own: fits');
+  assert.deepStrictEqual(admission.estimate(5e6), { waitMs: 500, runMs: 500 }, '1000 ms admitted ahead, over 2 workers');
+  assert.throws(() => admission.admit(5e6 + 1), refused);
+  admission.done(1e7);
+  assert.throws(() => admission.admit(1e7 + 1), refused);
+  assert.strictEqual(unitsOf({ fibonacciN: 2, items: [{}, {}] }), 2 * 3, 'F(2) makes 3 calls');
+  assert.strictEqual(DEFAULT_UNITS, 21 * (2 * 317811 - 1), '21 items of Fibonacci(27)');
+});
+
+test('admission: tiny tasks, however many, teach the per-task overhead and not the cost per unit', () => {
+  const admission = createAdmission({ workers: 1, taskTimeoutMs: 8000 });
+  // fibonacciN 0 is one unit and ~10 µs of overhead; as a cost per unit that made the default body 133 s.
+  for (let i = 0; i < 1000; i++) learn(admission, 1, 0.01);
+  assert.strictEqual(admission.estimate(DEFAULT_UNITS), null, 'no cost per unit learnt from tiny tasks');
+  learn(admission, DEFAULT_UNITS, DEFAULT_UNITS * MS_PER_UNIT);
+  for (let i = 0; i < 1000; i++) learn(admission, i % 2 ? 1 : 100, 0.01 + (i % 2 ? 0 : 0.04)); // 1 and 100 items
+  const { runMs } = admission.estimate(DEFAULT_UNITS);
+  assert.ok(Math.abs(runMs - DEFAULT_UNITS * MS_PER_UNIT) < 0.1, `the default body's estimate stays its measurement: ${runMs} ms`);
+  const overhead = admission.estimate(1).runMs;
+  assert.ok(overhead > 0.005 && overhead < 0.05, `a tiny task's estimate is the overhead measured: ${overhead} ms`);
+  assert.deepStrictEqual(admission.admit(DEFAULT_UNITS), { probe: false });
+});
+
+test('admission: one outlier raises the estimate by at most a factor of 2, and the next measurement undoes it', () => {
+  const admission = createAdmission({ workers: 1, taskTimeoutMs: 8000 });
+  const expected = DEFAULT_UNITS * MS_PER_UNIT;
+  for (let i = 0; i < 5; i++) learn(admission, DEFAULT_UNITS, expected);
+  learn(admission, DEFAULT_UNITS, 1000 * expected); // descheduled, or stalled by a neighbour
+  assertNear(admission.estimate(DEFAULT_UNITS).runMs, 2 * expected);
+  assert.deepStrictEqual(admission.admit(DEFAULT_UNITS), { probe: false }, 'the default body is still admitted');
+  admission.done(DEFAULT_UNITS, expected);
+  assertNear(admission.estimate(DEFAULT_UNITS).runMs, expected);
+});
+
+test('admission: the estimate follows a machine that slows down, then speeds up', () => {
+  const admission = createAdmission({ workers: 1, taskTimeoutMs: 8000 });
+  learn(admission, DEFAULT_UNITS, DEFAULT_UNITS * MS_PER_UNIT);
+  assert.deepStrictEqual(admission.admit(MAXIMAL_UNITS), { probe: false }, 'a maximal body fits at 5 ns a unit (1.3 s)');
+  admission.done(MAXIMAL_UNITS);
+  const slow = 8 * MS_PER_UNIT; // 40 ns a unit: a maximal body is 10.8 s, past the deadline
+  const seen = [];
+  for (let i = 0; i < 12; i++) {
+    learn(admission, DEFAULT_UNITS, DEFAULT_UNITS * slow);
+    seen.push(admission.cost.msPerUnit / MS_PER_UNIT);
+  }
+  [2, 4, 6].forEach((times, i) => assertNear(seen[i], times, `at most twice, then halfway: ${seen.join(', ')}`));
+  assertNear(seen[11], 8, `followed to 8× in 12 tasks: ${seen.join(', ')}`, 0.01);
+  assert.throws(() => admission.admit(MAXIMAL_UNITS), refused);
+  learn(admission, DEFAULT_UNITS, DEFAULT_UNITS * MS_PER_UNIT); // back to 5 ns: followed at once
+  assert.deepStrictEqual(admission.admit(MAXIMAL_UNITS), { probe: false });
+});
+
+test('admission: an estimate that refuses lets a probe through now and then, when nothing else is admitted', () => {
+  const admission = createAdmission({ workers: 1, taskTimeoutMs: 8000 });
+  const expected = DEFAULT_UNITS * MS_PER_UNIT;
+  learn(admission, DEFAULT_UNITS, 1000 * expected); // the very first large task stalled: 67 s
+  admission.admit(1); // a tiny task keeps the pool busy: no probe then, however many refusals
+  for (let i = 0; i < 3 * PROBE_AFTER_REFUSALS; i++) assert.throws(() => admission.admit(DEFAULT_UNITS), refused);
+  admission.done(1, 0.01);
+  assert.deepStrictEqual(admission.admit(DEFAULT_UNITS), { probe: true }, 'the pool is idle: the next refusal is a probe');
+  admission.done(DEFAULT_UNITS, expected);
+  assert.deepStrictEqual(admission.admit(DEFAULT_UNITS), { probe: false }, 'the probe corrected the estimate');
+
+  // A refusing estimate that is right (a 100 ms deadline, a maximal body of 1.3 s): at most one probe per 8 refusals,
+  // and none while a task runs.
+  const strict = createAdmission({ workers: 1, taskTimeoutMs: 100 });
+  learn(strict, DEFAULT_UNITS, expected);
+  for (let i = 1; i < PROBE_AFTER_REFUSALS; i++) assert.throws(() => strict.admit(MAXIMAL_UNITS), refused);
+  assert.deepStrictEqual(strict.admit(MAXIMAL_UNITS), { probe: true }, `probed at refusal ${PROBE_AFTER_REFUSALS}`);
+  for (let i = 0; i < PROBE_AFTER_REFUSALS; i++) assert.throws(() => strict.admit(MAXIMAL_UNITS), refused);
+  strict.done(MAXIMAL_UNITS); // it timed out: nothing learnt
+  assert.deepStrictEqual(strict.admit(MAXIMAL_UNITS), { probe: true }, `${PROBE_AFTER_REFUSALS} refused while it ran: the next one probes`);
+  strict.done(MAXIMAL_UNITS);
+  for (let i = 1; i < PROBE_AFTER_REFUSALS; i++) assert.throws(() => strict.admit(MAXIMAL_UNITS), refused);
+  assert.deepStrictEqual(strict.admit(MAXIMAL_UNITS), { probe: true });
+});
 test('a task past its timeout is stopped, answered 503, and its worker replaced', async () => {
   await withService({ workers: 1, taskTimeoutMs: 100 }, async (server) => {
     const response = await post(`${server.url}${ROUTE.optimized}`, testData({ items: 100, fibonacciN: 30 })); // ~1 s
