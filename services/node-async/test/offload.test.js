@@ -3,6 +3,7 @@
 // pool fault (full queue, timeout, crashed worker, departed client) answered while the service keeps serving.
 const test = require('node:test');
 const assert = require('node:assert');
+const net = require('node:net');
 const { startService, sumOf } = require('../../../node-kit/testing');
 const { makeService } = require('../src/service');
 const { ROUTE } = require('../src/offload');
@@ -315,6 +316,106 @@ test('a client that leaves cancels its task', async () => {
     await assert.rejects(request, { name: 'AbortError' });
     await waitForMetrics(server, (text) => sumOf(text, 'lab_offload_tasks_total', { outcome: 'client-gone' }) === 1, 'the cancelled task');
     await expectServing(server);
+  });
+});
+
+/**
+ * A kept-alive raw connection, for requests whose bytes must all reach the server in one turn of the test's loop (the
+ * server shares it). send(text) writes; next() resolves the next whole answer {status, headers, json}.
+ */
+async function rawConnection(port) {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.on('error', () => {}); // a connection the test closes
+  await new Promise((resolve) => socket.once('connect', resolve));
+  let received = Buffer.alloc(0);
+  socket.on('data', (chunk) => (received = Buffer.concat([received, chunk])));
+  const nextAnswer = () => {
+    const headEnd = received.indexOf('\r\n\r\n');
+    if (headEnd < 0) return null;
+    const lines = received.subarray(0, headEnd).toString('latin1').split('\r\n');
+    const headers = Object.fromEntries(lines.slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const end = headEnd + 4 + Number(headers['content-length']);
+    if (received.length < end) return null;
+    const json = JSON.parse(received.subarray(headEnd + 4, end).toString('utf8'));
+    received = received.subarray(end);
+    return { status: Number(lines[0].split(' ')[1]), headers, json };
+  };
+  return {
+    socket,
+    send: (text) => socket.write(text),
+    async next() {
+      for (;;) {
+        const answer = nextAnswer();
+        if (answer) return answer;
+        if (socket.destroyed || socket.readableEnded) assert.fail('the connection closed before a whole answer');
+        await new Promise((resolve) => socket.once('data', resolve).once('close', resolve));
+      }
+    },
+  };
+}
+
+const postText = (path, body) => {
+  const text = JSON.stringify(body);
+  return `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+};
+
+/** n raw connections that the server has accepted and reads (each has had an answer to GET /healthz). */
+async function openConnections(server, n) {
+  const port = Number(new URL(server.url).port);
+  const connections = await Promise.all(Array.from({ length: n }, () => rawConnection(port)));
+  for (const connection of connections) {
+    connection.send('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    assert.strictEqual((await connection.next()).status, 200);
+  }
+  return connections;
+}
+
+test('the unoptimized route drops the waiting tasks of clients that left, and counts them interrupted', async () => {
+  await withService({ workers: 1 }, async (server) => {
+    const [holder, stayer, ...leavers] = await openConnections(server, 7);
+    // All in one turn, so the server reads them together: a long task that holds the loop, five maximal ones (~2 s
+    // each) whose clients hang up at once, and a small one whose client waits. The leavers' tasks must not run.
+    holder.send(postText(ROUTE.unoptimized, HEAVY));
+    for (const leaver of leavers) {
+      leaver.send(postText(ROUTE.unoptimized, testData({ items: 100, fibonacciN: 30 })));
+      leaver.socket.destroy();
+    }
+    stayer.send(postText(ROUTE.unoptimized, testData({ items: 2, fibonacciN: 10 })));
+    for (const answer of await Promise.all([holder.next(), stayer.next()])) {
+      assert.strictEqual(answer.status, 200, JSON.stringify(answer.json));
+      assert.strictEqual(answer.json.validated, true);
+    }
+    holder.socket.destroy();
+    stayer.socket.destroy();
+    const metrics = await waitForMetrics(server, (text) => sumOf(text, 'lab_offload_tasks_total', { route: 'unoptimized' }) >= 7, 'all seven tasks counted');
+    assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { route: 'unoptimized', outcome: 'interrupted' }), 5);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { route: 'unoptimized', outcome: 'ok' }), 2);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_task_run_seconds_count', { route: 'unoptimized' }), 2, 'only the two kept tasks ran');
+  });
+});
+
+test('the unoptimized route bounds its queue: 503 with Retry-After naming UNOPTIMIZED_MAX_QUEUE past it', async () => {
+  await withService({ workers: 1, unoptimizedMaxQueue: 2 }, async (server) => {
+    const info = await (await fetch(`${server.url}/info`)).json();
+    assert.strictEqual(info.offload.unoptimizedMaxQueue, 2);
+    const connections = await openConnections(server, 5);
+    // Sent in one turn: the server reads all five before the first starts, so two wait and three are refused.
+    connections.forEach((connection, i) => connection.send(postText(ROUTE.unoptimized, testData({ items: 2, fibonacciN: 10, seed: i }))));
+    const answers = await Promise.all(connections.map((connection) => connection.next()));
+    connections.forEach((connection) => connection.socket.destroy());
+    const statuses = answers.map((answer) => answer.status).sort();
+    assert.deepStrictEqual(statuses, [200, 200, 503, 503, 503]);
+    for (const answer of answers.filter((a) => a.status === 503)) {
+      assert.strictEqual(answer.headers['retry-after'], '1');
+      assert.match(answer.json.error, /UNOPTIMIZED_MAX_QUEUE/);
+      assert.strictEqual(answer.json.maxQueue, 2);
+    }
+    assert.ok(answers.filter((a) => a.status === 200).every((a) => a.json.validated));
+    const metrics = await metricsOf(server);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { route: 'unoptimized', outcome: 'queue-full' }), 3);
+    assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { route: 'unoptimized', outcome: 'ok' }), 2);
+    const after = await post(`${server.url}${ROUTE.unoptimized}`, testData({ items: 2, fibonacciN: 10 }));
+    assert.strictEqual(after.status, 200, 'the queue frees again');
   });
 });
 
