@@ -372,21 +372,24 @@ async function openConnections(server, n) {
 
 test('the unoptimized route drops the waiting tasks of clients that left, and counts them interrupted', async () => {
   await withService({ workers: 1 }, async (server) => {
-    const [holder, stayer, ...leavers] = await openConnections(server, 7);
-    // All in one turn, so the server reads them together: a long task that holds the loop, five maximal ones (~2 s
-    // each) whose clients hang up at once, and a small one whose client waits. The leavers' tasks must not run.
-    holder.send(postText(ROUTE.unoptimized, HEAVY));
-    for (const leaver of leavers) {
-      leaver.send(postText(ROUTE.unoptimized, testData({ items: 100, fibonacciN: 30 })));
-      leaver.socket.destroy();
+    const connections = await openConnections(server, 7);
+    const [holder, stayer, ...leavers] = connections;
+    try {
+      // All in one turn, so the server reads them together: a long task that holds the loop, five maximal ones (~2 s
+      // each) whose clients hang up at once, and a small one whose client waits. The leavers' tasks must not run.
+      holder.send(postText(ROUTE.unoptimized, HEAVY));
+      for (const leaver of leavers) {
+        leaver.send(postText(ROUTE.unoptimized, testData({ items: 100, fibonacciN: 30 })));
+        leaver.socket.destroy();
+      }
+      stayer.send(postText(ROUTE.unoptimized, testData({ items: 2, fibonacciN: 10 })));
+      for (const answer of await Promise.all([holder.next(), stayer.next()])) {
+        assert.strictEqual(answer.status, 200, JSON.stringify(answer.json));
+        assert.strictEqual(answer.json.validated, true);
+      }
+    } finally {
+      connections.forEach((connection) => connection.socket.destroy());
     }
-    stayer.send(postText(ROUTE.unoptimized, testData({ items: 2, fibonacciN: 10 })));
-    for (const answer of await Promise.all([holder.next(), stayer.next()])) {
-      assert.strictEqual(answer.status, 200, JSON.stringify(answer.json));
-      assert.strictEqual(answer.json.validated, true);
-    }
-    holder.socket.destroy();
-    stayer.socket.destroy();
     const metrics = await waitForMetrics(server, (text) => sumOf(text, 'lab_offload_tasks_total', { route: 'unoptimized' }) >= 7, 'all seven tasks counted');
     assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { route: 'unoptimized', outcome: 'interrupted' }), 5);
     assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { route: 'unoptimized', outcome: 'ok' }), 2);
@@ -399,10 +402,14 @@ test('the unoptimized route bounds its queue: 503 with Retry-After naming UNOPTI
     const info = await (await fetch(`${server.url}/info`)).json();
     assert.strictEqual(info.offload.unoptimizedMaxQueue, 2);
     const connections = await openConnections(server, 5);
-    // Sent in one turn: the server reads all five before the first starts, so two wait and three are refused.
-    connections.forEach((connection, i) => connection.send(postText(ROUTE.unoptimized, testData({ items: 2, fibonacciN: 10, seed: i }))));
-    const answers = await Promise.all(connections.map((connection) => connection.next()));
-    connections.forEach((connection) => connection.socket.destroy());
+    let answers;
+    try {
+      // Sent in one turn: the server reads all five before the first starts, so two wait and three are refused.
+      connections.forEach((connection, i) => connection.send(postText(ROUTE.unoptimized, testData({ items: 2, fibonacciN: 10, seed: i }))));
+      answers = await Promise.all(connections.map((connection) => connection.next()));
+    } finally {
+      connections.forEach((connection) => connection.socket.destroy());
+    }
     const statuses = answers.map((answer) => answer.status).sort();
     assert.deepStrictEqual(statuses, [200, 200, 503, 503, 503]);
     for (const answer of answers.filter((a) => a.status === 503)) {

@@ -7,9 +7,10 @@ const { busy } = require('../../../../node-kit');
 const { fibonacciIterative } = require('./process-data');
 const { createCostModel } = require('./cost-model');
 
-// An estimate that refuses is only corrected by a task that runs, so it must not be able to refuse for good: every
-// PROBE_AFTER_REFUSALS-th refusal, if nothing is admitted at the time (an idle pool, so the probe delays nobody),
-// runs anyway. At worst the estimate was right and the probe times out; else its measurement corrects the estimate.
+// An estimate that refuses is only corrected by a task that runs, so it must not be able to refuse for good: once
+// PROBE_AFTER_REFUSALS tasks have been refused since the last probe, the next one refused while nothing is admitted
+// (an idle pool, so the probe delays nobody) runs anyway. At worst the estimate was right and the probe times out;
+// else its measurement corrects the estimate.
 const PROBE_AFTER_REFUSALS = 8;
 
 /** The work units of a checked process-data request: calls of the recursive Fibonacci, all items together. */
