@@ -1,7 +1,7 @@
 'use strict';
 // Seed 004's two routes, the same work either way: `unoptimized` runs it on the main thread (every other request
-// waits; its queue skips the tasks of clients that left), `optimized` hands it to the worker pool. Bodies are checked before any work starts; GET /api/test-data
-// serves the seed's test-data.json, generated.
+// waits; its queue skips the tasks of clients that left), `optimized` hands it to the worker pool. Bodies are checked
+// before any work starts; GET /api/test-data serves the seed's test-data.json, generated.
 const { jsonBody, parseOnlyParams, watchClient, round } = require('../../../../node-kit');
 const { readProcessRequest, LIMITS } = require('./request-body');
 const { processData, referenceOf, hashOf } = require('./process-data');
