@@ -71,7 +71,7 @@ function createOffloadMetrics(promClient, registry, pool) {
     }),
     tasks: new promClient.Counter({
       name: METRIC.tasks,
-      help: 'process-data requests by route and outcome: ok, queue-full, timeout, client-gone, failed',
+      help: 'process-data requests by route and outcome: ok, queue-full, would-time-out, timeout, client-gone, interrupted, failed',
       labelNames: ['route', 'outcome'],
       registers,
     }),

@@ -38,9 +38,8 @@ function createOffloadPool({ workers, maxQueue, taskTimeoutMs }) {
       throw full;
     }
     const units = unitsOf(request);
-    if (!admission.fits(units)) throw wouldTimeOut(admission.estimate(units), taskTimeoutMs);
+    admission.admit(units); // throws the 503 for a task that would not finish in time
     admitted++;
-    admission.admit(units);
     let runMs;
     try {
       const answer = await runAdmitted(request, clientSignal);
@@ -85,18 +84,6 @@ function createOffloadPool({ workers, maxQueue, taskTimeoutMs }) {
     },
     close: () => piscina.close({ force: true }),
   };
-}
-
-/** The 503 for a task that would not finish in time: retry once the work queued ahead of it is expected done. */
-function wouldTimeOut({ waitMs, runMs }, taskTimeoutMs) {
-  const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
-  const refusal = busy(
-    `the task would not finish within ${taskTimeoutMs} ms (OFFLOAD_TASK_TIMEOUT_MS): about ${Math.round(waitMs)} ms of queued work and ${Math.round(runMs)} ms of its own; retry later`,
-    { timeoutMs: taskTimeoutMs, estimatedWaitMs: Math.round(waitMs), estimatedRunMs: Math.round(runMs) },
-    retryAfterSeconds,
-  );
-  refusal.outcome = 'would-time-out';
-  return refusal;
 }
 
 /** The HttpError (with an `outcome` for the metrics) for a task that did not complete. */

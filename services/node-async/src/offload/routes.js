@@ -1,7 +1,7 @@
 'use strict';
 // Seed 004's two routes, the same work either way: `unoptimized` runs it on the main thread (every other request
-// waits), `optimized` hands it to the worker pool. Bodies are checked before any work starts; GET /api/test-data
-// serves the seed's test-data.json, generated.
+// waits; its queue skips the tasks of clients that left), `optimized` hands it to the worker pool. Bodies are checked
+// before any work starts; GET /api/test-data serves the seed's test-data.json, generated.
 const { jsonBody, parseOnlyParams, watchClient, round } = require('../../../../node-kit');
 const { readProcessRequest, LIMITS } = require('./request-body');
 const { processData, referenceOf, hashOf } = require('./process-data');
@@ -26,19 +26,27 @@ function answer(route, request, work) {
 }
 
 
-/** {pool (pool.js), metrics (offload-metrics.js)} -> node-kit routes. */
-function offloadRoutes({ pool, metrics }) {
+/** {pool (pool.js), mainThread (main-thread-queue.js), metrics (offload-metrics.js)} -> node-kit routes. */
+function offloadRoutes({ pool, mainThread, metrics }) {
   const body = jsonBody(LIMITS.bodyBytes);
   const count = (route, outcome) => metrics.tasks.inc({ route, outcome });
 
-  function unoptimized(req, res) {
+  async function unoptimized(req, res) {
     const request = readProcessRequest(req.body);
-    const started = process.hrtime.bigint();
-    const result = processData(request); // blocks the event loop: the seed's point
-    const runMs = Number(process.hrtime.bigint() - started) / 1e6;
-    metrics.runSeconds.observe({ route: 'unoptimized' }, runMs / 1000);
+    let work;
+    try {
+      work = await mainThread.run(res, () => {
+        const started = process.hrtime.bigint();
+        const result = processData(request); // blocks the event loop: the seed's point
+        return { result, runMs: Number(process.hrtime.bigint() - started) / 1e6 };
+      });
+    } catch (err) {
+      count('unoptimized', err.outcome || 'failed');
+      throw err;
+    }
+    metrics.runSeconds.observe({ route: 'unoptimized' }, work.runMs / 1000);
     count('unoptimized', 'ok');
-    res.json(answer('unoptimized', request, { result, runMs, waitMs: null, threadId: 0 }));
+    res.json(answer('unoptimized', request, { result: work.result, runMs: work.runMs, waitMs: null, threadId: 0 }));
   }
 
   async function optimized(req, res) {
