@@ -44,9 +44,23 @@ async function withService(config, body) {
   }
 }
 
+/**
+ * Posts body to the optimized route until it is answered 200, and returns that answer. A 503 "did not finish within"
+ * is retried (up to 50 times): with the short deadlines these tests set, a task given to a worker still starting (the
+ * first one, or the replacement of one stopped) can miss its deadline on a loaded machine, whereas a warm worker
+ * finishes it in a thousandth of it. Any other answer fails at once.
+ */
+async function servedEventually(server, body) {
+  for (let attempt = 1; ; attempt++) {
+    const response = await post(`${server.url}${ROUTE.optimized}`, body);
+    if (response.status === 200) return response;
+    const text = await response.text();
+    if (response.status !== 503 || !/did not finish within/.test(text) || attempt === 50) assert.fail(`HTTP ${response.status} after ${attempt} tries: ${text}`);
+  }
+}
+
 async function expectServing(server) {
-  const response = await post(`${server.url}${ROUTE.optimized}`, testData({ items: 2, fibonacciN: 10 }));
-  assert.strictEqual(response.status, 200);
+  const response = await servedEventually(server, testData({ items: 2, fibonacciN: 10 }));
   assert.strictEqual((await response.json()).validated, true);
 }
 
@@ -147,8 +161,8 @@ test('a task that cannot finish before its deadline is refused at once, before i
   await withService({ workers: 1, taskTimeoutMs: 200 }, async (server) => {
     // What the pool learns its speed from: a small task (a thousandth of a maximal one's calls), but large enough
     // that its overhead does not count (cost-model.js).
-    const small = await post(`${server.url}${ROUTE.optimized}`, testData({ items: 1, fibonacciN: 25 }));
-    assert.strictEqual(small.status, 200);
+    await servedEventually(server, testData({ items: 1, fibonacciN: 25 }));
+    const timeoutsBefore = sumOf(await metricsOf(server), 'lab_offload_tasks_total', { outcome: 'timeout' });
     const refused = await post(`${server.url}${ROUTE.optimized}`, testData({ items: 100, fibonacciN: 30 }));
     assert.strictEqual(refused.status, 503);
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);
@@ -157,7 +171,7 @@ test('a task that cannot finish before its deadline is refused at once, before i
     assert.ok(body.estimatedRunMs > 200, JSON.stringify(body));
     const metrics = await metricsOf(server);
     assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { outcome: 'would-time-out' }), 1);
-    assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { outcome: 'timeout' }), 0, 'the refused task never ran');
+    assert.strictEqual(sumOf(metrics, 'lab_offload_tasks_total', { outcome: 'timeout' }), timeoutsBefore, 'the refused task never ran');
     await expectServing(server);
   });
 });
@@ -278,6 +292,7 @@ test('admission: an estimate that refuses lets a probe through now and then, whe
   for (let i = 1; i < PROBE_AFTER_REFUSALS; i++) assert.throws(() => strict.admit(MAXIMAL_UNITS), refused);
   assert.deepStrictEqual(strict.admit(MAXIMAL_UNITS), { probe: true });
 });
+
 test('a task past its timeout is stopped, answered 503, and its worker replaced', async () => {
   await withService({ workers: 1, taskTimeoutMs: 100 }, async (server) => {
     const response = await post(`${server.url}${ROUTE.optimized}`, testData({ items: 100, fibonacciN: 30 })); // ~1 s
