@@ -2,9 +2,9 @@
 // What one POST /csv parse may hold on the heap, as a bound its two caps make true by construction. A parse holds
 // what it built from the body's bytes (the decoded text, the fields' characters) and, per cell, a string and a slot
 // in a row; every row has at least one cell. Bytes are capped as they arrive; cells are counted, before any approach
-// sees the text, as an upper bound that costs one pass over each chunk: every comma, line feed and carriage return
-// may end a cell, plus the last one (a quoted comma or line break is counted too, so the count never falls short).
-// The body cannot hold more than maxBytes bytes and maxCells cells, so no parse holds more than
+// sees the text, as an upper bound that costs three native scans of each chunk: every comma, line feed and carriage
+// return may end a cell, plus the last one (a quoted comma or line break is counted too, so the count never falls
+// short). The body cannot hold more than maxBytes bytes and maxCells cells, so no parse holds more than
 // parseBound({bytes: maxBytes, cells: maxCells}), whatever the rows look like.
 //
 // The costs are the worst any approach showed, measured by bench/upload-memory.js (Node 24.21.0, x64, 2026-11-26:
@@ -21,16 +21,14 @@ const PER_BYTE = 40;
 const PER_CELL = 240;
 const PER_PARSE = 1024 * 1024; // a parser's own state, a chunk in flight, the answer
 
-const COMMA = 44;
-const LF = 10;
-const CR = 13;
+const SEPARATORS = [',', '\n', '\r'];
 
 /** The separators in text (commas, line feeds, carriage returns): a body's cells are at most their sum plus one. */
 function countCells(text) {
   let separators = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === COMMA || code === LF || code === CR) separators++;
+  // indexOf is native and vectorised: three scans cost half of one charCodeAt loop.
+  for (const separator of SEPARATORS) {
+    for (let at = text.indexOf(separator); at >= 0; at = text.indexOf(separator, at + 1)) separators++;
   }
   return separators;
 }
