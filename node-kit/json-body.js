@@ -2,18 +2,31 @@
 // A JSON request body for a service's own routes, refused as early as it can be: a declared length over the cap is
 // answered before a byte is read, and a body that grows past it while it arrives is answered at once, without
 // reading the rest (answers.js then closes the connection). body-parser instead reads an oversized body to its end
-// before answering 413 (a 50 MB body is read whole). Node 14 syntax.
+// before answering 413 (a 50 MB body is read whole). The body must be what its headers declare (body-declaration.js:
+// 415 otherwise) and valid UTF-8, checked as it arrives (utf8.js: a 400 naming the byte offset, where a decoder
+// would have replaced it silently). Node 14 syntax.
 const { HttpError, badRequest } = require('./errors');
+const { checkBodyDeclaration } = require('./body-declaration');
+const { Utf8Check } = require('./utf8');
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 const tooLarge = (limitBytes) => new HttpError(413, `the body is larger than ${limitBytes} bytes`, { limitBytes });
 
-/** Resolves the parsed body of req, or rejects with HttpError 400 (not JSON) or 413 (over limitBytes). */
+/**
+ * Resolves the parsed body of req, or rejects with HttpError 400 (not JSON, not UTF-8), 413 (over limitBytes) or 415
+ * (compressed, or another charset).
+ */
 function readJsonBody(req, limitBytes) {
   return new Promise((resolve, reject) => {
     if (!JSON_TYPE.test(req.headers['content-type'] || '')) {
       reject(badRequest('send the body as JSON with Content-Type: application/json', { field: 'body' }));
+      return;
+    }
+    try {
+      checkBodyDeclaration(req);
+    } catch (err) {
+      reject(err);
       return;
     }
     if (Number(req.headers['content-length']) > limitBytes) {
@@ -21,24 +34,40 @@ function readJsonBody(req, limitBytes) {
       return;
     }
     const chunks = [];
+    const utf8 = new Utf8Check();
     let bytes = 0;
     const stop = () => {
       req.removeListener('data', onData);
       req.removeListener('end', onEnd);
       req.removeListener('error', onError);
     };
-    const onData = (chunk) => {
-      bytes += chunk.length;
-      if (bytes <= limitBytes) {
-        chunks.push(chunk);
-        return;
-      }
+    const refuse = (err) => {
       stop();
       req.pause(); // the rest stays unread
-      reject(tooLarge(limitBytes));
+      reject(err);
+    };
+    const onData = (chunk) => {
+      bytes += chunk.length;
+      if (bytes > limitBytes) {
+        refuse(tooLarge(limitBytes));
+        return;
+      }
+      try {
+        utf8.write(chunk);
+      } catch (err) {
+        refuse(err);
+        return;
+      }
+      chunks.push(chunk);
     };
     const onEnd = () => {
       stop();
+      try {
+        utf8.end();
+      } catch (err) {
+        reject(err);
+        return;
+      }
       try {
         resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
       } catch (err) {

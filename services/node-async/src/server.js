@@ -1,2 +1,3 @@
 'use strict';
-require('../../../node-kit').serve(require('./service').makeService());
+// A service that cannot be made (settings that do not fit, csv-upload-settings.js) exits 1 with the reason.
+require('../../../node-kit').serve(new Promise((resolve) => resolve(require('./service').makeService())));

@@ -8,17 +8,18 @@ const { serializationWorkloads } = require('../../../js-serializers/serializatio
 const { approaches, LIBRARIES } = require('./approaches');
 const { csvWorkload } = require('../../../csv-parsers/csv-workload');
 const { workerOffload } = require('./offload');
-const { csvUploadRoutes, uploadConfig } = require('./csv-upload-route');
+const { csvUploadRoutes } = require('./csv-upload-route');
+const { uploadConfig, checkUploadSettings } = require('./csv-upload-settings');
 
 const DEFAULT_PORT = 3002;
 
 /**
  * options.offload and options.upload override the environment's settings (tests use a small queue, a short timeout,
- * small caps).
+ * small caps). Throws when the CSV upload caps do not fit the heap (csv-upload-settings.js).
  * Returns node-kit's service plus `pool`.
  */
 function makeService(options = {}) {
-  const uploadSettings = Object.assign(uploadConfig(), options.upload);
+  const uploadSettings = checkUploadSettings(Object.assign(uploadConfig(), options.upload));
   const offload = workerOffload({ promClient, config: options.offload });
   const service = createService({
     name: 'node-async',

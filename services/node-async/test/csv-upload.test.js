@@ -8,6 +8,7 @@ const { startService } = require('../../../node-kit/testing');
 const { makeService } = require('../src/service');
 const { csvDocument } = require('../../../csv-parsers/csv-document');
 const { sendRaw } = require('../../../tests/contract/bad-requests');
+const { openUpload } = require('./raw-upload');
 
 const SMALL = { seed: 3, rows: 400, chunkChars: 1024 }; // a few chunks, so boundaries fall inside records
 
@@ -104,5 +105,27 @@ test('POST /csv answers 503 past CSV_MAX_UPLOADS, and a departing client frees i
       if (!freed) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     assert.ok(freed, 'the departed upload gave its place back');
+  });
+});
+
+test('POST /csv: uploads that announced a body and send nothing hold no place; a place is taken by the first bytes', async () => {
+  await withService({ upload: { maxUploads: 2 } }, async (server) => {
+    const port = Number(new URL(server.url).port);
+    const head = 'POST /csv HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: 8\r\nExpect: 100-continue';
+    // As many clients as places get their 100 Continue, then send nothing (until REQUEST_TIMEOUT_MS would cut them).
+    const waiting = [openUpload(port, head), openUpload(port, head), openUpload(port, head)];
+    try {
+      for (const client of waiting) assert.match(await client.nextLine('HTTP/1.1 100'), /^HTTP\/1\.1 100 Continue$/);
+      const answer = await postCsv(server.url, 'a,b\n1,2\n');
+      assert.strictEqual(answer.status, 200, 'an upload that sends its body is parsed while the silent ones wait');
+      // Those that finally send are parsed too, each taking a place only now.
+      await Promise.all(waiting.slice(0, 2).map((client) => client.send('a,b\n1,2\n')));
+      for (const client of waiting.slice(0, 2)) {
+        const late = await client.answer;
+        assert.deepStrictEqual([late.status, late.body.rows], [200, 2]);
+      }
+    } finally {
+      for (const client of waiting) client.close();
+    }
   });
 });
