@@ -9,7 +9,8 @@ const LF = 0x0a;
 const CR = 0x0d;
 const SP = 0x20;
 const HTAB = 0x09;
-const MAX_KEPT_LINE = 256; // a header line the framer needs (Content-Length, Transfer-Encoding) is short
+// What the framer keeps of a line: a longer head passes Node's 16 KB head limit, which its parser refuses.
+const MAX_KEPT_LINE = 16384;
 
 /**
  * A framer for one connection. push(chunk) returns -1 while every head so far is sound, or the offset in chunk of
@@ -24,7 +25,7 @@ function headFramer() {
   let contentLength = 0;
   let chunked = false;
   let handsOver = false;
-  let remaining = 0; // bytes of a body, or of a chunk and its CRLF, still to skip
+  let remaining = 0; // bytes of a body, or of a chunk's data, still to skip
   const framer = { done: false, broken: null, push };
 
   function startHead() {
@@ -79,8 +80,10 @@ function headFramer() {
       else if (size === 0) mode = 'trailers';
       else {
         mode = 'chunk-data';
-        remaining = size + 2;
+        remaining = size;
       }
+    } else if (mode === 'chunk-end') {
+      mode = 'chunk-size'; // the line end after a chunk's data
     } else if (mode === 'trailers' && text === '') {
       startHead();
     }
@@ -97,7 +100,7 @@ function headFramer() {
         lastByte = chunk[at - 1];
         if (remaining === 0) {
           if (mode === 'body') startHead();
-          else mode = 'chunk-size';
+          else mode = 'chunk-end';
         }
         continue;
       }

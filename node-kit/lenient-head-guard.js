@@ -1,6 +1,6 @@
 'use strict';
 // Node 14's parser (llhttp 2.1) accepts two things in a request head that the contract refuses (CONTRACT.md
-// "Errors", row 1c) and that the request it produces no longer shows: a bare LF ending the request line or the
+// "Errors", rows 1 and 1b) and that the request it produces no longer shows: a bare LF ending the request line or the
 // head's final empty line, and a folded header line (which it joins to the value before it: "a\r\n  b" reads as
 // "a  b"). Only the bytes show them. Node's server normally hands a socket's bytes to its parser in C++
 // (parser.consume); once a 'data' listener is added to the socket it stops that (unconsume) and its own 'data'
