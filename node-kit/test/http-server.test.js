@@ -3,9 +3,8 @@
 // (a long target: 414, row 2; long headers: 431), however the bytes are split, and after the answers pipelined before.
 const test = require('node:test');
 const assert = require('node:assert');
-const net = require('node:net');
 const { createLabServer } = require('../http-server');
-const { parseResponses } = require('../../tests/contract/raw-http');
+const { exchange } = require('../../tests/contract/raw-http');
 
 const X = 'x'.repeat(10000);
 
@@ -19,20 +18,11 @@ async function labServer(t) {
   return server.address().port;
 }
 
-/** Writes each piece once the one before has been handed to the socket; resolves the statuses once the server closes. */
-function statusesFor(port, pieces) {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    const chunks = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      socket.destroy();
-      resolve(parseResponses(Buffer.concat(chunks).toString('latin1')).map((a) => a.status));
-    });
-    const write = (i) => (i < pieces.length ? socket.write(pieces[i], () => write(i + 1)) : undefined);
-    write(0);
-  });
+/** The statuses the server answered pieces (written one after another) with; it must close the connection. */
+async function statusesFor(port, pieces) {
+  const { answers, closed } = await exchange(port, pieces);
+  assert.ok(closed, 'the server kept the connection open after its answers');
+  return answers.map((a) => a.status);
 }
 
 test('a target over the head limit gets 414, in one write or two', async (t) => {

@@ -7,8 +7,9 @@ const net = require('net');
 const CLOSE_WAIT_MS = 30000;
 
 /**
- * Sends bytes (a string, sent as latin1, or a Buffer) on a new connection and resolves, once the server closes it (or
- * CLOSE_WAIT_MS passed), {answers: [{status, headers, body}] in order, closed: bool}.
+ * Sends bytes (a string, sent as latin1, or a Buffer; or a list of them, each written once the one before has been
+ * handed to the socket) on a new connection and resolves, once the server closes it (or CLOSE_WAIT_MS passed),
+ * {answers: [{status, headers, body}] in order, closed: bool}.
  */
 function exchange(port, bytes) {
   return new Promise((resolve, reject) => {
@@ -23,7 +24,9 @@ function exchange(port, bytes) {
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', (err) => (err.code === 'ECONNRESET' ? finish(true) : reject(err)));
     socket.on('end', () => finish(true));
-    socket.write(typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes);
+    const pieces = [].concat(bytes).map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'latin1') : piece));
+    const write = (i) => (i < pieces.length ? socket.write(pieces[i], () => write(i + 1)) : undefined);
+    write(0);
   });
 }
 
