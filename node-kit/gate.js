@@ -1,10 +1,11 @@
 'use strict';
 // What every request passes before express sees it: the HTTP metric, and the checks CONTRACT.md's "Errors" table makes
-// before a route runs (target, path, route, method), in the table's order. Done outside express because express
+// before a route runs (method, head, target, path, route), in the table's order. Done outside express because express
 // answers some targets itself, with HTML (`GET http://[` is its "Cannot GET" page), and its routing is looser than
 // the contract's (case-insensitive, trailing slash optional). Node 14 syntax.
 const { readTarget, readQuery } = require('./request-target');
 const { routeTable, checkMethod, methodLabel } = require('./route-table');
+const { checkHead } = require('./request-head');
 const { sendError } = require('./answers');
 
 function observeHttp(metrics, req, res) {
@@ -17,14 +18,15 @@ function observeHttp(metrics, req, res) {
 }
 
 /**
- * The checks of CONTRACT.md's table up to the query, in its order, for a request (method and raw url) and routes
- * (routeTable's check); checkPath(segments) (optional) is row 6, a service's check of a route's parameter (an unknown
- * workload). Returns {path, segments, rawQuery, query} or throws the refusal.
+ * The checks of CONTRACT.md's table up to the query, in its order, for a request (Node's, as parsed: method, head and
+ * raw url) and routes (routeTable's check); checkPath(segments) (optional) is row 6, a service's check of a route's
+ * parameter (an unknown workload). Returns {path, segments, rawQuery, query} or throws the refusal.
  */
-function checkRequest(check, method, url, checkPath) {
-  checkMethod(method);
-  const target = readTarget(url);
-  check(method, target.segments);
+function checkRequest(check, req, checkPath) {
+  checkMethod(req.method);
+  checkHead(req);
+  const target = readTarget(req.url);
+  check(req.method, target.segments);
   if (checkPath) checkPath(target.segments);
   return Object.assign(target, { query: readQuery(target.rawQuery) });
 }
@@ -40,7 +42,7 @@ function gate(app, routes, metrics, checkPath) {
     observeHttp(metrics, req, res);
     let target;
     try {
-      target = checkRequest(check, req.method, req.url, checkPath);
+      target = checkRequest(check, req, checkPath);
     } catch (err) {
       sendError(res, err, req);
       return;

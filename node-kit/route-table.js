@@ -3,7 +3,7 @@
 // but not the method (405), and which methods HTTP does not define (400). Matching is exact and case-sensitive,
 // segment by segment (`:name` matches one segment), unlike express's defaults (case-insensitive, trailing slash
 // optional), so that every runtime refuses the same paths. Node 14 syntax.
-const { HttpError, badRequest } = require('./errors');
+const { HttpError, malformed } = require('./errors');
 
 // RFC 9110's methods and PATCH. Node's parser takes a few dozen more (WebDAV and others): those are refused here.
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
@@ -13,7 +13,7 @@ const methodLabel = (method) => (HTTP_METHODS.includes(method) ? method : 'other
 
 /** Row 1: a method HTTP does not define is a malformed request. */
 function checkMethod(method) {
-  if (!HTTP_METHODS.includes(method)) throw badRequest(`malformed request: ${method} is not an HTTP method`);
+  if (!HTTP_METHODS.includes(method)) throw malformed(400, `malformed request: ${method} is not an HTTP method`);
 }
 
 /**

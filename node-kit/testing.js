@@ -2,7 +2,8 @@
 // Test helpers for the Node services: a real server on port 0, real HTTP (Node 14 has no fetch), and the contract
 // checks every Node service runs against itself with its own express, prom-client and Node line.
 const http = require('http');
-const { edgeCases, runCases, checkCases, sendRaw } = require('../tests/contract/bad-requests');
+const { edgeCases, runCases, checkCases, checkPipeline, sendRaw, healthzThenBrokenHeads } = require('../tests/contract/bad-requests');
+const { exchange } = require('../tests/contract/raw-http');
 const { HTTP_METHODS } = require('./route-table');
 
 async function startService(service) {
@@ -121,6 +122,24 @@ function contractSuite(test, assert, makeService, sample) {
     assert.strictEqual(sumOf(metrics, 'lab_runs_total', {}), runsBefore, 'a refused request started a run');
     const methods = samples(metrics, 'http_request_duration_seconds_count').map((s) => s.labels.method);
     assert.deepStrictEqual([...new Set(methods)].filter((m) => !HTTP_METHODS.includes(m) && m !== 'other'), []);
+  });
+
+  test('contract: a broken head pipelined after a valid request: the 200 first, then the 400, then the close', async () => {
+    for (const bytes of healthzThenBrokenHeads()) {
+      assert.deepStrictEqual(await checkPipeline(Number(new URL(server.url).port), bytes, [200]), [], JSON.stringify(bytes));
+    }
+  });
+
+  test("contract: bare LFs in a body are data: the requests after it are answered", async () => {
+    const healthz = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n';
+    const bytes = `${healthz}Content-Length: 4\r\n\r\na\nb\n${healthz}Transfer-Encoding: chunked\r\n\r\n3\r\n\n\n\n\r\n0\r\n\r\n${healthz}Connection: close\r\n\r\n`;
+    const { answers } = await exchange(Number(new URL(server.url).port), bytes);
+    assert.deepStrictEqual(answers.map((a) => a.status), [200, 200, 200]);
+  });
+
+  test('contract: an HTTP/1.0 request needs no Host', async () => {
+    const { answers } = await exchange(Number(new URL(server.url).port), 'GET /healthz HTTP/1.0\r\n\r\n');
+    assert.deepStrictEqual(answers.map((a) => [a.status, a.body]), [[200, '{"status":"ok"}']]);
   });
 
   test("contract: a refused request's body is not read: the answer comes, and the connection closes, without it", async () => {

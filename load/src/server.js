@@ -66,7 +66,7 @@ function createServer({ runner, metrics, suitesDir, timeouts }) {
   const server = createLabServer((req, res) => {
     Promise.resolve()
       .then(() => {
-        const target = checkRequest(check, req.method, req.url);
+        const target = checkRequest(check, req);
         // The route table matched the segments exactly (no route has a parameter), so this is the route.
         return handlers[`${req.method} ${target.path}`](res, target.query);
       })

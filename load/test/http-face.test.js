@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { request, until } = require('../../node-kit/testing');
-const { edgeCases, checkCases } = require('../../tests/contract/bad-requests');
+const { edgeCases, checkCases, checkPipeline, healthzThenBrokenHeads } = require('../../tests/contract/bad-requests');
 const { holdSlowConnections } = require('../../tests/contract/slow-clients');
 const { startDriver, stopDriver } = require('./driver-process');
 
@@ -49,11 +49,17 @@ test('every bad request gets the contract\'s JSON answer, and the driver keeps s
   for (const testCase of edgeCases().concat(ownCases())) {
     assert.deepStrictEqual(await checkCases(driver.port, [testCase]), []);
     const health = await request(`${driver.url}/healthz`);
-    assert.strictEqual(health.status, 200, `/healthz after ${testCase.method} ${testCase.target.slice(0, 80)}: ${health.text}`);
+    assert.strictEqual(health.status, 200, `/healthz after ${testCase.name}: ${health.text}`);
   }
   const notFound = await request(`${driver.url}/nope`);
   assert.deepStrictEqual(notFound.json.routes, ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop']);
   assert.strictEqual(driver.exitCode, null, 'the driver is still running');
+});
+
+test('a broken head pipelined after GET /healthz: the 200 first, then the 400, then the close', async (t) => {
+  const driver = await idleDriver(t);
+  for (const bytes of healthzThenBrokenHeads()) assert.deepStrictEqual(await checkPipeline(driver.port, bytes, [200]), [], JSON.stringify(bytes));
+  assert.strictEqual((await request(`${driver.url}/healthz`)).status, 200);
 });
 
 /**

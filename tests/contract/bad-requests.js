@@ -2,16 +2,19 @@
 // CONTRACT.md's "Errors" table as requests: the same bad requests for every HTTP face of the lab, each with the one
 // answer every runtime must give. Sent raw over a socket, since no HTTP client would send most of them. Used by the
 // integration test against all four services and the load driver, and by each Node service's own contract suite.
-const net = require('net');
+const { sendRaw, exchange } = require('./raw-http');
 
 const LIMIT_BYTES = 4096;
+const HOST = 'Host: 127.0.0.1\r\n';
+const VERSIONS = ['HTTP/1.0', 'HTTP/1.1'];
 
 /**
  * Requests every HTTP face must refuse alike (services and the load driver). Each: {name, method, target, status,
- * detail (optional): [field, check(value) -> bool]}.
+ * detail (optional): [field, check(value) -> bool]}, sent with "Connection: close"; or {name, raw, status, detail}:
+ * the request's bytes as they are (a string, sent as latin1, or a Buffer), whose answer must close the connection.
  */
 function edgeCases() {
-  return [
+  return headCases().concat([
     { name: 'a method HTTP does not define', method: 'XYZ1', target: '/healthz', status: 400 },
     { name: 'a WebDAV method', method: 'PROPFIND', target: '/healthz', status: 400 },
     { name: 'an 8 KB query string', method: 'GET', target: `/healthz?q=${'x'.repeat(8192)}`, status: 414, detail: ['limitBytes', (v) => v === LIMIT_BYTES] },
@@ -37,6 +40,35 @@ function edgeCases() {
     { name: 'a WebDAV method with a long target (row 1 before 2)', method: 'PROPFIND', target: `/healthz?q=${'x'.repeat(8192)}`, status: 400 },
     { name: 'an unknown path with a malformed query (row 4 before 7)', method: 'GET', target: '/nope?x=%zz', status: 404, detail: routesDetail },
     { name: 'POST with a malformed query (row 5 before 7)', method: 'POST', target: '/healthz?x=%zz', status: 405, detail: allowedGet },
+  ]);
+}
+
+/** Broken heads and targets, as bytes (CONTRACT.md "Errors", rows 1-3): one answer in every runtime, and a close. */
+function headCases() {
+  const get = (target, headers, version = ' HTTP/1.1') => `GET ${target}${version}\r\n${headers}\r\n`;
+  const withByte = (before, byte, after) => Buffer.concat([Buffer.from(before, 'latin1'), Buffer.from([byte]), Buffer.from(after, 'latin1')]);
+  const versions = ['allowed', (v) => JSON.stringify(v) === JSON.stringify(VERSIONS)];
+  return [
+    { name: 'a 20 KB target (row 2 whatever its length)', raw: get(`/healthz?q=${'x'.repeat(20000)}`, HOST), status: 414, detail: ['limitBytes', (v) => v === LIMIT_BYTES] },
+    { name: 'a 20 KB header with a short target', raw: get('/healthz', `${HOST}X-Big: ${'x'.repeat(20000)}\r\n`), status: 431 },
+    { name: 'two Host headers', raw: get('/healthz', HOST + HOST), status: 400 },
+    { name: 'an HTTP/1.1 request without Host', raw: get('/healthz', ''), status: 400 },
+    { name: 'a space in a header name', raw: get('/healthz', `${HOST}Bad Header: x\r\n`), status: 400 },
+    { name: 'HTTP/1.2', raw: get('/healthz', HOST, ' HTTP/1.2'), status: 505, detail: versions },
+    { name: 'a folded header (obs-fold)', raw: get('/healthz', `${HOST}X-A: 1\r\n  folded\r\n`), status: 400 },
+    { name: 'bare LF line ends', raw: `GET /healthz HTTP/1.1\n${HOST.replace('\r', '')}\n`, status: 400 },
+    { name: 'a bare LF ending the request line only', raw: `GET /healthz HTTP/1.1\n${HOST}\r\n`, status: 400 },
+    { name: 'a bare LF ending the head only', raw: `GET /healthz HTTP/1.1\r\n${HOST}\n`, status: 400 },
+    { name: 'no HTTP version', raw: get('/healthz', HOST, ''), status: 505, detail: versions },
+    { name: 'HTTP/2.0 as text', raw: get('/healthz', HOST, ' HTTP/2.0'), status: 505, detail: versions },
+    { name: 'a Transfer-Encoding other than chunked', raw: get('/healthz', `${HOST}Transfer-Encoding: xchunked\r\n`), status: 400 },
+    { name: 'a fragment in the target', raw: get('/healthz?x#y', HOST), status: 400 },
+    { name: 'an escaped NUL in the path', raw: get('/healthz%00', HOST), status: 400 },
+    { name: 'an escaped control character in the query', raw: get('/healthz?x=%1F', HOST), status: 400 },
+    { name: 'a raw 0xFF in the query', raw: withByte('GET /healthz?x=', 0xff, ` HTTP/1.1\r\n${HOST}\r\n`), status: 400 },
+    { name: 'a raw 0xFF in the path', raw: withByte('GET /health', 0xff, ` HTTP/1.1\r\n${HOST}\r\n`), status: 400 },
+    { name: 'an Expect other than 100-continue', raw: get('/healthz', `${HOST}Expect: something\r\n`), status: 417, detail: ['allowed', (v) => JSON.stringify(v) === '["100-continue"]'] },
+    { name: 'CONNECT (row 3: the target is no path)', raw: `CONNECT 127.0.0.1:80 HTTP/1.1\r\n${HOST}\r\n`, status: 400 },
   ];
 }
 
@@ -77,57 +109,11 @@ function runCases(info) {
   return cases;
 }
 
-/**
- * Sends one raw request ("Connection: close") and resolves {status, headers, body} once the server closes.
- * declaredLength (optional): the Content-Length to announce for body, which may be less (the rest never comes).
- */
-function sendRaw(port, { method, target, body, declaredLength }) {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    const chunks = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      socket.destroy();
-      resolve(parseResponse(Buffer.concat(chunks).toString('utf8')));
-    });
-    const head = `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n`;
-    const length = declaredLength === undefined && body !== undefined ? Buffer.byteLength(body) : declaredLength;
-    const headers = length === undefined ? '' : `Content-Type: application/json\r\nContent-Length: ${length}\r\n`;
-    socket.write(`${head}${headers}\r\n${body === undefined ? '' : body}`);
-  });
-}
-
-function parseResponse(text) {
-  const headEnd = text.indexOf('\r\n\r\n');
-  const lines = text.slice(0, headEnd < 0 ? text.length : headEnd).split('\r\n');
-  const status = Number((/^HTTP\/1\.[01] (\d{3})/.exec(lines[0]) || [])[1]);
-  const headers = {};
-  for (const line of lines.slice(1)) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  let body = headEnd < 0 ? '' : text.slice(headEnd + 4);
-  if (/chunked/i.test(headers['transfer-encoding'] || '')) body = unchunk(body);
-  return { status, headers, body };
-}
-
-function unchunk(text) {
-  let out = '';
-  let at = 0;
-  for (;;) {
-    const lineEnd = text.indexOf('\r\n', at);
-    const size = parseInt(text.slice(at, lineEnd), 16);
-    if (!(size > 0)) return out;
-    out += text.substr(lineEnd + 2, size);
-    at = lineEnd + 2 + size + 2;
-  }
-}
-
 /** What is wrong with the answer to one case ('' when it is the contract's). */
 function problemWith(testCase, answer) {
-  const where = `${testCase.method} ${testCase.target.slice(0, 80)} (${testCase.name})`;
+  const where = testCase.raw === undefined ? `${testCase.method} ${testCase.target.slice(0, 80)} (${testCase.name})` : testCase.name;
   if (answer.status !== testCase.status) return `${where}: status ${answer.status}, expected ${testCase.status}: ${answer.body.slice(0, 200)}`;
+  if (testCase.raw !== undefined && !/close/i.test(answer.headers.connection || '')) return `${where}: no "Connection: close" on the answer`;
   if (!/^application\/json/.test(answer.headers['content-type'] || '')) return `${where}: content-type ${answer.headers['content-type']}`;
   if (testCase.method === 'HEAD') return answer.body === '' ? '' : `${where}: a body in the answer to HEAD`;
   let json;
@@ -147,10 +133,46 @@ function problemWith(testCase, answer) {
 async function checkCases(port, cases) {
   const problems = [];
   for (const testCase of cases) {
-    const problem = problemWith(testCase, await sendRaw(port, testCase));
+    const problem = testCase.raw === undefined ? problemWith(testCase, await sendRaw(port, testCase)) : await rawProblem(port, testCase);
     if (problem) problems.push(problem);
   }
   return problems;
 }
 
-module.exports = { edgeCases, runCases, checkCases, sendRaw, LIMIT_BYTES };
+// A raw case gets one answer, and the connection closes after it.
+async function rawProblem(port, testCase) {
+  const { answers, closed } = await exchange(port, testCase.raw);
+  if (answers.length !== 1) return `${testCase.name}: ${answers.length} answers (${answers.map((a) => a.status).join(', ')}), expected one`;
+  return problemWith(testCase, answers[0]) || (closed ? '' : `${testCase.name}: the connection stayed open after the answer`);
+}
+
+/**
+ * A broken request pipelined after valid ones (CONTRACT.md "Errors"). Sends bytes in one write; resolves the
+ * problems (empty when the face answered each valid request, in order, with the statuses expected, then the broken
+ * one with a JSON 400, then closed the connection).
+ */
+async function checkPipeline(port, bytes, statuses) {
+  const { answers, closed } = await exchange(port, bytes);
+  const got = answers.map((a) => a.status);
+  const expected = statuses.concat(400);
+  const problems = [];
+  if (JSON.stringify(got) !== JSON.stringify(expected)) problems.push(`answers ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+  const last = answers[answers.length - 1];
+  if (last && last.status === 400) {
+    const problem = problemWith({ name: 'the broken request', raw: bytes, status: 400 }, last);
+    if (problem) problems.push(problem);
+  }
+  if (!closed) problems.push('the connection stayed open after the 400');
+  return problems;
+}
+
+/**
+ * Bytes for checkPipeline: a valid GET /healthz, then a broken head, in one write. The broken heads: one Node's
+ * parser refuses (Node 24's; Node 14's takes it and checkHead refuses it), and one only Node 14's guard sees.
+ */
+function healthzThenBrokenHeads() {
+  const healthz = `GET /healthz HTTP/1.1\r\n${HOST}\r\n`;
+  return [`${healthz}GET /healthz HTTP/1.1\r\n${HOST}Bad Header: x\r\n\r\n`, `${healthz}GET /healthz HTTP/1.1\n${HOST}\r\n`];
+}
+
+module.exports = { edgeCases, runCases, checkCases, checkPipeline, sendRaw, healthzThenBrokenHeads, HOST, LIMIT_BYTES };
