@@ -1,15 +1,15 @@
 'use strict';
 // One component of `make native`, kept running as compose's restart policy keeps a container: when it ends, it is
-// started again after a delay that doubles with each end (1 s, 2 s, 4 s ... up to 30 s) and starts over once a run
-// lasted a minute, and each start tells it how many restarts came before (LAB_RESTARTS, shown in its /info). A
-// component that ends before it ever answered its health URL is not restarted: it cannot start (its port is taken, it
-// is broken), and a restart loop would hide that, so the lab is stopped with the reason instead.
+// started again after a delay that doubles with each end (1 s, 2 s, 4 s ... up to 30 s), back to 1 s once a run stayed
+// up (answering its health URL) for a minute, and each start tells it how many restarts came before (LAB_RESTARTS,
+// shown in its /info). A component that ends before it ever answered its health URL is not restarted: it cannot start
+// (its port is taken, it is broken), and a restart loop would hide that, so the lab is stopped with the reason instead.
 const http = require('node:http');
 
 const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30000;
-// A run this long was not a crash loop: the next end waits FIRST_DELAY_MS again (compose's is 10 s; a JVM that needs
-// a few seconds to start and dies at once should keep backing off).
+// Up this long (from its first health answer), it was not in a crash loop: the next end waits FIRST_DELAY_MS again.
+// Compose takes 10 s; a minute also keeps backing off a service that a load scenario kills within seconds each time.
 const STEADY_RUN_MS = 60000;
 const HEALTH_POLL_MS = 250;
 const HEALTH_TIMEOUT_MS = 2000;
@@ -20,8 +20,8 @@ function endReason(code, signal) {
 }
 
 /** The wait before the next start: FIRST_DELAY_MS after the first end or a steady run, else twice the last, capped. */
-function nextDelay(lastDelayMs, runMs) {
-  if (lastDelayMs === null || runMs >= STEADY_RUN_MS) return FIRST_DELAY_MS;
+function nextDelay(lastDelayMs, upMs) {
+  if (lastDelayMs === null || upMs >= STEADY_RUN_MS) return FIRST_DELAY_MS;
   return Math.min(lastDelayMs * 2, MAX_DELAY_MS);
 }
 
@@ -54,9 +54,9 @@ function keepRunning({ name, start, healthUrl, emptyGroup, onCannotStart, log })
 
   function run() {
     if (stopped) return; // the one place a start happens: none once the lab's stop has begun
-    const startedAt = Date.now();
     const child = start(restarts);
     let ended = false;
+    let upAt = null; // when this run first answered its health URL
     child.on('error', (err) => {
       ended = true;
       if (!stopped) onCannotStart(`${name} could not start: ${err.message}`);
@@ -70,13 +70,17 @@ function keepRunning({ name, start, healthUrl, emptyGroup, onCannotStart, log })
         return;
       }
       restarts += 1;
-      lastDelayMs = nextDelay(lastDelayMs, Date.now() - startedAt);
+      lastDelayMs = nextDelay(lastDelayMs, upAt === null ? 0 : Date.now() - upAt);
       log(`${name} exited (${reason}); restart ${restarts} in ${lastDelayMs / 1000} s`);
       emptyGroup(child.pid).then(() => {
         if (!stopped) timer = setTimeout(run, lastDelayMs);
       });
     });
-    if (!everUp) waitUp(() => ended || stopped).then((up) => (everUp = everUp || up));
+    waitUp(() => ended || stopped).then((up) => {
+      if (!up) return;
+      upAt = Date.now();
+      everUp = true;
+    });
   }
 
   /** Polls healthUrl until it answers 200 (true) or gaveUp() (false). */

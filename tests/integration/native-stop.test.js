@@ -2,9 +2,10 @@
 // `make native` never leaves a process behind: whatever ends it (SIGINT, SIGTERM, a component that cannot start, a
 // port already taken, a stop while a crashed server waits for its restart), it exits only once no process it started
 // is left, and every port it used is free again. A server that dies once it was up is started again (with a growing
-// delay, its /info counting the restarts) while the others serve on. Every process of a run carries a mark in its environment (inherited from scripts/native.js), so
-// the test finds any survivor, whatever its parent became. Each case starts a few components (LAB_ONLY) and Prometheus
-// on ports shifted by 22000, so neither a running lab nor the other integration test is touched.
+// delay, its /info counting the restarts) while the others serve on. Every process of a run carries a mark in its
+// environment (inherited from scripts/native.js), so the test finds any survivor, whatever its parent became. Each
+// case starts a few components (LAB_ONLY) and Prometheus on ports shifted by 22000, so neither a running lab nor the
+// other integration test is touched.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -189,7 +190,8 @@ test('make native leaves no process and no port behind, however it ends', { time
         return { done: restarts === restart, why: `/info restarts ${restarts}` };
       });
     }
-    // make reports its server's death as its own exit code 2; the delay doubled from the first restart to the second.
+    // make reports its server's death as its own exit code 2; the delay doubled from the first restart to the second
+    // (it starts over only after a minute up, far longer than the restarted server answered before it was killed).
     assert.match(lab.output(), /native: wasm-runner exited \(exit code 2\); restart 1 in 1 s\n/);
     assert.match(lab.output(), /native: wasm-runner exited \(exit code 2\); restart 2 in 2 s\n/);
     assert.strictEqual(serverOf(lab, 'node-async').pid, steady.pid, 'node-async was started again too');
@@ -208,7 +210,7 @@ test('make native leaves no process and no port behind, however it ends', { time
     process.kill(serverOf(lab, 'wasm-runner').pid, 'SIGKILL');
     lab.child.kill('SIGTERM');
     await exitsLeavingNothing(lab, 0);
-    assert.strictEqual(lab.output().match(/\[wasm-runner\] listening on/g).length, 1, 'wasm-runner was started again');
+    assert.strictEqual((lab.output().match(/\[wasm-runner\] listening on/g) || []).length, 1, 'wasm-runner started again');
   });
 
   await t.test('a port already taken stops everything', async (st) => {
