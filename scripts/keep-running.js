@@ -43,7 +43,7 @@ function answers200(url) {
  * - healthUrl: answers 200 once the component is up;
  * - emptyGroup(pgid) -> Promise: stops what is left of an ended group (a server outliving its make keeps the port);
  * - onCannotStart(reason): the component ended (or could not be spawned) before it was ever up;
- * - log(line): one line per restart, with the component, why it ended and the restart's number.
+ * - log(line): one line when it is first up, and one per restart: the component, why it ended, the restart's number.
  */
 function keepRunning({ name, start, healthUrl, emptyGroup, onCannotStart, log }) {
   let stopped = false;
@@ -79,6 +79,8 @@ function keepRunning({ name, start, healthUrl, emptyGroup, onCannotStart, log })
     waitUp(() => ended || stopped).then((up) => {
       if (!up) return;
       upAt = Date.now();
+      // From here on an end is a crash, restarted; the line tells a user (and a test) when that began.
+      if (!everUp) log(`${name} is up`);
       everUp = true;
     });
   }

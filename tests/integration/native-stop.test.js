@@ -82,11 +82,13 @@ function startLab(t, only, extraEnv = {}) {
   };
 }
 
+/** Every component answers, and native.js has seen each one up (from then on, a server that dies is restarted). */
 async function allUp(lab) {
   await until('every component answers', UP_TIMEOUT_MS, async () => {
     if (lab.child.exitCode !== null) throw new Error(`native exited early:\n${lab.output()}`);
     const codes = await Promise.all(lab.urls.map((url) => fetch(url).then((r) => r.status, () => 0)));
-    return { done: codes.every((c) => c === 200), why: lab.urls.map((u, i) => `${u} ${codes[i]}`).join(', ') };
+    const unseen = lab.components.map((c) => c.name).concat('prometheus').filter((name) => !lab.output().includes(`native: ${name} is up\n`));
+    return { done: codes.every((c) => c === 200) && unseen.length === 0, why: `${lab.urls.map((u, i) => `${u} ${codes[i]}`).join(', ')}; not seen up by native: ${unseen.join(', ')}` };
   });
 }
 
