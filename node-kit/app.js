@@ -154,6 +154,7 @@ function buildApp(definition, metrics, state) {
   const info = {
     service: definition.name,
     runtime: definition.runtime,
+    restarts: definition.restarts,
     libraries: definition.libraries,
     workloads: Object.fromEntries(Object.entries(definition.workloads).map(([name, w]) => [name, describeWorkload(w)])),
   };

@@ -47,6 +47,7 @@ function createService(serviceDefinition) {
     // What the timings ran on: the options the runtime started with (NODE_OPTIONS, then the command line's; they set
     // its GC) and the CPUs this process may use (a container's cpuset and quota).
     runtime: Object.assign({ name: 'node', version: process.versions.node, options: startOptions() }, cpuLayout()),
+    restarts: envInteger('LAB_RESTARTS', 0), // set by `make native`, which starts a crashed service again
   };
   const routes = definition.routes ? definition.routes(metrics) : [];
   const app = buildApp(Object.assign(defaults, definition, { routes }), metrics, state);

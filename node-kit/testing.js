@@ -63,6 +63,7 @@ function contractSuite(test, assert, makeService, sample) {
     assert.strictEqual(typeof info.service, 'string');
     assert.strictEqual(typeof info.runtime.version, 'string');
     if (info.runtime.name === 'node') assert.ok(Array.isArray(info.runtime.options) && info.runtime.options.every((o) => typeof o === 'string'), 'runtime.options lists what Node started with');
+    assert.strictEqual(info.restarts, 0, '/info counts the restarts (LAB_RESTARTS, unset here)');
     assert.ok(info.workloads[sample.workload].approaches.length > 0);
     const metrics = await request(`${server.url}/metrics`);
     assert.strictEqual(metrics.status, 200);

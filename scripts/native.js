@@ -1,9 +1,10 @@
 'use strict';
 // `make native`: every component of the lab's manifests (lab-topology: the services, the load driver) and Prometheus
 // as local processes on their ports (shifted by LAB_PORT_OFFSET), in the foreground. Ctrl-C or SIGTERM stops every
-// child; if one dies or cannot start (its port taken, say), all stop. It exits only once no process it started is
-// left: each component is a process group (make and its server), and a group counts until its last process is gone;
-// after STOP_TIMEOUT_MS what is left is killed, and a second Ctrl-C kills at once. Settings: LAB_PORT_OFFSET (0),
+// child. One that ends after it was up is started again, with a backoff (keep-running.js); one that ends before it
+// was ever up (its port taken, say) cannot start, and all stop. It exits only once no process it started is left:
+// each component is a process group (make and its server), and a group counts until its last process is gone; after
+// STOP_TIMEOUT_MS what is left is killed, and a second Ctrl-C kills at once. Settings: LAB_PORT_OFFSET (0),
 // LAB_STATE_DIR (.native: Prometheus data, its config and targets), LOAD_SUITE (demo; `none` leaves the load driver
 // idle), LOAD_LOOP (1), PROMETHEUS_BIN (prometheus), LAB_EXTRA_SERVICES (folders of more components, each with its
 // service.json), LAB_ONLY (component names, comma-separated: start only those, and Prometheus).
@@ -14,6 +15,7 @@ const { ROOT, readManifests, servicesOf } = require('../lab-topology/manifests')
 const { nativeLab, prometheusTargets, writeTargets } = require('../lab-topology/topology');
 const { gitCommit } = require('../lab-topology/checkout');
 const { stopGroups } = require('./process-groups');
+const { keepRunning } = require('./keep-running');
 
 const STOP_TIMEOUT_MS = 12000; // above each service's 8 s graceful shutdown
 
@@ -65,19 +67,24 @@ function main() {
     command: 'make',
     args: ['-s', '-C', c.dir, c.start],
     env: Object.assign({ PORT: String(c.port), HOST: '127.0.0.1' }, c.kind === 'load' ? loadDriverEnv : {}),
+    healthUrl: `${c.url}/healthz`,
   }));
   commands.push({
     name: 'prometheus',
     command: env('PROMETHEUS_BIN', 'prometheus'),
     args: [`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(stateDir, 'prometheus-data')}`, `--web.listen-address=127.0.0.1:${prometheus.port}`, '--log.level=warn'],
     env: {},
+    healthUrl: `http://127.0.0.1:${prometheus.port}/-/ready`,
   });
 
-  const groups = []; // each child leads its own process group: its pid is the group's id
+  // Every process group started and not yet known to be empty, restarts included; a leader's pid is its group's id.
+  const groups = [];
+  const runners = [];
   let stopping = null;
   const stopAll = (reason, code) => {
     if (stopping) return;
-    console.log(`native: ${reason}; stopping ${groups.length} components`);
+    for (const runner of runners) runner.stop(); // before the groups are listed: no start can follow the stop
+    console.log(`native: ${reason}; stopping ${commands.length} components`);
     stopping = stopGroups(groups.map((g) => g.pgid), STOP_TIMEOUT_MS);
     stopping.done.then(({ killed, left }) => {
       const named = (pgids) => groups.filter((g) => pgids.includes(g.pgid)).map((g) => g.name).join(', ');
@@ -86,15 +93,24 @@ function main() {
       process.exit(killed.length > 0 || left.length > 0 ? 1 : code);
     });
   };
+  /** What is left of an ended component's group (its server, if only make died) is stopped before it starts again. */
+  const emptyGroup = (pgid) => stopGroups([pgid], STOP_TIMEOUT_MS).done.then(({ left }) => {
+    const index = groups.findIndex((g) => g.pgid === pgid);
+    if (left.length === 0 && !stopping && index >= 0) groups.splice(index, 1);
+  });
 
   for (const c of commands) {
-    // Its own process group, so a stop reaches make's child (the server) too, and the stop can wait for both.
-    const child = spawn(c.command, c.args, { cwd: ROOT, env: Object.assign({}, process.env, c.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    prefixLines(c.name, child.stdout, process.stdout);
-    prefixLines(c.name, child.stderr, process.stderr);
-    child.on('error', (err) => stopAll(`${c.name} could not start: ${err.message}`, 1));
-    child.on('exit', (code, signal) => stopAll(`${c.name} exited (${signal || code})`, 1));
-    if (child.pid !== undefined) groups.push({ name: c.name, pgid: child.pid });
+    const start = (restarts) => {
+      // Its own process group, so a stop reaches make's child (the server) too, and the stop can wait for both.
+      const env = Object.assign({}, process.env, c.env, { LAB_RESTARTS: String(restarts) });
+      const child = spawn(c.command, c.args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      prefixLines(c.name, child.stdout, process.stdout);
+      prefixLines(c.name, child.stderr, process.stderr);
+      if (child.pid !== undefined) groups.push({ name: c.name, pgid: child.pid });
+      return child;
+    };
+    const onCannotStart = (reason) => stopAll(reason, 1);
+    runners.push(keepRunning({ name: c.name, start, healthUrl: c.healthUrl, emptyGroup, onCannotStart, log: (line) => console.log(`native: ${line}`) }));
   }
   const ports = components.map((c) => `${c.name}=${c.port}`).concat(`prometheus=${prometheus.port}`).join(' ');
   console.log(`native: started ${ports}; load suite ${env('LOAD_SUITE', 'demo')}; Ctrl-C stops everything`);

@@ -1,9 +1,11 @@
 'use strict';
 // `make native` never leaves a process behind: whatever ends it (SIGINT, SIGTERM, a component that cannot start, a
-// server that dies later, a port already taken), it exits only once no process it started is left, and every port it
-// used is free again. Every process of a run carries a mark in its environment (inherited from scripts/native.js), so
-// the test finds any survivor, whatever its parent became. Each case starts a few components (LAB_ONLY) and Prometheus
-// on ports shifted by 22000, so neither a running lab nor the other integration test is touched.
+// port already taken, a stop while a crashed server waits for its restart), it exits only once no process it started
+// is left, and every port it used is free again. A server that dies once it was up is started again (with a growing
+// delay, its /info counting the restarts) while the others serve on. Every process of a run carries a mark in its
+// environment (inherited from scripts/native.js), so the test finds any survivor, whatever its parent became. Each
+// case starts a few components (LAB_ONLY) and Prometheus on ports shifted by 22000, so neither a running lab nor the
+// other integration test is touched.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -50,7 +52,8 @@ async function portsInUse(ports) {
 /** scripts/native.js with only `only` (and Prometheus); resolves {child, exited, ports, urls, mark, output()}. */
 function startLab(t, only, extraEnv = {}) {
   const mark = `${process.pid}-${t.name.replace(/\W+/g, '-')}`;
-  const env = Object.assign({}, process.env, { LAB_PORT_OFFSET: String(OFFSET), LAB_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'lab-stop-')), LOAD_SUITE: 'none', LAB_ONLY: only.join(','), LAB_STOP_TEST_MARK: mark }, extraEnv);
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-stop-'));
+  const env = Object.assign({}, process.env, { LAB_PORT_OFFSET: String(OFFSET), LAB_STATE_DIR: stateDir, LOAD_SUITE: 'none', LAB_ONLY: only.join(','), LAB_STOP_TEST_MARK: mark }, extraEnv);
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'native.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
@@ -65,24 +68,40 @@ function startLab(t, only, extraEnv = {}) {
   t.after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     for (const p of marked(mark)) process.kill(p.pid, 'SIGKILL'); // never leave a failed case's processes around
+    fs.rmSync(stateDir, { recursive: true, force: true });
     if (t.passed === false || process.env.LAB_TEST_VERBOSE) console.log(output);
   });
   return {
     child,
     mark,
     exited,
+    components,
     ports: components.map((c) => c.port).concat(prometheus.port),
     urls: components.map((c) => `${c.url}/healthz`).concat(`http://127.0.0.1:${prometheus.port}/-/ready`),
     output: () => output,
   };
 }
 
+/** Every component answers, and native.js has seen each one up (from then on, a server that dies is restarted). */
 async function allUp(lab) {
   await until('every component answers', UP_TIMEOUT_MS, async () => {
     if (lab.child.exitCode !== null) throw new Error(`native exited early:\n${lab.output()}`);
     const codes = await Promise.all(lab.urls.map((url) => fetch(url).then((r) => r.status, () => 0)));
-    return { done: codes.every((c) => c === 200), why: lab.urls.map((u, i) => `${u} ${codes[i]}`).join(', ') };
+    const unseen = lab.components.map((c) => c.name).concat('prometheus').filter((name) => !lab.output().includes(`native: ${name} is up\n`));
+    return { done: codes.every((c) => c === 200) && unseen.length === 0, why: `${lab.urls.map((u, i) => `${u} ${codes[i]}`).join(', ')}; not seen up by native: ${unseen.join(', ')}` };
   });
+}
+
+/** The server process (node or java, under make) of one component of the lab, or undefined. */
+function serverOf(lab, name) {
+  const dir = fs.realpathSync(lab.components.find((c) => c.name === name).dir);
+  return marked(lab.mark).find((p) => p.cwd === dir && ['node', 'java'].includes(path.basename(p.command[0])));
+}
+
+/** `restarts` of a service's /info: how many times `make native` has started it again. */
+async function restartsOf(lab, name) {
+  const { url } = lab.components.find((c) => c.name === name);
+  return (await (await fetch(`${url}/info`)).json()).restarts;
 }
 
 /** The exit code, or 'still running' after EXIT_TIMEOUT_MS. */
@@ -119,6 +138,8 @@ test('make native leaves no process and no port behind, however it ends', { time
   await t.test('SIGINT while a server is still answering', async (st) => {
     const lab = startLab(st, ['node-async', 'jvm-serializer', 'load']);
     await allUp(lab);
+    // Both implementations of the contract's /info count the restarts (node-kit's and the JVM's): none yet.
+    assert.deepStrictEqual([await restartsOf(lab, 'node-async'), await restartsOf(lab, 'jvm-serializer')], [0, 0]);
     await holdStreamedRun(st);
     lab.child.kill('SIGINT');
     await exitsLeavingNothing(lab, 0);
@@ -153,17 +174,45 @@ test('make native leaves no process and no port behind, however it ends', { time
   await t.test('a component that cannot start stops the others', async (st) => {
     const lab = startLab(st, ['node-async', 'crash-at-start'], { LAB_EXTRA_SERVICES: CRASHING });
     await exitsLeavingNothing(lab, 1);
-    assert.match(lab.output(), /crash-at-start exited/);
+    assert.match(lab.output(), /native: crash-at-start exited \(exit code 2\) before it was ever up; stopping/);
   });
 
-  await t.test('a server that dies later stops the others', async (st) => {
-    const lab = startLab(st, ['node-async', 'jvm-serializer']);
+  await t.test('a server that dies once it was up is started again, later each time; the others serve on', async (st) => {
+    const lab = startLab(st, ['node-async', 'wasm-runner']);
     await allUp(lab);
-    const server = marked(lab.mark).find((p) => p.cwd.endsWith(path.join('services', 'node-async')) && path.basename(p.command[0]) === 'node');
-    assert.ok(server, `no node-async server among ${JSON.stringify(marked(lab.mark))}`);
-    process.kill(server.pid, 'SIGKILL');
-    await exitsLeavingNothing(lab, 1);
-    assert.match(lab.output(), /node-async exited/);
+    assert.strictEqual(await restartsOf(lab, 'wasm-runner'), 0);
+    const steady = serverOf(lab, 'node-async');
+    for (const restart of [1, 2]) {
+      const server = serverOf(lab, 'wasm-runner');
+      assert.ok(server, `no wasm-runner server among ${JSON.stringify(marked(lab.mark))}`);
+      process.kill(server.pid, 'SIGKILL');
+      await until(`wasm-runner's restart ${restart}`, UP_TIMEOUT_MS, async () => {
+        if (lab.child.exitCode !== null) throw new Error(`native exited:\n${lab.output()}`);
+        const restarts = await restartsOf(lab, 'wasm-runner');
+        return { done: restarts === restart, why: `/info restarts ${restarts}` };
+      });
+    }
+    // make reports its server's death as its own exit code 2; the delay doubled from the first restart to the second
+    // (it starts over only after a minute up, far longer than the restarted server answered before it was killed).
+    assert.match(lab.output(), /native: wasm-runner exited \(exit code 2\); restart 1 in 1 s\n/);
+    assert.match(lab.output(), /native: wasm-runner exited \(exit code 2\); restart 2 in 2 s\n/);
+    assert.strictEqual(serverOf(lab, 'node-async').pid, steady.pid, 'node-async was started again too');
+    assert.strictEqual(await restartsOf(lab, 'node-async'), 0);
+    await allUp(lab);
+    lab.child.kill('SIGTERM');
+    await exitsLeavingNothing(lab, 0);
+  });
+
+  await t.test('a stop while a dead server waits for its restart starts nothing more', async (st) => {
+    const lab = startLab(st, ['node-async', 'wasm-runner']);
+    await allUp(lab);
+    // node-async's graceful stop now waits for the held run (its 8 s shutdown timeout), well past the restart's 1 s
+    // delay: a restart that the stop did not cancel would start a wasm-runner the stop never saw, left behind.
+    await holdStreamedRun(st);
+    process.kill(serverOf(lab, 'wasm-runner').pid, 'SIGKILL');
+    lab.child.kill('SIGTERM');
+    await exitsLeavingNothing(lab, 0);
+    assert.strictEqual((lab.output().match(/\[wasm-runner\] listening on/g) || []).length, 1, 'wasm-runner started again');
   });
 
   await t.test('a port already taken stops everything', async (st) => {

@@ -30,6 +30,7 @@ object BuildInfo {
             put("availableProcessors", Runtime.getRuntime().availableProcessors())
             put("maxHeapBytes", Runtime.getRuntime().maxMemory())
         })
+        put("restarts", System.getenv("LAB_RESTARTS")?.toIntOrNull() ?: 0) // `make native` starts a crashed service again
         put("libraries", JsonObject(libraries().mapValues { JsonPrimitive(it.value) }))
         put("workloads", JsonObject(workloads.associate { it.name to it.describe() }))
     }
