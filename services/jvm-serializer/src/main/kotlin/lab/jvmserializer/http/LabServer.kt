@@ -37,7 +37,7 @@ class LabServer(config: Config, workloads: List<Workload>, val metrics: LabMetri
         stopTimeout = 0
     }
 
-    private val connector = ServerConnector(server, ACCEPTORS, SELECTORS, LabConnection.Factory(httpConfiguration())).apply {
+    private val connector = ServerConnector(server, ACCEPTORS, SELECTORS, LabConnection.Factory(httpConfiguration(), config.headTimeoutMs)).apply {
         host = config.host
         port = config.port
         idleTimeout = config.idleTimeoutMs
