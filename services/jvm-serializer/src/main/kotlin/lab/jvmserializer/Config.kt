@@ -12,6 +12,17 @@ data class Config(
     val httpThreads: Int = 8,
     /** A connection that sends and receives nothing for this long is closed (a request still running is not cut). */
     val idleTimeoutMs: Long = 30_000,
+    /**
+     * A request head must arrive within this long of its first byte, however steadily it trickles, or it is answered
+     * 408 and the connection closes (the Node services' HEADERS_TIMEOUT_MS; 0: no limit).
+     */
+    val headersTimeoutMs: Long = 10_000,
+    /**
+     * The whole request, head and body, must arrive within this long (the Node services' REQUEST_TIMEOUT_MS; 0: no
+     * limit). No route here reads a body, and Jetty does not wait for an unread one (it answers, then closes the
+     * connection), so what this bounds is the head, with [headersTimeoutMs]: a head gets [headTimeoutMs].
+     */
+    val requestTimeoutMs: Long = 60_000,
     /** /run requests executing at once; more get 503 (as in the Node services). */
     val maxConcurrentRuns: Int = 4,
     /**
@@ -31,6 +42,9 @@ data class Config(
      */
     val serdeParallelMinObjects: Int = 64,
 ) {
+    /** The time a request head gets from its first byte: the shorter of the two timeouts that are set; 0: no limit. */
+    val headTimeoutMs: Long get() = listOf(headersTimeoutMs, requestTimeoutMs).filter { it > 0 }.minOrNull() ?: 0
+
     companion object {
         const val SERVICE_NAME = "jvm-serializer"
         const val DEFAULT_PORT = 3004
@@ -49,6 +63,8 @@ data class Config(
                 port = int("PORT", defaults.port, 0),
                 httpThreads = int("HTTP_THREADS", defaults.httpThreads, 2),
                 idleTimeoutMs = int("IDLE_TIMEOUT_MS", defaults.idleTimeoutMs.toInt(), 1).toLong(),
+                headersTimeoutMs = int("HEADERS_TIMEOUT_MS", defaults.headersTimeoutMs.toInt(), 0).toLong(),
+                requestTimeoutMs = int("REQUEST_TIMEOUT_MS", defaults.requestTimeoutMs.toInt(), 0).toLong(),
                 maxConcurrentRuns = int("MAX_CONCURRENT_RUNS", defaults.maxConcurrentRuns, 1),
                 runBudget = int("RUN_BUDGET", defaults.runBudget, 1),
                 inputCacheObjects = int("INPUT_CACHE_OBJECTS", defaults.inputCacheObjects, 0),

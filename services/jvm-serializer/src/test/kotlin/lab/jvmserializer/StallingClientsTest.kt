@@ -2,9 +2,12 @@ package lab.jvmserializer
 
 import lab.jvmserializer.RawHttp.send
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertThrows
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
+import org.junit.jupiter.params.ParameterizedTest
+import org.junit.jupiter.params.provider.CsvSource
 import java.io.IOException
 import java.net.Socket
 import java.net.SocketTimeoutException
@@ -12,7 +15,8 @@ import java.util.concurrent.TimeUnit
 
 /**
  * CONTRACT.md, "Clients that stall": connections that send part of a request head and then nothing, or trickle it,
- * hold no thread, so /healthz answers while they are open, even with every run slot busy; idle ones are closed.
+ * hold no thread, so /healthz answers while they are open, even with every run slot busy; idle ones are closed, and a
+ * head that takes longer than HEADERS_TIMEOUT_MS (or REQUEST_TIMEOUT_MS) is answered 408 however steadily it trickles.
  * Each property is checked by order (answered while the others are still open), never by a duration.
  */
 class StallingClientsTest {
@@ -62,6 +66,82 @@ class StallingClientsTest {
         }
     }
 
+    @ParameterizedTest(name = "HEADERS_TIMEOUT_MS {0}, REQUEST_TIMEOUT_MS {1}")
+    @CsvSource("300, 60000", "60000, 300")
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    fun `a head trickled past its timeout is answered 408 and closed while it still trickles`(headersMs: Long, requestMs: Long) {
+        // The idle timeout is far off, and each byte restarts it anyway: only the head's own deadline can cut it.
+        val config = Config(host = "127.0.0.1", port = 0, idleTimeoutMs = 120_000, headersTimeoutMs = headersMs, requestTimeoutMs = requestMs)
+        TestServer(listOf(serdeWorkload()), config).use { service ->
+            RawHttp.connect(service.port).use { socket ->
+                socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                // One byte every 50 ms, for up to a minute: the head is never finished, so any answer is to a head
+                // still trickling. A write the server refuses (it closed) ends the trickle too.
+                var sent = 0
+                while (sent < TRICKLE_BYTES && socket.getInputStream().available() == 0) {
+                    try {
+                        socket.send("z")
+                    } catch (e: IOException) {
+                        break
+                    }
+                    sent++
+                    Thread.sleep(50)
+                }
+                assertTrue(sent < TRICKLE_BYTES, "the head was cut while it still trickled")
+                val response = RawHttp.readResponse(socket.getInputStream())
+                assertEquals(408, response.status, response.body)
+                assertTrue(response.headers.getValue("content-type").startsWith("application/json"))
+                assertEquals(setOf("error"), response.json().keys, response.body)
+                assertTrue(RawHttp.closedByServer(socket.getInputStream()), "the connection closes after the 408")
+            }
+            assertEquals(200, service.get("/healthz").statusCode())
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    fun `a head that goes silent is answered 408 at its timeout, long before the idle timeout`() {
+        // The socket's 30 s read timeout ends the wait long before the 10-minute idle timeout could close it.
+        val config = Config(host = "127.0.0.1", port = 0, idleTimeoutMs = 600_000, headersTimeoutMs = 300)
+        TestServer(listOf(serdeWorkload()), config).use { service ->
+            RawHttp.connect(service.port).use { socket ->
+                socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
+                val response = RawHttp.readResponse(socket.getInputStream())
+                assertEquals(408, response.status, response.body)
+                assertTrue(RawHttp.closedByServer(socket.getInputStream()), "the connection closes after the 408")
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    fun `the head timeouts neither cut a connection idle between requests nor a run that outlasts them`() {
+        val held = HeldWorkload()
+        val config = Config(host = "127.0.0.1", port = 0, idleTimeoutMs = 600_000, headersTimeoutMs = 300, requestTimeoutMs = 300)
+        TestServer(listOf(held, serdeWorkload()), config).use { service ->
+            RawHttp.connect(service.port).use { socket ->
+                socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                assertEquals(200, RawHttp.readResponse(socket.getInputStream()).status)
+                Thread.sleep(1000) // not a measurement: lets both head timeouts pass between two requests
+                socket.send("GET /run/held HTTP/1.1\r\nHost: x\r\n\r\n")
+                assertTrue(held.entered.await(30, TimeUnit.SECONDS), "the run started")
+                Thread.sleep(1000) // and again while the run holds the request, its head long complete
+                held.release.countDown()
+                assertEquals(200, RawHttp.readResponse(socket.getInputStream()).status)
+            }
+        }
+    }
+
+    @Test
+    fun `a head gets the shorter of HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS, 0 meaning no limit`() {
+        fun headTimeout(vararg env: Pair<String, String>) = Config.fromEnvironment(mapOf(*env)).headTimeoutMs
+        assertEquals(10_000, headTimeout())
+        assertEquals(500, headTimeout("REQUEST_TIMEOUT_MS" to "500"))
+        assertEquals(60_000, headTimeout("HEADERS_TIMEOUT_MS" to "0"))
+        assertEquals(0, headTimeout("HEADERS_TIMEOUT_MS" to "0", "REQUEST_TIMEOUT_MS" to "0"))
+        assertThrows(IllegalArgumentException::class.java) { headTimeout("HEADERS_TIMEOUT_MS" to "-1") }
+    }
+
     /** Reads (and drops) whatever arrives until the server closes: true, or the socket's generous timeout: false. */
     private fun drainedToEnd(socket: Socket): Boolean {
         val buffer = ByteArray(4096)
@@ -73,5 +153,10 @@ class StallingClientsTest {
         } catch (e: IOException) {
             true // reset
         }
+    }
+
+    private companion object {
+        /** A minute of trickle at one byte per 50 ms: far past either timeout of the test, on any machine. */
+        const val TRICKLE_BYTES = 1200
     }
 }

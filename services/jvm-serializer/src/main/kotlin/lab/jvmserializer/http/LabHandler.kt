@@ -65,7 +65,8 @@ class LabHandler(config: Config, workloads: List<Workload>, private val metrics:
         var route: String? = null
         return try {
             RequestTarget.checkMethod(request.method)
-            val connection = request.connectionMetaData as? TargetCheckingConnection
+            RequestHead.checkTransferEncoding(request.headers)
+            val connection = request.connectionMetaData as? LabConnection
                 ?: throw IllegalStateException("the request target was not checked")
             val target = connection.target()
             val matched = routes.match(request.method, target)

@@ -37,7 +37,7 @@ class LabServer(config: Config, workloads: List<Workload>, val metrics: LabMetri
         stopTimeout = 0
     }
 
-    private val connector = ServerConnector(server, ACCEPTORS, SELECTORS, TargetCheckingConnection.Factory(httpConfiguration())).apply {
+    private val connector = ServerConnector(server, ACCEPTORS, SELECTORS, LabConnection.Factory(httpConfiguration(), config.headTimeoutMs)).apply {
         host = config.host
         port = config.port
         idleTimeout = config.idleTimeoutMs
@@ -82,8 +82,11 @@ class LabServer(config: Config, workloads: List<Workload>, val metrics: LabMetri
         // rules (no empty segment, no %2F) would refuse targets the contract allows, in HTML and before our checks.
         uriCompliance = UriCompliance.UNSAFE
         // An absolute-form target names the host itself, and RFC 9112 3.2.2 says to ignore Host then; Jetty refuses
-        // a mismatch unless told.
-        httpCompliance = HttpCompliance.RFC9110.with("RFC9110_ABSOLUTE_FORM", HttpCompliance.Violation.MISMATCHED_AUTHORITY)
+        // a mismatch unless told. Jetty's RFC9110 mode reads a bare LF as a line end, which RFC 9112 2.2 allows but
+        // every face of the lab refuses (400): two parsers that split a head differently are a smuggling route.
+        httpCompliance = HttpCompliance.RFC9110
+            .without("RFC9110_CRLF", HttpCompliance.Violation.LF_HEADER_TERMINATION)
+            .with("RFC9110_CRLF_ABSOLUTE_FORM", HttpCompliance.Violation.MISMATCHED_AUTHORITY)
     }
 
     private companion object {

@@ -53,8 +53,16 @@ class RequestTarget private constructor(val path: String, val segments: List<Str
         /** Rows 2 and 3 on the target exactly as it was sent: the checked target, or the refusal as an [HttpError]. */
         fun parse(raw: String): RequestTarget {
             if (raw.encodeToByteArray().size > MAX_TARGET_BYTES) throw targetTooLong()
+            // What no request-target may hold, raw or escaped, refused before its form is looked at. Such a target
+            // is not a mistake in a URL but a head crafted to be read differently by different parsers, so the
+            // connection closes as after a head that cannot be read. Jetty hands bytes over 0x7E on as text (0xFF
+            // as U+FFFD) and refuses raw control bytes itself.
+            if (raw.any { it !in '!'..'~' }) throw RequestHead.badHead("the request target has a byte outside visible ASCII (0x21-0x7E)")
             // A fragment never travels in a request (RFC 9112 3.2); '#' is no path or query character either.
-            if ('#' in raw) throw badTarget("a request target has no fragment (#)")
+            if ('#' in raw) throw RequestHead.badHead("a request target has no fragment (#)")
+            CONTROL_ESCAPE.find(raw)?.let {
+                throw RequestHead.badHead("the request target has an escape of a control character (%00-%1F, %7F): ${it.value}")
+            }
             val pathAndQuery = when {
                 raw.startsWith("/") -> raw
                 else -> {
@@ -69,6 +77,9 @@ class RequestTarget private constructor(val path: String, val segments: List<Str
             val segments = path.substring(1).split('/').map(::decodeSegment)
             return RequestTarget(path, segments, query)
         }
+
+        // An escaped byte 0x00-0x1F or 0x7F: in UTF-8 such a byte is always a character of its own, whatever surrounds it.
+        private val CONTROL_ESCAPE = Regex("""%(?:[01][0-9A-Fa-f]|7[Ff])""")
 
         // scheme "://" authority, then the path and query (possibly empty). The scheme is case-insensitive (RFC 3986).
         private val ABSOLUTE = Regex("""(?i:https?)://([^/?]*)(.*)""")

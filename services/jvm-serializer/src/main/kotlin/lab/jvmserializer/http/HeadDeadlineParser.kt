@@ -1,0 +1,60 @@
+package lab.jvmserializer.http
+
+import org.eclipse.jetty.http.HttpCompliance
+import org.eclipse.jetty.http.HttpException
+import org.eclipse.jetty.http.HttpParser
+import org.eclipse.jetty.http.HttpStatus
+import org.eclipse.jetty.server.HttpConfiguration
+import org.eclipse.jetty.util.BufferUtil
+import java.nio.ByteBuffer
+
+/**
+ * Jetty's request parser (configured as Jetty configures its own), giving each request head a deadline from its first
+ * byte. Jetty has only an idle timeout, which every byte restarts: a head trickled one byte every 2 s was never cut.
+ * A byte that arrives past the deadline is not parsed: the head is refused with 408 instead. [LabConnection] ends a
+ * head whose client has gone silent, through [timeOut].
+ */
+class HeadDeadlineParser(handler: RequestHandler, config: HttpConfiguration, compliance: HttpCompliance) :
+    HttpParser(handler, config.requestHeaderSize, compliance) {
+    init {
+        headerCacheSize = config.headerCacheSize
+        isHeaderCacheCaseSensitive = config.isHeaderCacheCaseSensitive
+    }
+
+    /** How long a head may take from its first byte (0: no limit); set by [LabConnection] before any byte is parsed. */
+    @Volatile
+    var timeoutNanos: Long = 0
+
+    /** System.nanoTime() by which the head being received must be complete; null while none is. */
+    @Volatile
+    private var deadline: Long? = null
+
+    /** Nanoseconds left to the head being received (0 or less: overdue); null while none is being received. */
+    fun nanosLeft(): Long? = deadline?.let { it - System.nanoTime() }
+
+    override fun parseNext(buffer: ByteBuffer): Boolean {
+        // The parser stays in a head state (START) while it skips blank lines before a request: those count too.
+        if (deadline == null && timeoutNanos > 0 && buffer.hasRemaining() && inHeaderState()) deadline = System.nanoTime() + timeoutNanos
+        if ((nanosLeft() ?: 1) <= 0) {
+            // As Jetty's parser does with a head it refuses: drop what it has not parsed, then report it.
+            BufferUtil.clear(buffer)
+            timeOut()
+            return false
+        }
+        val handle = super.parseNext(buffer)
+        if (!inHeaderState()) deadline = null
+        return handle
+    }
+
+    /**
+     * Refuses the head being received with 408 (then Jetty answers through [JsonErrorHandler] and closes the
+     * connection); false if no head was being received. Called on the connection's thread, or once its read interest
+     * has failed, so never while [parseNext] runs.
+     */
+    fun timeOut(): Boolean {
+        if (deadline == null || !inHeaderState()) return false
+        deadline = null
+        badMessage(HttpException.RuntimeException(HttpStatus.REQUEST_TIMEOUT_408, "the request head did not arrive in time"))
+        return true
+    }
+}

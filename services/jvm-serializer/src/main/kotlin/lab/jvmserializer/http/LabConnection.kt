@@ -1,0 +1,103 @@
+package lab.jvmserializer.http
+
+import lab.jvmserializer.workloads.HttpError
+import org.eclipse.jetty.http.BadMessageException
+import org.eclipse.jetty.http.HttpCompliance
+import org.eclipse.jetty.http.HttpParser
+import org.eclipse.jetty.http.HttpVersion
+import org.eclipse.jetty.io.Connection
+import org.eclipse.jetty.io.EndPoint
+import org.eclipse.jetty.server.Connector
+import org.eclipse.jetty.server.HttpConfiguration
+import org.eclipse.jetty.server.HttpConnectionFactory
+import org.eclipse.jetty.server.internal.HttpConnection
+import java.util.concurrent.TimeUnit
+import java.util.concurrent.TimeoutException
+
+/**
+ * Jetty's HTTP/1.1 connection with the lab's two additions:
+ * - each request target is checked exactly as it was sent ([RequestTarget.parse]) before Jetty parses it. Jetty
+ *   normalizes a target (`/run/../healthz` becomes `/healthz`) and refuses some on its own rules (an empty segment, a
+ *   Host that differs from an absolute URL's), so neither its view nor its verdict is the contract's. A refused target
+ *   is handed on to Jetty as `/`: the request still reaches [LabHandler], which answers the refusal after the method
+ *   check, in the contract's order.
+ * - each request head must arrive within [headTimeoutMs] of its first byte ([HeadDeadlineParser]; 0: no limit), or it
+ *   is answered 408 and the connection closes, as in the Node services.
+ *
+ * One request at a time per HTTP/1.1 connection: Jetty does not start the next request's stream before this one is
+ * done, and [LabHandler] takes the result first thing.
+ */
+class LabConnection(config: HttpConfiguration, connector: Connector, endPoint: EndPoint, headTimeoutMs: Long) :
+    HttpConnection(config, connector, endPoint) {
+    @Volatile
+    private var checked: Result<RequestTarget>? = null
+
+    // Built by Jetty's constructor (newHttpParser below), before this class's own fields exist.
+    private val headParser get() = parser as HeadDeadlineParser
+
+    init {
+        headParser.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(headTimeoutMs)
+    }
+
+    /** The current request's checked target; throws its refusal. */
+    fun target(): RequestTarget = (checked ?: throw IllegalStateException("no request target was checked")).getOrThrow()
+
+    /** The refusal of the current request's target, if it was read and refused. */
+    fun targetRefusal(): HttpError? = checked?.exceptionOrNull() as? HttpError
+
+    override fun newHttpStream(method: String, uri: String, version: HttpVersion): HttpStreamOverHTTP1 {
+        val result = runCatching { RequestTarget.parse(uri) }
+        checked = result
+        result.exceptionOrNull()?.let { refusal ->
+            return try {
+                super.newHttpStream(method, "/", version)
+            } catch (e: IllegalArgumentException) {
+                // CONNECT's target must be an authority, so Jetty refuses "/" as well: it answers the head itself
+                // then (and closes the connection), with our refusal's words.
+                throw BadMessageException((refusal as? HttpError)?.status ?: 400, refusal.message)
+            }
+        }
+        return try {
+            super.newHttpStream(method, uri, version)
+        } catch (e: IllegalArgumentException) {
+            // Jetty's URI parser refused a target the contract allows; still answer in JSON, as row 3.
+            checked = Result.failure(HttpError(400, "the request target cannot be parsed"))
+            super.newHttpStream(method, "/", version)
+        }
+    }
+
+    override fun newHttpParser(compliance: HttpCompliance): HttpParser =
+        HeadDeadlineParser(super.newHttpParser(compliance).handler as HttpParser.RequestHandler, httpConfiguration, compliance)
+
+    override fun onFillable() {
+        super.onFillable()
+        followHeadDeadline()
+    }
+
+    /**
+     * While a head is arriving, the idle timeout is cut to what is left of its deadline, so a client that has gone
+     * silent is ended on time too; otherwise it is the connector's. While stopping, Jetty has lowered every idle
+     * timeout: left alone.
+     */
+    private fun followHeadDeadline() {
+        if (connector.isShutdown) return
+        val idle = connector.idleTimeout
+        val left = headParser.nanosLeft()
+        endPoint.idleTimeout = if (left == null) idle else (TimeUnit.NANOSECONDS.toMillis(left) + 1).coerceIn(1, idle)
+    }
+
+    /** Jetty fails the read interest of a connection idle for its idle timeout; in the middle of a head, that is a 408. */
+    override fun onFillInterestedFailed(cause: Throwable) {
+        if (cause is TimeoutException && headParser.timeOut()) return
+        super.onFillInterestedFailed(cause)
+    }
+
+    /** Jetty's HttpConnectionFactory, making [LabConnection]s (as its own newConnection, 12.1.x). */
+    class Factory(config: HttpConfiguration, private val headTimeoutMs: Long) : HttpConnectionFactory(config) {
+        override fun newConnection(connector: Connector, endPoint: EndPoint): Connection {
+            val connection = LabConnection(httpConfiguration, connector, endPoint, headTimeoutMs)
+            connection.setTransferEncodingChunkMaxLength(transferEncodingChunkMaxLength)
+            return configure(connection, connector, endPoint)
+        }
+    }
+}
