@@ -6,7 +6,7 @@
 // scenario's window (for the server's series), the client's figures second by second (per-second.js) and the driver's
 // own load while it ran (saturation.js). A window that ends before the target answered anything is held open until its
 // first answer, bounded by the request timeout, so that a slow machine gets a result rather than "no request
-// completed" (firstAnswerWindow).
+// completed" (firstAnswerWindow). The probe keeps to the scenario's duration and its bound in requests.
 const autocannon = require('autocannon');
 const { startProbe } = require('./probe');
 const { perSecondRecorder } = require('./per-second');
@@ -136,7 +136,7 @@ function runWithBody(scenario, baseUrl, { onStart, onProbeResponse } = {}) {
     instance.on('response', (client, statusCode, resBytes, responseTimeMs) => seconds.record(statusCode, responseTimeMs));
     if (!ended) releaseWindow = window.attach(instance);
     // autocannon reports bad options synchronously through the callback: then there is nothing to probe beside.
-    if (scenario.probe && !ended) probe = startProbe(scenario.probe, baseUrl, window.hardBoundSeconds, onProbeResponse);
+    if (scenario.probe && !ended) probe = startProbe(scenario.probe, baseUrl, scenario.durationSeconds, onProbeResponse);
     if (onStart) onStart(instance);
   });
 }
