@@ -1,0 +1,184 @@
+'use strict';
+// The quick look to take before touching fast-stringify.js or fast-parse.js (`make bench-shapes-quick`, a few
+// minutes): every member of the generated tree families (bench/tree-families.js: objects and arrays, small and large
+// leaves, branching 2 to 600, two depths each) through native and fast's chunks(), pipeTo(), stringify() and parse(),
+// side by side in one process, rounds taking turns; every output checked against native's before its time counts.
+// Prints one line per family: the worst ratio to native of each function (best of the rounds, member by member) and
+// the longest block fast took (median of the rounds, worst member). The full benchmark (make bench-shapes) runs each
+// library in its own process on the large shapes; this one trades that isolation for minutes.
+//
+//   node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]
+//
+// --baseline REV also runs fast-stringify.js as it was at git revision REV, in the same rounds (taking turns with
+// today's), so a before/after comparison is made on the same machine at the same moment; its copy is removed on exit.
+// Raw results go to results/bench/shapes-quick-<time>.json (with the runtime, the CPUs and the time); the lines are
+// printed from that report. Exit code 1 when an output differs from native's. Node 14 syntax.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const crypto = require('crypto');
+const { execFileSync } = require('child_process');
+const { performance } = require('perf_hooks');
+const { saveBenchResults } = require('./results-file');
+const { keepingSink } = require('./keeping-sink');
+const { members } = require('./tree-families');
+const fastParse = require('../fast-parse');
+
+const YIELD_MS = 5;
+const USAGE = 'usage: node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]';
+
+function readArgs(argv) {
+  const args = { rounds: 3, scale: 1, family: '', baseline: null };
+  for (let i = 0; i < argv.length; i += 2) {
+    const value = argv[i + 1];
+    if (argv[i] === '--help') throw new Error(USAGE);
+    if (value === undefined) throw new Error(`${argv[i]} needs a value\n${USAGE}`);
+    if (argv[i] === '--rounds' || argv[i] === '--scale') {
+      const n = Number(value);
+      if (!(n > 0) || !Number.isFinite(n) || (argv[i] === '--rounds' && !Number.isInteger(n))) throw new Error(`${argv[i]} needs a positive number`);
+      args[argv[i].slice(2)] = n;
+    } else if (argv[i] === '--family') args.family = value;
+    else if (argv[i] === '--baseline') args.baseline = value;
+    else throw new Error(`unknown argument "${argv[i]}"\n${USAGE}`);
+  }
+  return args;
+}
+
+/** fast-stringify.js at revision rev, written beside today's (its relative requires must resolve), and its remover. */
+function loadBaseline(rev) {
+  const file = path.join(__dirname, '..', `.fast-stringify-at-${rev.replace(/[^A-Za-z0-9]/g, '_')}.js`);
+  const source = execFileSync('git', ['show', `${rev}:js-serializers/fast-stringify.js`], { cwd: __dirname, encoding: 'utf8' });
+  fs.writeFileSync(file, source);
+  const remove = () => fs.existsSync(file) && fs.unlinkSync(file);
+  process.on('exit', remove);
+  return { module: require(file), remove };
+}
+
+const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');
+const collectGarbage = () => typeof global.gc === 'function' && global.gc();
+
+async function collect(iterable) {
+  const list = [];
+  for await (const chunk of iterable) list.push(chunk);
+  return list;
+}
+
+/** The approaches on one member: name -> run(value, text, stats) resolving to its output as text. */
+function approachesOf(baseline) {
+  const stringifyOf = (module, prefix) => ({
+    [`${prefix}chunks`]: async (value, text, stats) => (await collect(module.chunks(value, { yieldMs: YIELD_MS, stats }))).join(''),
+    [`${prefix}pipeTo`]: async (value, text, stats) => {
+      const { sink, kept } = keepingSink();
+      await module.pipeTo(value, sink, { yieldMs: YIELD_MS, stats });
+      return kept.join('');
+    },
+    [`${prefix}stringify`]: (value, text, stats) => module.stringify(value, { yieldMs: YIELD_MS, stats }),
+  });
+  return Object.assign(
+    { native: async (value) => JSON.stringify(value) },
+    stringifyOf(require('../fast-stringify'), ''),
+    baseline ? stringifyOf(baseline, 'before ') : {},
+    {
+      'native parse': async (value, text) => JSON.stringify(JSON.parse(text)),
+      parse: async (value, text, stats) => JSON.stringify(await fastParse.parse(text, { yieldMs: YIELD_MS, stats })),
+    },
+  );
+}
+
+/** Times every approach on one member, rounds taking turns; {bytes, approaches: {name: {ms: [], blockMs: [], verified}}}. */
+async function measure(member, approaches, rounds) {
+  const value = member.make();
+  const text = JSON.stringify(value);
+  const reference = sha256(text);
+  const result = { family: member.family, name: member.name, bytes: Buffer.byteLength(text), approaches: {} };
+  for (const name of Object.keys(approaches)) result.approaches[name] = { ms: [], blockMs: [], verified: true };
+  for (let round = 0; round < rounds; round++) {
+    for (const name of Object.keys(approaches)) {
+      collectGarbage();
+      const stats = {};
+      const started = performance.now();
+      const output = await approaches[name](value, text, stats);
+      const ms = performance.now() - started;
+      const entry = result.approaches[name];
+      // native's own block is its whole run (the parse's check is outside it: only JSON.parse is native's block).
+      entry.ms.push(ms);
+      entry.blockMs.push(stats.maxSliceMs === undefined ? ms : stats.maxSliceMs);
+      if (sha256(output) !== reference) entry.verified = false;
+    }
+  }
+  return result;
+}
+
+const best = (list) => Math.min.apply(null, list);
+const median = (list) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)];
+
+/** The report's lines: per family and approach, the worst ratio to native (best of rounds) and the longest block. */
+function render(report) {
+  const lines = [];
+  const families = [];
+  for (const m of report.members) if (!families.includes(m.family)) families.push(m.family);
+  const names = Object.keys(report.members[0].approaches).filter((n) => !n.startsWith('native'));
+  lines.push(`${'family'.padEnd(24)} ${names.map((n) => n.padStart(20)).join(' ')}   (worst ratio to native, worst block ms; native's worst block)`);
+  for (const family of families) {
+    const list = report.members.filter((m) => m.family === family);
+    const cells = names.map((name) => {
+      const against = name === 'parse' ? 'native parse' : 'native';
+      let worst = 0;
+      let block = 0;
+      for (const m of list) {
+        worst = Math.max(worst, best(m.approaches[name].ms) / best(m.approaches[against].ms));
+        block = Math.max(block, median(m.approaches[name].blockMs));
+      }
+      return `${worst.toFixed(2)}x ${block.toFixed(1).padStart(6)}ms`.padStart(20);
+    });
+    const nativeBlock = Math.max.apply(null, list.map((m) => median(m.approaches.native.blockMs)));
+    lines.push(`${family.padEnd(24)} ${cells.join(' ')}   native ${nativeBlock.toFixed(1)}ms`);
+  }
+  const failed = [];
+  for (const m of report.members) for (const n of Object.keys(m.approaches)) if (!m.approaches[n].verified) failed.push(`${m.name}: ${n}`);
+  if (failed.length > 0) lines.push(`FAIL (output differs from native's): ${failed.join('; ')}`);
+  return lines.join('\n');
+}
+
+async function main() {
+  const args = readArgs(process.argv.slice(2));
+  const baseline = args.baseline ? loadBaseline(args.baseline) : null;
+  const approaches = approachesOf(baseline && baseline.module);
+  const report = {
+    benchmark: 'shapes-quick',
+    time: new Date().toISOString(),
+    node: process.version,
+    v8: process.versions.v8,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0] && os.cpus()[0].model,
+    execArgv: process.execArgv,
+    yieldMs: YIELD_MS,
+    rounds: args.rounds,
+    scale: args.scale,
+    baseline: args.baseline,
+    members: [],
+  };
+  for (const member of members(args.scale)) {
+    if (!member.family.includes(args.family)) continue;
+    const result = await measure(member, approaches, args.rounds);
+    report.members.push(result);
+    const n = result.approaches;
+    const line = Object.keys(n).filter((k) => !k.startsWith('native'))
+      .map((k) => `${k} ${(best(n[k].ms) / best(n[k === 'parse' ? 'native parse' : 'native'].ms)).toFixed(2)}x`);
+    process.stderr.write(`${member.name} (${(result.bytes / 1e6).toFixed(2)} MB): ${line.join(', ')}\n`);
+  }
+  if (baseline) baseline.remove();
+  const file = saveBenchResults('shapes-quick', report);
+  process.stdout.write(`${render(report)}\nraw results: ${path.relative(process.cwd(), file)}\n`);
+  const failed = report.members.some((m) => Object.keys(m.approaches).some((n) => !m.approaches[n].verified));
+  process.exitCode = failed ? 1 : 0;
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 1;
+  });
+}
+
+module.exports = { render };
