@@ -1,0 +1,132 @@
+'use strict';
+// The work-count guard of fast-stringify: on every member of the generated tree families (bench/tree-families.js:
+// objects and arrays, small and large leaves, branching 2 to 600, two depths each), every shape of the benchmark's
+// family at a small scale and the plain documents of the torture corpus, the work fast does is bounded by a constant
+// per node and per character of output, counted (test/work-counts.js), never timed:
+// - the characters its native calls produce are the output's, once: a subtree serialized twice, or a batch's text
+//   thrown away, would show (CHARS);
+// - its native calls, per container of the document and per level of its depth, past a few per slice (CALLS: a
+//   chain larger than a slice is walked level by level, a call a level or two, where a tree's levels are few);
+// - its inspections of values from JS (Object.keys, descriptors, Array.isArray: the walk, its estimates and its checks
+//   for getters), per value and per native call (INSPECTIONS);
+// - all of it weighed at the modelled rates (test/work-counts.js' WORK_MS), against native's own call and a microsecond
+//   a level of depth (MODELLED: a chain deeper than native's stack allows a batch, MAX_BATCH_DEPTH, is walked level
+//   by level on purpose), and its slices, against the slices native's own work would fill at those rates (SLICES).
+// The clock the modules learn their batch sizes from advances with the counted work, so the counts are the same on any
+// machine, loaded or not. e4eec0e's estimate walked every node of a tree of objects and made a native call per leaf:
+// about two calls per container, where this allows one per CALLS.perContainer; its code fails every bound but CHARS.
+//
+// Runs on both Node lines: `node --test` on Node 24, and on Node 14 with the `test` package that node14-fibers pins
+// (services/node14-fibers/test/work-counts.test.js requires this file). Node 14 syntax.
+const path = require('path');
+const assert = require('assert');
+const { createRequire } = require('module');
+const { countWork, sizeOf, WORK_MS } = require('./work-counts');
+const { members } = require('../bench/tree-families');
+const { SHAPES } = require('../bench/shapes');
+const { cases } = require('./torture-corpus');
+
+// The module under guard: FAST_STRINGIFY names another file (an older revision's, to check that the guard catches it).
+const fast = require(process.env.FAST_STRINGIFY ? path.resolve(process.env.FAST_STRINGIFY) : '../fast-stringify');
+
+function testRunner() {
+  try {
+    return require('node:test');
+  } catch (error) {
+    if (error.code !== 'ERR_UNKNOWN_BUILTIN_MODULE') throw error;
+    return createRequire(path.join(__dirname, '..', '..', 'services', 'node14-fibers', 'package.json'))('test');
+  }
+}
+const test = testRunner();
+
+// A quarter of the benchmark's trees (0.3-2 MB each), and a slice of 1 ms (250 k characters of native's work at the
+// modelled rate), so that most members take several slices and the walk, not only the one-step path, is counted.
+const TREE_SCALE = 0.25;
+const SHAPE_SCALE = 0.02;
+const YIELD_MS = 1;
+
+// The bounds, with the worst seen on this commit's code beside each (Node 24 and Node 14 alike). A native call
+// produces the characters it hands over plus a batch's two brackets, nothing more.
+const CALLS = { base: 8, perSlice: 8, perContainer: 1 / 64, perLevel: 1 };
+const INSPECTIONS = { base: 400, perValue: 8, perCall: 150 };
+const MODELLED = { baseMs: 0.1, perNativeMs: 3, perLevelMs: 0.001 };
+const SLICES = { base: 2, perNativeSlice: 2 };
+
+/** The modelled milliseconds of native's one call producing chars characters. */
+function nativeMs(chars) {
+  return chars * WORK_MS.stringifyChar + WORK_MS.nativeCall;
+}
+
+async function collect(iterable) {
+  const list = [];
+  for await (const chunk of iterable) list.push(chunk);
+  return list;
+}
+
+/** Counts one run of chunks() on value (whose native text is expected) and checks every bound; returns the counts. */
+async function checkBounds(name, value, expected) {
+  const { containers, values, depth } = sizeOf(value);
+  const stats = {};
+  let output;
+  const counts = await countWork(async () => {
+    output = (await collect(fast.chunks(value, { yieldMs: YIELD_MS, stats }))).join('');
+  });
+  assert.ok(output === expected, `${name}: output differs from JSON.stringify`);
+  const figures = `${name}: ${JSON.stringify(counts)}, ${containers} containers, ${values} values, depth ${depth}, ${expected.length} characters, ${stats.yields} yields`;
+  assert.ok(counts.nativeChars <= expected.length + 2 * counts.nativeCalls, `native produced more than the output: ${figures}`);
+  const calls = CALLS.base + CALLS.perSlice * stats.yields + CALLS.perContainer * containers + CALLS.perLevel * depth;
+  assert.ok(counts.nativeCalls <= calls, `more than ${Math.floor(calls)} native calls: ${figures}`);
+  const inspections = INSPECTIONS.base + INSPECTIONS.perValue * values + INSPECTIONS.perCall * counts.nativeCalls;
+  assert.ok(counts.inspections <= inspections, `more than ${Math.floor(inspections)} inspections: ${figures}`);
+  const modelled = MODELLED.baseMs + MODELLED.perNativeMs * nativeMs(expected.length) + MODELLED.perLevelMs * depth;
+  assert.ok(counts.modelledMs <= modelled, `more than ${modelled.toFixed(2)} modelled ms: ${figures}`);
+  const slices = SLICES.base + (SLICES.perNativeSlice * nativeMs(expected.length) + MODELLED.perLevelMs * depth) / YIELD_MS;
+  assert.ok(stats.yields <= slices, `more than ${slices.toFixed(1)} slices: ${figures}`);
+  return counts;
+}
+
+for (const member of members(TREE_SCALE)) {
+  test(`work per node and per character is bounded: ${member.name}`, async () => {
+    const value = member.make();
+    await checkBounds(member.name, value, JSON.stringify(value));
+  });
+}
+
+test('work per node and per character is bounded: the shape family and the plain documents of the torture corpus', async () => {
+  for (const shape of SHAPES.filter((s) => s.workloads.includes('stringify'))) {
+    const value = shape.make(SHAPE_SCALE);
+    await checkBounds(shape.name, value, JSON.stringify(value));
+  }
+  for (const testCase of cases) {
+    // Plain data only: a toJSON, a getter or a proxy makes fast serialize values one by one, on purpose.
+    let value;
+    let expected;
+    try {
+      value = testCase.make();
+      expected = JSON.stringify(value);
+    } catch (error) {
+      continue;
+    }
+    if (typeof expected !== 'string' || !isPlain(value)) continue;
+    await checkBounds(testCase.name, value, expected);
+  }
+});
+
+/** Whether a value is made only of plain arrays, plain objects and JSON scalars (no toJSON, getter, proxy, boxing). */
+function isPlain(value) {
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol') return false;
+    if (typeof v !== 'object' || v === null) continue;
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
+    if (require('util').types.isProxy(v)) return false;
+    for (const key of Reflect.ownKeys(v)) {
+      const descriptor = Object.getOwnPropertyDescriptor(v, key);
+      if (!('value' in descriptor) || key === 'toJSON') return false;
+      if (descriptor.enumerable) stack.push(descriptor.value);
+    }
+  }
+  return true;
+}
