@@ -533,9 +533,10 @@ class Walker {
     const fraction = frame.measured ? 1 : PROBE_FRACTION;
     const left = Math.min((deadline - started) / frame.msPerUnit, this.charsLeft() / frame.charsPerUnit);
     const maxUnits = left * fraction;
-    // What a whole slice takes at this container's rates: a child larger is walked. One that is not, but is larger
-    // than what is left of this slice, ends the slice before it and is the next one's first batch (fitIn).
-    this.sliceUnits = Math.min(this.sliceMs / frame.msPerUnit, this.maxSliceChars / frame.charsPerUnit);
+    // Half of what a whole slice takes at this container's rates (half: room for an estimate that is short): a
+    // child larger is walked. One that is not, but is larger than what is left of this slice, ends the slice before
+    // it and is the next one's first batch (fitIn).
+    this.sliceUnits = Math.min(this.sliceMs / frame.msPerUnit, this.maxSliceChars / frame.charsPerUnit) / 2;
     this.unitsLeftInSlice = left;
     if (frame.kind === ARRAY) this.arrayBatch(frame, maxUnits, started);
     else this.objectBatch(frame, maxUnits, started);

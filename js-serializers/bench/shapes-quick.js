@@ -1,7 +1,8 @@
 'use strict';
 // The quick look to take before touching fast-stringify.js or fast-parse.js (`make bench-shapes-quick`, a few
 // minutes): every member of the generated tree families (bench/tree-families.js: objects and arrays, small and large
-// leaves, branching 2 to 600, two depths each) through native and fast's chunks(), pipeTo(), stringify() and parse(),
+// leaves, branching 2 to 600, two depths each) and three shapes of the full benchmark's family whose blocks the walk
+// decides (SHAPE_MEMBERS) through native and fast's chunks(), pipeTo(), stringify() and parse(),
 // side by side in one process, rounds taking turns; every output checked against native's before its time counts.
 // Prints one line per family: the worst ratio to native of each function (best of the rounds, member by member) and
 // the longest block fast took (median of the rounds, worst member). The full benchmark (make bench-shapes) runs each
@@ -22,9 +23,23 @@ const { performance } = require('perf_hooks');
 const { saveBenchResults } = require('./results-file');
 const { keepingSink } = require('./keeping-sink');
 const { members } = require('./tree-families');
+const { shapeNamed, generators } = require('./shapes');
 const fastParse = require('../fast-parse');
 
 const YIELD_MS = 5;
+// Beside the families, the shapes whose blocks a change to the walk is most likely to lengthen: the deep tree (a
+// chain of 1000 levels), the bushy tree (a binary tree of objects under arrays) and a wrapper whose one field holds
+// most of the document ({meta, data: {items}}), at a quarter of the full benchmark's size.
+const SHAPES_SCALE = 0.25;
+const SHAPE_MEMBERS = [
+  { family: 'shapes', name: 'deep tree 2000 levels', make: () => shapeNamed('deep tree 2000 levels').make(SHAPES_SCALE) },
+  { family: 'shapes', name: 'bushy tree depth 17', make: () => shapeNamed('bushy tree depth 17').make(SHAPES_SCALE) },
+  {
+    family: 'shapes',
+    name: 'wrapper {meta, data: {items}}',
+    make: () => ({ meta: { version: 3, source: 'quick' }, data: { items: generators.mixedRecords(Math.round(64000 * SHAPES_SCALE), 20).records } }),
+  },
+];
 const USAGE = 'usage: node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]';
 
 function readArgs(argv) {
@@ -112,24 +127,34 @@ async function measure(member, approaches, rounds) {
 const best = (list) => Math.min.apply(null, list);
 const median = (list) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
-/** The report's lines: per family and approach, the worst ratio to native (best of rounds) and the longest block. */
+// Documents smaller than this take native well under a millisecond: their ratio is mostly the turn of the event loop
+// that fast's first slice waits for, so the lines give it apart.
+const SMALL_BYTES = 1 << 20;
+
+/**
+ * The report's lines: per family and approach, the worst ratio to native (best of rounds) over the documents of 1 MB
+ * and more, then over the smaller ones, and the longest block (median of rounds) over all.
+ */
 function render(report) {
   const lines = [];
   const families = [];
   for (const m of report.members) if (!families.includes(m.family)) families.push(m.family);
   const names = Object.keys(report.members[0].approaches).filter((n) => !n.startsWith('native'));
-  lines.push(`${'family'.padEnd(24)} ${names.map((n) => n.padStart(20)).join(' ')}   (worst ratio to native, worst block ms; native's worst block)`);
+  lines.push(`${'family'.padEnd(24)} ${names.map((n) => n.padStart(24)).join(' ')}`);
+  lines.push(`${''.padEnd(24)} ${names.map(() => '>=1MB small  block'.padStart(24)).join(' ')}   native's block`);
+  const ratio = (list) => (list.length === 0 ? '  -  ' : `${Math.max.apply(null, list).toFixed(2)}x`);
   for (const family of families) {
     const list = report.members.filter((m) => m.family === family);
     const cells = names.map((name) => {
       const against = name === 'parse' ? 'native parse' : 'native';
-      let worst = 0;
+      const large = [];
+      const small = [];
       let block = 0;
       for (const m of list) {
-        worst = Math.max(worst, best(m.approaches[name].ms) / best(m.approaches[against].ms));
+        (m.bytes >= SMALL_BYTES ? large : small).push(best(m.approaches[name].ms) / best(m.approaches[against].ms));
         block = Math.max(block, median(m.approaches[name].blockMs));
       }
-      return `${worst.toFixed(2)}x ${block.toFixed(1).padStart(6)}ms`.padStart(20);
+      return `${ratio(large)} ${ratio(small)} ${block.toFixed(1).padStart(5)}ms`.padStart(24);
     });
     const nativeBlock = Math.max.apply(null, list.map((m) => median(m.approaches.native.blockMs)));
     lines.push(`${family.padEnd(24)} ${cells.join(' ')}   native ${nativeBlock.toFixed(1)}ms`);
@@ -158,7 +183,7 @@ async function main() {
     baseline: args.baseline,
     members: [],
   };
-  for (const member of members(args.scale)) {
+  for (const member of members(args.scale).concat(SHAPE_MEMBERS)) {
     if (!member.family.includes(args.family)) continue;
     const result = await measure(member, approaches, args.rounds);
     report.members.push(result);
