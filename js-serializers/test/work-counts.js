@@ -2,7 +2,7 @@
 // Counts the work fast-stringify and fast-parse do on a document, from outside the modules, so that the same count
 // can be taken on any revision of them (test/work-counts.test.js bounds it; a regression of their algorithm shows as
 // more work per node or per character, which no clock can hide or fake):
-// - native calls (JSON.stringify, JSON.parse) and the characters they produce or read;
+// - native calls (JSON.stringify, JSON.parse) and the characters they produce or read, made by the module itself;
 // - the JS-side inspections of containers the walk and its estimates make (Object.keys, Object.getOwnPropertyDescriptor,
 //   Array.isArray calls): a container walked here, or read by an estimate, costs at least one.
 // The modules learn their batch sizes from the clock, so that the counts do not depend on the machine's speed or
@@ -29,10 +29,25 @@ const WORK_MS = {
 };
 
 /**
- * Runs `run()` (a function returning a promise) with the counters and the work clock in place; resolves to the
- * counts: {nativeCalls, nativeChars, inspections, keysListed, modelledMs}. Everything is restored after, failure or not.
+ * Whether the function that called the counted one lives in `file`: only the guarded module's calls count, not the
+ * test runner's, which reports earlier tests (JSON.stringify among others) between the run's slices.
  */
-async function countWork(run) {
+function calledFrom(file) {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 4;
+  const stack = new Error().stack;
+  Error.stackTraceLimit = limit;
+  // Lines: the message, calledFrom, the counting wrapper, its caller.
+  const caller = stack.split('\n')[3];
+  return caller !== undefined && caller.includes(file);
+}
+
+/**
+ * Runs `run()` (a function returning a promise) with the counters and the work clock in place, counting the calls
+ * made from the module file `file` (its absolute path); resolves to the counts: {nativeCalls, nativeChars,
+ * inspections, keysListed, modelledMs}. Everything is restored after, failure or not.
+ */
+async function countWork(file, run) {
   const counts = { nativeCalls: 0, nativeChars: 0, inspections: 0, keysListed: 0, modelledMs: 0 };
   const saved = {
     stringify: JSON.stringify,
@@ -47,6 +62,7 @@ async function countWork(run) {
   };
   JSON.stringify = function stringify(value, replacer, space) {
     const text = saved.stringify.call(JSON, value, replacer, space);
+    if (!calledFrom(file)) return text;
     counts.nativeCalls++;
     const chars = typeof text === 'string' ? text.length : 0;
     counts.nativeChars += chars;
@@ -54,6 +70,7 @@ async function countWork(run) {
     return text;
   };
   JSON.parse = function parse(text, reviver) {
+    if (!calledFrom(file)) return saved.parse.call(JSON, text, reviver);
     counts.nativeCalls++;
     const chars = String(text).length;
     counts.nativeChars += chars;
@@ -62,17 +79,20 @@ async function countWork(run) {
   };
   Object.keys = function keys(object) {
     const list = saved.keys(object);
+    if (!calledFrom(file)) return list;
     counts.inspections++;
     counts.keysListed += list.length;
     spend(WORK_MS.keysCall + list.length * WORK_MS.keyListed);
     return list;
   };
   Object.getOwnPropertyDescriptor = function getOwnPropertyDescriptor(object, key) {
+    if (!calledFrom(file)) return saved.descriptor(object, key);
     counts.inspections++;
     spend(WORK_MS.descriptor);
     return saved.descriptor(object, key);
   };
   Array.isArray = function isArray(value) {
+    if (!calledFrom(file)) return saved.isArray(value);
     counts.inspections++;
     spend(WORK_MS.isArray);
     return saved.isArray(value);

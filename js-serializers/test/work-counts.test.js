@@ -23,11 +23,12 @@ const assert = require('assert');
 const { createRequire } = require('module');
 const { countWork, sizeOf, WORK_MS } = require('./work-counts');
 const { members } = require('../bench/tree-families');
-const { SHAPES } = require('../bench/shapes');
+const { SHAPES, textOf } = require('../bench/shapes');
 const { cases } = require('./torture-corpus');
 
 // The module under guard: FAST_STRINGIFY names another file (an older revision's, to check that the guard catches it).
-const fast = require(process.env.FAST_STRINGIFY ? path.resolve(process.env.FAST_STRINGIFY) : '../fast-stringify');
+const FAST_STRINGIFY = require.resolve(process.env.FAST_STRINGIFY ? path.resolve(process.env.FAST_STRINGIFY) : '../fast-stringify');
+const fast = require(FAST_STRINGIFY);
 
 function testRunner() {
   try {
@@ -68,7 +69,7 @@ async function checkBounds(name, value, expected) {
   const { containers, values, depth } = sizeOf(value);
   const stats = {};
   let output;
-  const counts = await countWork(async () => {
+  const counts = await countWork(FAST_STRINGIFY, async () => {
     output = (await collect(fast.chunks(value, { yieldMs: YIELD_MS, stats }))).join('');
   });
   assert.ok(output === expected, `${name}: output differs from JSON.stringify`);
@@ -130,3 +131,79 @@ function isPlain(value) {
   }
   return true;
 }
+
+// fast-parse's guard, on the same trees as text, the shape family's parse texts and the valid texts of the parse
+// corpus: the characters its native calls read are the text's, once (PARSE_CHARS: a piece parsed twice, or a batch
+// that native rejects and that is parsed again smaller, would show); the characters it scans or copies itself
+// (stats.chars) per character of text (PARSE_SCANNED); its native calls per value past a few per slice
+// (PARSE_CALLS); its modelled time against native's one call (PARSE_MODELLED); and its slices (PARSE_SLICES).
+const FAST_PARSE = require.resolve(process.env.FAST_PARSE ? path.resolve(process.env.FAST_PARSE) : '../fast-parse');
+const fastParse = require(FAST_PARSE);
+const { valid } = require('./parse-corpus');
+
+const PARSE_CHARS = { perChar: 1.25, perCall: 4 };
+const PARSE_SCANNED = { base: 1024, perChar: 2.5 };
+const PARSE_CALLS = { base: 8, perSlice: 8, perValue: 1 / 4 };
+const PARSE_MODELLED = { baseMs: 0.1, perNativeMs: 1.5 };
+const PARSE_SLICES = { base: 2, perValue: 1 / 64, perNativeSlice: 2 };
+// Departures found by this guard and not fixed yet, each pinned at what it does today (so that it cannot get worse
+// unseen) with what it shows; remove the entry once fixed. (Not test.todo: the Node 14 port fails a run on a failing
+// todo.)
+const PARSE_KNOWN = {
+  'objects, large leaves, branching 16, depth 2': {
+    chars: { perChar: 2.1, perCall: 4 },
+    modelled: { baseMs: 0.1, perNativeMs: 2.2 },
+    why:
+      'native reads 2.0 characters a character of text: a batch that runs past the end of its container is parsed, ' +
+      'rejected by native and parsed again smaller',
+  },
+};
+
+const nativeParseMs = (chars) => chars * WORK_MS.parseChar + WORK_MS.nativeCall;
+
+async function checkParseBounds(name, text, known) {
+  const expected = JSON.stringify(JSON.parse(text));
+  const { values } = sizeOf(JSON.parse(text));
+  const stats = {};
+  let value;
+  const counts = await countWork(FAST_PARSE, async () => {
+    value = await fastParse.parse(text, { yieldMs: YIELD_MS, stats });
+  });
+  assert.ok(JSON.stringify(value) === expected, `${name}: value differs from JSON.parse's`);
+  const figures = `${name}: ${JSON.stringify(counts)}, ${values} values, ${text.length} characters, ${stats.chars} scanned, ${stats.yields} yields`;
+  const charsBound = known ? known.chars : PARSE_CHARS;
+  const chars = charsBound.perChar * text.length + charsBound.perCall * counts.nativeCalls;
+  assert.ok(counts.nativeChars <= chars, `native read more than ${Math.floor(chars)} characters: ${figures}`);
+  const scanned = PARSE_SCANNED.base + PARSE_SCANNED.perChar * text.length;
+  assert.ok(stats.chars <= scanned, `more than ${Math.floor(scanned)} characters scanned: ${figures}`);
+  const calls = PARSE_CALLS.base + PARSE_CALLS.perSlice * stats.yields + PARSE_CALLS.perValue * values;
+  assert.ok(counts.nativeCalls <= calls, `more than ${Math.floor(calls)} native calls: ${figures}`);
+  const modelledBound = known ? known.modelled : PARSE_MODELLED;
+  const modelled = modelledBound.baseMs + modelledBound.perNativeMs * nativeParseMs(text.length);
+  assert.ok(counts.modelledMs <= modelled, `more than ${modelled.toFixed(2)} modelled ms: ${figures}`);
+  const slices = PARSE_SLICES.base + PARSE_SLICES.perValue * values + (PARSE_SLICES.perNativeSlice * nativeParseMs(text.length)) / YIELD_MS;
+  assert.ok(stats.yields <= slices, `more than ${slices.toFixed(1)} slices: ${figures}`);
+}
+
+for (const member of members(TREE_SCALE)) {
+  const known = PARSE_KNOWN[member.name];
+  const pinned = known ? ` (pinned: ${known.why})` : '';
+  test(`parse work per value and per character is bounded: ${member.name}${pinned}`, async () => {
+    await checkParseBounds(member.name, JSON.stringify(member.make()), known);
+  });
+}
+
+test('parse work per value and per character is bounded: the shape family and the valid parse corpus', async () => {
+  for (const shape of SHAPES.filter((s) => s.workloads.includes('parse'))) {
+    await checkParseBounds(shape.name, textOf(shape, shape.make(SHAPE_SCALE)));
+  }
+  for (const testCase of valid) {
+    const text = testCase.text;
+    try {
+      JSON.stringify(JSON.parse(text));
+    } catch (error) {
+      continue; // past native's stack: no native value to compare with, nor native work to count against
+    }
+    await checkParseBounds(testCase.name, text);
+  }
+});
