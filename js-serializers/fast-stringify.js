@@ -159,11 +159,12 @@ function plainValue(container, key) {
  * path down alone needs more than budget.max containers. An array counts as many times its first element
  * (elements tend to be alike: the nodes of a tree, the records of a list, the numbers of a vector); an object reads
  * its first SMALL_CONTAINER properties, each container among them for itself (they are different fields) while the
- * budget of ESTIMATE_CONTAINERS lasts, and as the mean of its container siblings already read after it; then it
- * scales to its width. No getter or proxy trap runs. A container whose estimate ran out with more than half the
- * containers read below it goes into budget.large: it is larger than any batch too, and need not be estimated again
- * (the levels of a chain). budget: {read, max, depth, maxDepth, large}, from newEstimateBudget(max): a subtree
- * deeper than maxDepth is Infinity too.
+ * budget of ESTIMATE_CONTAINERS lasts, and after it as a sibling of the same kind and width already read (readAlike);
+ * then it scales to its width. No getter or proxy trap runs. A container found larger than a batch (budget.largeUnits), or
+ * whose estimate ran out with more than half the containers read below it, goes into budget.large: it will be walked,
+ * and need not be estimated again (the levels of a chain: estimated at each level, a chain of n levels that fits the
+ * estimate's reads but not a slice would be read n²/2 times). budget: from newEstimateBudget(); a subtree deeper
+ * than budget.maxDepth is Infinity too.
  */
 function subtreeUnits(container, budget, listedKeys) {
   if (budget.read >= budget.max || budget.depth >= budget.maxDepth || types.isProxy(container)) return Infinity;
@@ -171,12 +172,24 @@ function subtreeUnits(container, budget, listedKeys) {
   budget.depth++;
   const units = containerUnits(container, budget, listedKeys);
   budget.depth--;
-  if (units === Infinity && budget.read - readBefore > budget.max / 2) budget.large.push(container);
+  if (units > budget.largeUnits || (units === Infinity && budget.read - readBefore > budget.max / 2)) budget.large.push(container);
   return units;
 }
 
-/** What one estimate may read: at most max containers (see ESTIMATE_CONTAINERS), none deeper than MAX_BATCH_DEPTH. */
-const newEstimateBudget = (max) => ({ read: 0, max, depth: 0, maxDepth: MAX_BATCH_DEPTH, large: [], isArray: false, width: 0 });
+/**
+ * What one estimate may read: at most max containers (see ESTIMATE_CONTAINERS), none deeper than MAX_BATCH_DEPTH; a
+ * container read whose subtree comes to more than largeUnits goes into budget.large (it will be walked).
+ */
+const newEstimateBudget = (max, largeUnits) => ({
+  read: 0,
+  max,
+  depth: 0,
+  maxDepth: MAX_BATCH_DEPTH,
+  largeUnits: largeUnits === undefined ? Infinity : largeUnits,
+  large: [],
+  isArray: false,
+  width: 0,
+});
 
 /** subtreeUnits() of a container, once counted as read. */
 function containerUnits(container, budget, listedKeys) {
@@ -518,7 +531,8 @@ class Walker {
     if (width > LARGE_CONTAINER) return -1;
     if (!frame.small) return 1 + width;
     if (this.large.has(value)) return -1;
-    const budget = newEstimateBudget(Math.min(ESTIMATE_MAX_CONTAINERS, Math.max(MIN_ESTIMATE_PATH, sliceUnits * ESTIMATE_PATH_PER_SLICE_UNIT)));
+    const reads = Math.min(ESTIMATE_MAX_CONTAINERS, Math.max(MIN_ESTIMATE_PATH, sliceUnits * ESTIMATE_PATH_PER_SLICE_UNIT));
+    const budget = newEstimateBudget(reads, sliceUnits);
     const started = now();
     const units = subtreeUnits(value, budget);
     this.estimateMs += now() - started;
