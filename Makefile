@@ -45,10 +45,16 @@ bench-shapes: setup $(SHAPES_PEERS)
 	$(NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/v8-limits.js
 
 # A few minutes, before touching fast-stringify.js or fast-parse.js: the generated tree families (objects and arrays,
-# small and large leaves, branching 2 to 600) through native and fast in one process, one line per family with the
-# worst ratio to native and the longest block. QUICK_ARGS passes more (--baseline REV runs that revision's
+# small and large leaves, branching 2 to 600), three shapes and the real-world documents of bench/corpus (data
+# packages, pinned; json-ext beside fast on them) through native and fast in one process, one line per family with
+# the worst ratio to native and the longest block. QUICK_ARGS passes more (--baseline REV runs that revision's
 # fast-stringify.js beside today's).
-bench-shapes-quick: setup
+SHAPES_CORPUS := js-serializers/bench/corpus/node_modules/.installed
+$(SHAPES_CORPUS): js-serializers/bench/corpus/package-lock.json | $(NODE24_BIN)/node
+	cd js-serializers/bench/corpus && PATH="$(NODE24_BIN):$$PATH" npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
+bench-shapes-quick: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
 	$(NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/shapes-quick.js $(QUICK_ARGS)
 
 # Seed 004's tables: node-async under the seed's load (100 connections, 30 s per route, POST test-data.json) on the

@@ -1,11 +1,13 @@
 'use strict';
 // The quick look to take before touching fast-stringify.js or fast-parse.js (`make bench-shapes-quick`, a few
 // minutes): every member of the generated tree families (bench/tree-families.js: objects and arrays, small and large
-// leaves, branching 2 to 600, two depths each) and three shapes of the full benchmark's family whose blocks the walk
-// decides (SHAPE_MEMBERS) through native and fast's chunks(), pipeTo(), stringify() and parse(),
-// side by side in one process, rounds taking turns; every output checked against native's before its time counts.
-// Prints one line per family: the worst ratio to native of each function (best of the rounds, member by member) and
-// the longest block fast took (median of the rounds, worst member). The full benchmark (make bench-shapes) runs each
+// leaves, branching 2 to 600, two depths each), three shapes of the full benchmark's family whose blocks the walk
+// decides (SHAPE_MEMBERS) and the real-world documents (bench/real-documents.js, with json-ext's stringifyChunked
+// and parseChunked beside fast on them) through native and fast's chunks(), pipeTo(), stringify() and parse(), side
+// by side in one process, rounds taking turns; every output checked against native's before its time counts.
+// Prints one line per family: the worst ratio to native of each function (best of the rounds, member by member), over
+// the documents of 1 MB and more and over the smaller ones apart, and the longest block fast took (median of the
+// rounds, worst member). The full benchmark (make bench-shapes) runs each
 // library in its own process on the large shapes; this one trades that isolation for minutes.
 //
 //   node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]
@@ -24,6 +26,8 @@ const { saveBenchResults } = require('./results-file');
 const { keepingSink } = require('./keeping-sink');
 const { members } = require('./tree-families');
 const { shapeNamed, generators } = require('./shapes');
+const { approachOf, checkPeersInstalled } = require('./shape-approaches');
+const { realDocuments } = require('./real-documents');
 const fastParse = require('../fast-parse');
 
 const YIELD_MS = 5;
@@ -78,54 +82,83 @@ async function collect(iterable) {
   return list;
 }
 
-/** The approaches on one member: name -> run(value, text, stats) resolving to its output as text. */
+/**
+ * The approaches: name -> {parse, run(value, text, stats)} resolving to the output (a string or its chunks for a
+ * stringify approach, the value for a parse approach), checked after the clock stops. json-ext's stringifyChunked and
+ * parseChunked (bench/peers, the services' adapters, as the full benchmark drives them) run on the real documents only.
+ */
 function approachesOf(baseline) {
   const stringifyOf = (module, prefix) => ({
-    [`${prefix}chunks`]: async (value, text, stats) => (await collect(module.chunks(value, { yieldMs: YIELD_MS, stats }))).join(''),
-    [`${prefix}pipeTo`]: async (value, text, stats) => {
-      const { sink, kept } = keepingSink();
-      await module.pipeTo(value, sink, { yieldMs: YIELD_MS, stats });
-      return kept.join('');
+    [`${prefix}chunks`]: { run: (value, text, stats) => collect(module.chunks(value, { yieldMs: YIELD_MS, stats })) },
+    [`${prefix}pipeTo`]: {
+      run: async (value, text, stats) => {
+        const { sink, kept } = keepingSink();
+        await module.pipeTo(value, sink, { yieldMs: YIELD_MS, stats });
+        return kept;
+      },
     },
-    [`${prefix}stringify`]: (value, text, stats) => module.stringify(value, { yieldMs: YIELD_MS, stats }),
+    [`${prefix}stringify`]: { run: (value, text, stats) => module.stringify(value, { yieldMs: YIELD_MS, stats }) },
   });
+  const peer = (workload) => {
+    const approach = approachOf(workload, 'json-ext');
+    return { peer: true, parse: workload === 'parse', run: (value, text, stats) => approach.load()(workload === 'parse' ? text : value, { yieldMs: YIELD_MS, stats }) };
+  };
   return Object.assign(
-    { native: async (value) => JSON.stringify(value) },
+    { native: { run: async (value) => JSON.stringify(value) } },
     stringifyOf(require('../fast-stringify'), ''),
     baseline ? stringifyOf(baseline, 'before ') : {},
+    { 'json-ext': peer('stringify') },
     {
-      'native parse': async (value, text) => JSON.stringify(JSON.parse(text)),
-      parse: async (value, text, stats) => JSON.stringify(await fastParse.parse(text, { yieldMs: YIELD_MS, stats })),
+      'native parse': { parse: true, run: async (value, text) => JSON.parse(text) },
+      parse: { parse: true, run: (value, text, stats) => fastParse.parse(text, { yieldMs: YIELD_MS, stats }) },
+      'json-ext parse': peer('parse'),
     },
   );
 }
 
-/** Times every approach on one member, rounds taking turns; {bytes, approaches: {name: {ms: [], blockMs: [], verified}}}. */
+/** An output as the text its hash is taken of: a stringify approach's text (its chunks joined), a parse's value as JSON. */
+function outputText(approach, output) {
+  if (approach.parse) return JSON.stringify(output);
+  return Array.isArray(output) ? output.join('') : output;
+}
+
+/**
+ * Times every approach on one member, rounds taking turns; {family, name, bytes, approaches: {name: {ms: [],
+ * blockMs: [], verified}}}. A member gives make() (its value; parse reads its JSON.stringify) or text() (its text as
+ * shipped; stringify takes its parsed value).
+ */
 async function measure(member, approaches, rounds) {
-  const value = member.make();
-  const text = JSON.stringify(value);
-  const reference = sha256(text);
-  const result = { family: member.family, name: member.name, bytes: Buffer.byteLength(text), approaches: {} };
-  for (const name of Object.keys(approaches)) result.approaches[name] = { ms: [], blockMs: [], verified: true };
+  const text = member.text ? member.text() : null;
+  const value = text === null ? member.make() : JSON.parse(text);
+  const parseText = text === null ? JSON.stringify(value) : text;
+  const reference = sha256(JSON.stringify(value));
+  const names = Object.keys(approaches).filter((name) => !approaches[name].peer || member.peers);
+  const result = { family: member.family, name: member.name, bytes: Buffer.byteLength(parseText), approaches: {} };
+  for (const name of names) result.approaches[name] = { ms: [], blockMs: [], verified: true };
   for (let round = 0; round < rounds; round++) {
-    for (const name of Object.keys(approaches)) {
+    for (const name of names) {
       collectGarbage();
       const stats = {};
       const started = performance.now();
-      const output = await approaches[name](value, text, stats);
+      const output = await approaches[name].run(value, parseText, stats);
       const ms = performance.now() - started;
       const entry = result.approaches[name];
-      // native's own block is its whole run (the parse's check is outside it: only JSON.parse is native's block).
+      // native's own block is its whole run; a peer's is not measured here (the full benchmark's probes do).
       entry.ms.push(ms);
-      entry.blockMs.push(stats.maxSliceMs === undefined ? ms : stats.maxSliceMs);
-      if (sha256(output) !== reference) entry.verified = false;
+      entry.blockMs.push(stats.maxSliceMs !== undefined ? stats.maxSliceMs : approaches[name].peer ? null : ms);
+      if (sha256(outputText(approaches[name], output)) !== reference) entry.verified = false;
     }
   }
   return result;
 }
 
 const best = (list) => Math.min.apply(null, list);
-const median = (list) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const median = (list) => {
+  const known = list.filter((x) => x !== null).sort((a, b) => a - b);
+  return known.length === 0 ? null : known[Math.floor(known.length / 2)];
+};
+/** The native approach a ratio is taken against. */
+const nativeOf = (name) => (name.endsWith('parse') ? 'native parse' : 'native');
 
 // Documents smaller than this take native well under a millisecond: their ratio is mostly the turn of the event loop
 // that fast's first slice waits for, so the lines give it apart.
@@ -139,22 +172,25 @@ function render(report) {
   const lines = [];
   const families = [];
   for (const m of report.members) if (!families.includes(m.family)) families.push(m.family);
-  const names = Object.keys(report.members[0].approaches).filter((n) => !n.startsWith('native'));
+  const names = [];
+  for (const m of report.members) for (const n of Object.keys(m.approaches)) if (!n.startsWith('native') && !names.includes(n)) names.push(n);
   lines.push(`${'family'.padEnd(24)} ${names.map((n) => n.padStart(24)).join(' ')}`);
   lines.push(`${''.padEnd(24)} ${names.map(() => '>=1MB small  block'.padStart(24)).join(' ')}   native's block`);
   const ratio = (list) => (list.length === 0 ? '  -  ' : `${Math.max.apply(null, list).toFixed(2)}x`);
   for (const family of families) {
     const list = report.members.filter((m) => m.family === family);
     const cells = names.map((name) => {
-      const against = name === 'parse' ? 'native parse' : 'native';
       const large = [];
       const small = [];
-      let block = 0;
+      let block = null;
       for (const m of list) {
-        (m.bytes >= SMALL_BYTES ? large : small).push(best(m.approaches[name].ms) / best(m.approaches[against].ms));
-        block = Math.max(block, median(m.approaches[name].blockMs));
+        if (!m.approaches[name]) continue;
+        (m.bytes >= SMALL_BYTES ? large : small).push(best(m.approaches[name].ms) / best(m.approaches[nativeOf(name)].ms));
+        const its = median(m.approaches[name].blockMs);
+        if (its !== null) block = Math.max(block || 0, its);
       }
-      return `${ratio(large)} ${ratio(small)} ${block.toFixed(1).padStart(5)}ms`.padStart(24);
+      if (large.length + small.length === 0) return '-'.padStart(24);
+      return `${ratio(large)} ${ratio(small)} ${block === null ? '    -  ' : `${block.toFixed(1).padStart(5)}ms`}`.padStart(24);
     });
     const nativeBlock = Math.max.apply(null, list.map((m) => median(m.approaches.native.blockMs)));
     lines.push(`${family.padEnd(24)} ${cells.join(' ')}   native ${nativeBlock.toFixed(1)}ms`);
@@ -183,13 +219,16 @@ async function main() {
     baseline: args.baseline,
     members: [],
   };
-  for (const member of members(args.scale).concat(SHAPE_MEMBERS)) {
+  const withReal = 'real documents'.includes(args.family);
+  if (withReal) checkPeersInstalled();
+  const real = withReal ? realDocuments().map((doc) => Object.assign({ family: 'real documents', peers: true }, doc)) : [];
+  for (const member of members(args.scale).concat(SHAPE_MEMBERS, real)) {
     if (!member.family.includes(args.family)) continue;
     const result = await measure(member, approaches, args.rounds);
     report.members.push(result);
     const n = result.approaches;
     const line = Object.keys(n).filter((k) => !k.startsWith('native'))
-      .map((k) => `${k} ${(best(n[k].ms) / best(n[k === 'parse' ? 'native parse' : 'native'].ms)).toFixed(2)}x`);
+      .map((k) => `${k} ${(best(n[k].ms) / best(n[nativeOf(k)].ms)).toFixed(2)}x`);
     process.stderr.write(`${member.name} (${(result.bytes / 1e6).toFixed(2)} MB): ${line.join(', ')}\n`);
   }
   if (baseline) baseline.remove();
