@@ -87,6 +87,9 @@ const ESTIMATE_PATH_PER_SLICE_UNIT = 1 / 16;
 // No estimate goes deeper than this, so that no batch does: half the depth native itself reaches from a shallow stack
 // (3681 nested arrays on Node 14, 4456 on Node 24), so that a batch cannot run out of stack where the walk would not.
 const MAX_BATCH_DEPTH = 2048;
+// A child estimated from containers the estimate did not read goes whole into a batch only below this fraction of
+// what one read in full may take (Walker.unitsInBatch).
+const GUESSED_FRACTION = 1 / 4;
 // Strings longer than this are escaped in pieces, so that one string cannot make one long slice.
 const LONG_STRING = 1 << 18;
 const MIN_STRING_PIECE = 1 << 14;
@@ -187,6 +190,7 @@ const newEstimateBudget = (max, largeUnits) => ({
   maxDepth: MAX_BATCH_DEPTH,
   largeUnits: largeUnits === undefined ? Infinity : largeUnits,
   large: [],
+  guessed: false, // some containers were counted from others (an array's first element, alike siblings, a prefix)
   isArray: false,
   width: 0,
 });
@@ -196,7 +200,16 @@ function containerUnits(container, budget, listedKeys) {
   const isArray = Array.isArray(container);
   const keys = isArray ? null : listedKeys || Object.keys(container);
   const width = isArray ? toLength(container.length) : keys.length;
-  const units = width === 0 ? 1 : isArray ? 1 + width * childUnits(plainValue(container, 0), budget) : objectUnits(container, keys, budget);
+  let units;
+  if (width === 0) {
+    units = 1;
+  } else if (isArray) {
+    const first = plainValue(container, 0);
+    if (width > 1 && typeof first === 'object' && first !== null) budget.guessed = true;
+    units = 1 + width * childUnits(first, budget);
+  } else {
+    units = objectUnits(container, keys, budget);
+  }
   // Its kind and width, for the caller to compare its siblings with (readAlike), without listing its keys again.
   budget.isArray = isArray;
   budget.width = width;
@@ -217,6 +230,7 @@ function objectUnits(container, keys, budget) {
     const alike = budget.read >= ESTIMATE_CONTAINERS ? readAlike(read, child) : null;
     if (alike !== null) {
       units += alike.units;
+      budget.guessed = true;
       continue;
     }
     const childUnitsRead = subtreeUnits(child, budget);
@@ -224,6 +238,7 @@ function objectUnits(container, keys, budget) {
     read.push({ isArray: budget.isArray, width: budget.width, units: childUnitsRead });
     units += childUnitsRead;
   }
+  if (looked < width) budget.guessed = true;
   return 1 + (units * width) / looked;
 }
 
@@ -319,6 +334,7 @@ class Frame {
     this.measured = false;
     this.rates = new Rates();
     this.pending = null; // {value, cost}: the child at index, read, estimated, and left for the next batch
+    this.childScale = 0; // a wide container's units per unit of a container child's width (Walker.childScale), once known
   }
 
   learn(ms, units, chars) {
@@ -529,7 +545,7 @@ class Walker {
     const width = isArray ? value.length : Object.keys(value).length;
     if (isArray && startsWithScalar(value)) return (1 + width <= sliceUnits || width <= LARGE_CONTAINER) ? 1 + width : -1;
     if (width > LARGE_CONTAINER) return -1;
-    if (!frame.small) return 1 + width;
+    if (!frame.small) return (1 + width) * this.childScale(frame, value, width, sliceUnits);
     if (this.large.has(value)) return -1;
     const reads = Math.min(ESTIMATE_MAX_CONTAINERS, Math.max(MIN_ESTIMATE_PATH, sliceUnits * ESTIMATE_PATH_PER_SLICE_UNIT));
     const budget = newEstimateBudget(reads, sliceUnits);
@@ -537,7 +553,25 @@ class Walker {
     const units = subtreeUnits(value, budget);
     this.estimateMs += now() - started;
     for (let i = 0; i < budget.large.length; i++) this.large.add(budget.large[i]);
-    return units > sliceUnits ? -1 : units;
+    // An estimate that counted containers it did not read may be short several times over (MDN's CSS properties:
+    // their first 32 of 660, scaled, came to a fifth of the rest): one child goes to native whole only when even
+    // that would leave the slice in bounds.
+    return units > (budget.guessed ? sliceUnits * GUESSED_FRACTION : sliceUnits) ? -1 : units;
+  }
+
+  /**
+   * How many units a container child of a wide container costs per unit of its width (1 + its children), from an
+   * estimate of the first one (subtreeUnits): its siblings tend to be alike, and are counted on their width times
+   * this. Counted as 1, the children of a wide container whose children are trees (MDN's interfaces, each with its
+   * members' support tables) made units 40 times cheaper than the other containers' the learnt rates come from, and
+   * the container's first batch, sized from those rates, a block of 15 ms.
+   */
+  childScale(frame, child, width, sliceUnits) {
+    if (frame.childScale === 0) {
+      const units = subtreeUnits(child, newEstimateBudget(MIN_ESTIMATE_PATH, sliceUnits));
+      frame.childScale = Math.max(1, Math.min(units, sliceUnits) / (1 + width));
+    }
+    return frame.childScale;
   }
 
   /** Hands the next children of frame to native JSON.stringify, as many as fit in what is left of the slice. */

@@ -5,8 +5,9 @@
 // per node and per character of output, counted (test/work-counts.js), never timed:
 // - the characters its native calls produce are the output's, once: a subtree serialized twice, or a batch's text
 //   thrown away, would show (CHARS);
-// - its native calls, per container of the document and per level of its depth, past a few per slice (CALLS: a
-//   chain larger than a slice is walked level by level, a call a level or two, where a tree's levels are few);
+// - its native calls, per container of the document, per level of its depth and per 16 Ki characters of output, past
+//   a few per slice (CALLS: a chain larger than a slice is walked level by level, a call a level or two, where a
+//   tree's levels are few; a tree of large leaves has few containers for its characters);
 // - its inspections of values from JS (Object.keys, descriptors, Array.isArray: the walk, its estimates and its checks
 //   for getters), per value and per native call (INSPECTIONS);
 // - all of it weighed at the modelled rates (test/work-counts.js' WORK_MS), against native's own call and a microsecond
@@ -48,7 +49,7 @@ const YIELD_MS = 1;
 
 // The bounds, with the worst seen on this commit's code beside each (Node 24 and Node 14 alike). A native call
 // produces the characters it hands over plus a batch's two brackets, nothing more.
-const CALLS = { base: 8, perSlice: 8, perContainer: 1 / 64, perLevel: 1 };
+const CALLS = { base: 8, perSlice: 8, perContainer: 1 / 64, perLevel: 1, perChar: 1 / 16384 };
 const INSPECTIONS = { base: 400, perValue: 8, perCall: 150 };
 const MODELLED = { baseMs: 0.1, perNativeMs: 3, perLevelMs: 0.001 };
 const SLICES = { base: 2, perNativeSlice: 2 };
@@ -75,7 +76,7 @@ async function checkBounds(name, value, expected) {
   assert.ok(output === expected, `${name}: output differs from JSON.stringify`);
   const figures = `${name}: ${JSON.stringify(counts)}, ${containers} containers, ${values} values, depth ${depth}, ${expected.length} characters, ${stats.yields} yields`;
   assert.ok(counts.nativeChars <= expected.length + 2 * counts.nativeCalls, `native produced more than the output: ${figures}`);
-  const calls = CALLS.base + CALLS.perSlice * stats.yields + CALLS.perContainer * containers + CALLS.perLevel * depth;
+  const calls = CALLS.base + CALLS.perSlice * stats.yields + CALLS.perContainer * containers + CALLS.perLevel * depth + CALLS.perChar * expected.length;
   assert.ok(counts.nativeCalls <= calls, `more than ${Math.floor(calls)} native calls: ${figures}`);
   const inspections = INSPECTIONS.base + INSPECTIONS.perValue * values + INSPECTIONS.perCall * counts.nativeCalls;
   assert.ok(counts.inspections <= inspections, `more than ${Math.floor(inspections)} inspections: ${figures}`);
