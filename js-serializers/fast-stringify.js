@@ -111,8 +111,12 @@ const INITIAL_STRING_CHARS_PER_MS = 1 << 14; // escaping can be as slow as 15 ns
 // The first batch of a container is a probe of this fraction of the slice, so that a misjudged first estimate cannot
 // overshoot the slice by much.
 const PROBE_FRACTION = 1 / 8;
-// The learnt rates forget half of what they knew every this many units of newer batches (Rates below).
+// The learnt rates forget half of what they knew every this many units of newer batches (Rates below), and learn
+// nothing from a batch smaller than MIN_LEARN_UNITS: its time is mostly the native call's own (a walked node's id and
+// label, 2 units in 1-3 us, would say 1 us a unit, 20 times native's rate; the next batches and every walk decision
+// sized from it stay that small, and a tree of objects was walked down to its leaves again).
 const RATES_HALF_LIFE_UNITS = 4096;
+const MIN_LEARN_UNITS = 32;
 
 const ROOT = 0;
 const ARRAY = 1;
@@ -299,11 +303,14 @@ class Rates {
     this.chars = 0;
   }
 
+  /** Learns from a batch; says whether it did (a batch of fewer than MIN_LEARN_UNITS units teaches nothing). */
   learn(ms, units, chars) {
+    if (units < MIN_LEARN_UNITS) return false;
     const kept = Math.pow(0.5, units / RATES_HALF_LIFE_UNITS);
     this.ms = this.ms * kept + Math.max(ms, 0.001);
     this.units = this.units * kept + units;
     this.chars = this.chars * kept + chars;
+    return true;
   }
 
   msPerUnit() {
@@ -338,7 +345,7 @@ class Frame {
   }
 
   learn(ms, units, chars) {
-    this.rates.learn(ms, units, chars);
+    if (!this.rates.learn(ms, units, chars)) return;
     this.msPerUnit = this.rates.msPerUnit();
     this.charsPerUnit = this.rates.charsPerUnit();
     this.measured = true;
@@ -697,9 +704,10 @@ class Walker {
     // of two scalars made the container's rate, and every size taken from it, tens of times too small.
     const ms = now() - started - (this.estimateMs - this.estimateMsBefore);
     frame.learn(ms, units, text.length);
-    LEARNT.learn(ms, units, text.length);
-    this.msPerUnit = LEARNT.msPerUnit();
-    this.charsPerUnit = LEARNT.charsPerUnit();
+    if (LEARNT.learn(ms, units, text.length)) {
+      this.msPerUnit = LEARNT.msPerUnit();
+      this.charsPerUnit = LEARNT.charsPerUnit();
+    }
     this.nativeCalls++;
     if (holder === null) {
       if (first > 0) this.emit(',');
