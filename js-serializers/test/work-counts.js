@@ -4,7 +4,8 @@
 // more work per node or per character, which no clock can hide or fake):
 // - native calls (JSON.stringify, JSON.parse) and the characters they produce or read, made by the module itself;
 // - the JS-side inspections of containers the walk and its estimates make (Object.keys, Object.getOwnPropertyDescriptor,
-//   Array.isArray calls): a container walked here, or read by an estimate, costs at least one.
+//   Object.prototype.hasOwnProperty, Array.isArray calls): a container walked here, or read by an estimate, costs at
+//   least one.
 // The modules learn their batch sizes from the clock, so that the counts do not depend on the machine's speed or
 // load, performance.now() is replaced during a run by a clock that advances with the counted work, at rates near
 // what V8 does here (WORK_MS). The slices, the batches and every decision taken on time are then those of a machine
@@ -15,7 +16,7 @@ const { performance } = require('perf_hooks');
 // Modelled milliseconds per counted operation, from V8 12 on this lab's machines (2 cores, busy): a native call's fixed
 // cost (about 0.3 us for a small one) and its cost per character (JSON.stringify of a tree of small objects, 5-7 ns a
 // character; JSON.parse a little slower), an Object.keys call on a small object (45 ns) and each key it lists (wide
-// objects in dictionary mode: 0.1-0.25 us a key when V8 builds the list, less once cached), a descriptor read (45 ns),
+// objects in dictionary mode: 0.1-0.25 us a key when V8 builds the list, less once cached), a descriptor or own-property check (45 ns),
 // an Array.isArray, and a reading of the clock itself (so that time always advances).
 const WORK_MS = {
   nativeCall: 0.0003,
@@ -55,6 +56,7 @@ async function countWork(file, run) {
     keys: Object.keys,
     descriptor: Object.getOwnPropertyDescriptor,
     isArray: Array.isArray,
+    hasOwn: Object.prototype.hasOwnProperty,
     now: performance.now,
   };
   const spend = (ms) => {
@@ -91,6 +93,12 @@ async function countWork(file, run) {
     spend(WORK_MS.descriptor);
     return saved.descriptor(object, key);
   };
+  Object.prototype.hasOwnProperty = function hasOwnProperty(key) {
+    if (!calledFrom(file)) return saved.hasOwn.call(this, key);
+    counts.inspections++;
+    spend(WORK_MS.descriptor);
+    return saved.hasOwn.call(this, key);
+  };
   Array.isArray = function isArray(value) {
     if (!calledFrom(file)) return saved.isArray(value);
     counts.inspections++;
@@ -110,6 +118,7 @@ async function countWork(file, run) {
     Object.keys = saved.keys;
     Object.getOwnPropertyDescriptor = saved.descriptor;
     Array.isArray = saved.isArray;
+    Object.prototype.hasOwnProperty = saved.hasOwn;
     performance.now = saved.now;
   }
   return counts;
