@@ -8,7 +8,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'node-kit/test/*.test.js' 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js'
 
-.PHONY: setup system-packages native bench-stringify bench-shapes bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration smoke \
+.PHONY: setup system-packages native bench-stringify bench-shapes bench-shapes-quick bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration smoke \
 	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -43,6 +43,19 @@ $(SHAPES_PEERS): js-serializers/bench/peers/package-lock.json | $(NODE24_BIN)/no
 bench-shapes: setup $(SHAPES_PEERS)
 	$(NODE) js-serializers/bench/shapes-bench.js $(SHAPES_ARGS)
 	$(NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/v8-limits.js
+
+# A few minutes, before touching fast-stringify.js or fast-parse.js: the generated tree families (objects and arrays,
+# small and large leaves, branching 2 to 600), three shapes and the real-world documents of bench/corpus (data
+# packages, pinned; json-ext beside fast on them) through native and fast in one process, one line per family with
+# the worst ratio to native and the longest block. QUICK_ARGS passes more (--baseline REV runs that revision's
+# fast-stringify.js beside today's).
+SHAPES_CORPUS := js-serializers/bench/corpus/node_modules/.installed
+$(SHAPES_CORPUS): js-serializers/bench/corpus/package-lock.json | $(NODE24_BIN)/node
+	cd js-serializers/bench/corpus && PATH="$(NODE24_BIN):$$PATH" npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
+bench-shapes-quick: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
+	$(NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/shapes-quick.js $(QUICK_ARGS)
 
 # Seed 004's tables: node-async under the seed's load (100 connections, 30 s per route, POST test-data.json) on the
 # worker-pool and main-thread routes, beside one worker's rate measured alone, the main-thread lag and the targets.

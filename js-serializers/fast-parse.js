@@ -23,6 +23,9 @@
  *            scanned or copied, an array element copied counting as one, all slices together) and `maxSliceChars`
  *            (the most of them in one slice) filled in as the work progresses.
  *
+ * Before changing this module: `make bench-shapes-quick` (a few minutes: the generated tree families against native,
+ * the worst ratio and block per family) tells whether a change costs time anywhere.
+ *
  * Work per slice is bounded twice: by time (about yieldMs) and by characters (node-kit/slices.js's maxSliceChars(yieldMs)), so
  * that it stays bounded in work units whatever the clock says. A slice handles at most that many characters plus a
  * quarter (a batch may end past its target), except where one token must be read whole (a key or a number longer

@@ -30,12 +30,14 @@
  * Errors are native's: TypeError for a cycle or a BigInt, RangeError where native runs out of stack, and whatever a
  * toJSON or a getter throws. Invalid options throw (stringify and pipeTo reject; chunks throws when called).
  *
- * How: containers near the top (the root, containers wider than LARGE_CONTAINER, and the container children of small
- * containers whose estimated subtree would not fit the batch) are walked here with an explicit stack, so depth costs
- * no call stack; their children are handed to the native JSON.stringify in batches whose size comes from the
- * measured milliseconds per unit of work, so that a slice lasts about yieldMs. A batch of array elements is a copy of
- * the elements, so elements with a toJSON (which would see the copy's index) are serialized one by one; a batch of object properties is a holder object with
- * the same keys, so toJSON sees the right key. Each property is read once, and a read that could run code (a getter,
+ * How: a document that an estimate of its size (subtreeUnits) says native serializes within one slice, at the rates
+ * learnt from earlier batches, is one native call. Otherwise containers near the top (the root, containers wider
+ * than LARGE_CONTAINER, and the container children of small containers whose estimated subtree would not fit a
+ * slice) are walked here with an explicit stack, so depth costs no call stack; their children are handed to the
+ * native JSON.stringify in batches whose size comes from the measured milliseconds per unit of work, so that a slice
+ * lasts about yieldMs; a child that fits a slice but not what is left of it waits for the next. A batch of array
+ * elements is a copy of the elements, so elements with a toJSON (which would see the copy's index) are serialized one
+ * by one; a batch of object properties is a holder object with the same keys, so toJSON sees the right key. Each property is read once, and a read that could run code (a getter,
  * a proxy trap) is not moved ahead of serializing a value that could run code too: the batch ends before it. A long
  * string is written in pieces; a piece with nothing to escape is handed over as a slice of it, told by a SIMD scan
  * when it is ASCII (plain-ascii.js) and by a regular expression otherwise, and the others go to JSON.stringify.
@@ -45,10 +47,15 @@
  * characters left in the slice from the characters per unit its container's batches produced so far; a slice stops
  * once it has produced its characters, so it ends at most one batch past them.
  *
+ * Before changing this module: `make bench-shapes-quick` (a few minutes: the generated tree families against native,
+ * the worst ratio and block per family) and test/work-counts.test.js (native calls, characters and inspections per
+ * node, counted, in `make test`) tell whether a change costs work anywhere.
+ *
  * Limits:
  * - A slice can outlast yieldMs when one step cannot be split: listing the keys of a very wide object (V8 takes
  *   ~15 ms for 100k keys on a slow machine), one child of a wide container whose subtree is far larger than its
- *   width and its measured siblings suggest, a slow toJSON or getter, or a garbage collection.
+ *   width and its measured siblings suggest, a document or a child whose estimate read alike-looking elements or
+ *   siblings where the rest were far larger, a slow toJSON or getter, or a garbage collection.
  * - The value must not change until the promise settles or the iteration ends: a change made between slices by other
  *   code, or by a toJSON / getter to a property of a walked container that a batch has already read, may be missed.
  */
@@ -67,12 +74,22 @@ const LARGE_CONTAINER = 1024;
 // Arrays of scalars are the exception: their cost is known from their length, and one that fits what is left of the
 // batch goes in it whole, however long (native reads it in place, where walking it here would copy it).
 const SMALL_CONTAINER = 32;
-// The most containers one estimate of subtreeUnits() looks into. A subtree that needs more is treated as larger than
-// any batch (walked here), which is what its size makes likely and costs one descent if not.
-const ESTIMATE_CONTAINERS = 64;
-// After an estimate ran out of containers, the walk goes this many levels further down before the next estimate: on
-// a long chain (a deep tree), estimating at every level would read the same containers again and again.
-const UNESTIMATED_LEVELS = ESTIMATE_CONTAINERS;
+// The containers one estimate of subtreeUnits() reads for siblings: past them, a container not read is counted as a
+// sibling of the same kind and width already read (a tree's nodes are alike), so that an estimate still tells a
+// tree's upper nodes from its lower ones in a few dozen reads. The first path down is read further, as far as
+// a sixteenth of a slice's units (so that the reads cost a small part of what they decide) within
+// ESTIMATE_MAX_CONTAINERS: a chain shorter than a slice then goes to native in one batch rather than being walked
+// level by level. Only a subtree whose first path needs more is treated as larger than any batch.
+const ESTIMATE_CONTAINERS = 32;
+const MIN_ESTIMATE_PATH = 64;
+const ESTIMATE_MAX_CONTAINERS = 8192;
+const ESTIMATE_PATH_PER_SLICE_UNIT = 1 / 16;
+// No estimate goes deeper than this, so that no batch does: half the depth native itself reaches from a shallow stack
+// (3681 nested arrays on Node 14, 4456 on Node 24), so that a batch cannot run out of stack where the walk would not.
+const MAX_BATCH_DEPTH = 2048;
+// A child estimated from containers the estimate did not read goes whole into a batch only below this fraction of
+// what one read in full may take (Walker.unitsInBatch).
+const GUESSED_FRACTION = 1 / 4;
 // Strings longer than this are escaped in pieces, so that one string cannot make one long slice.
 const LONG_STRING = 1 << 18;
 const MIN_STRING_PIECE = 1 << 14;
@@ -94,6 +111,12 @@ const INITIAL_STRING_CHARS_PER_MS = 1 << 14; // escaping can be as slow as 15 ns
 // The first batch of a container is a probe of this fraction of the slice, so that a misjudged first estimate cannot
 // overshoot the slice by much.
 const PROBE_FRACTION = 1 / 8;
+// The learnt rates forget half of what they knew every this many units of newer batches (Rates below), and learn
+// nothing from a batch smaller than MIN_LEARN_UNITS: its time is mostly the native call's own (a walked node's id and
+// label, 2 units in 1-3 us, would say 1 us a unit, 20 times native's rate; the next batches and every walk decision
+// sized from it stay that small, and a tree of objects was walked down to its leaves again).
+const RATES_HALF_LIFE_UNITS = 4096;
+const MIN_LEARN_UNITS = 32;
 
 const ROOT = 0;
 const ARRAY = 1;
@@ -134,28 +157,120 @@ function toJSONValue(key, value) {
  * or a missing key. The estimate below must not run code that native would run later, or twice.
  */
 function plainValue(container, key) {
-  const descriptor = Object.getOwnPropertyDescriptor(container, key);
-  return descriptor !== undefined && 'value' in descriptor ? descriptor.value : undefined;
+  return readsWithoutCode(container, key) ? container[key] : undefined;
 }
 
 /**
- * An estimate of the units (about one scalar each) a container's whole subtree costs, or Infinity when it would take
- * more than budget.containers containers to tell. An array counts as many times its first element (elements tend to
- * be alike: the nodes of a tree, the records of a list, the numbers of a vector); an object reads its first
- * SMALL_CONTAINER properties, each container among them for itself (they are different fields), and scales to its
- * width. No getter or proxy trap runs.
+ * Whether container (not a proxy) has key as an own property that no getter stands behind, so that reading it runs no
+ * code. hasOwnProperty and __lookupGetter__ (which stops at the own property) tell it in about 40 ns where a
+ * descriptor costs 160-300 ns and an allocation: on the world atlas' 4635 arrays of coordinate pairs, descriptors were
+ * 40 % of fast's time. Looked up at each call, so that the work-count guard sees them.
  */
-function subtreeUnits(container, budget) {
-  if (budget.containers-- <= 0 || types.isProxy(container)) return Infinity;
+function readsWithoutCode(container, key) {
+  return Object.prototype.hasOwnProperty.call(container, key) && Object.prototype.__lookupGetter__.call(container, key) === undefined;
+}
+
+/**
+ * An estimate of the units (about one scalar each) a container's whole subtree costs, or Infinity when its first
+ * path down alone needs more than budget.max containers. An array counts as many times its first element
+ * (elements tend to be alike: the nodes of a tree, the records of a list, the numbers of a vector); an object reads
+ * its first SMALL_CONTAINER properties, each container among them for itself (they are different fields) while the
+ * budget of ESTIMATE_CONTAINERS lasts, and after it as a sibling of the same kind and width already read (readAlike);
+ * then it scales to its width. No getter or proxy trap runs. A container found larger than a batch (budget.largeUnits), or
+ * whose estimate ran out with more than half the containers read below it, goes into budget.large: it will be walked,
+ * and need not be estimated again (the levels of a chain: estimated at each level, a chain of n levels that fits the
+ * estimate's reads but not a slice would be read n²/2 times). budget: from newEstimateBudget(); a subtree deeper
+ * than budget.maxDepth is Infinity too.
+ */
+function subtreeUnits(container, budget, listedKeys) {
+  if (budget.read >= budget.max || budget.depth >= budget.maxDepth || types.isProxy(container)) return Infinity;
+  const readBefore = budget.read++;
+  budget.depth++;
+  const units = containerUnits(container, budget, listedKeys);
+  budget.depth--;
+  if (units > budget.largeUnits || (units === Infinity && budget.read - readBefore > budget.max / 2)) budget.large.push(container);
+  return units;
+}
+
+/**
+ * What one estimate may read: at most max containers (see ESTIMATE_CONTAINERS), none deeper than MAX_BATCH_DEPTH; a
+ * container read whose subtree comes to more than largeUnits goes into budget.large (it will be walked).
+ */
+const newEstimateBudget = (max, largeUnits) => ({
+  read: 0,
+  max,
+  depth: 0,
+  maxDepth: MAX_BATCH_DEPTH,
+  largeUnits: largeUnits === undefined ? Infinity : largeUnits,
+  large: [],
+  guessed: false, // some containers were counted from others (an array's first element, alike siblings, a prefix)
+  isArray: false,
+  width: 0,
+});
+
+/** subtreeUnits() of a container, once counted as read. */
+function containerUnits(container, budget, listedKeys) {
   const isArray = Array.isArray(container);
-  const keys = isArray ? null : Object.keys(container);
+  const keys = isArray ? null : listedKeys || Object.keys(container);
   const width = isArray ? toLength(container.length) : keys.length;
-  if (width === 0) return 1;
-  if (isArray) return 1 + width * childUnits(plainValue(container, 0), budget);
+  let units;
+  if (width === 0) {
+    units = 1;
+  } else if (isArray) {
+    const first = plainValue(container, 0);
+    if (width > 1 && typeof first === 'object' && first !== null) budget.guessed = true;
+    units = 1 + width * childUnits(first, budget);
+  } else {
+    units = objectUnits(container, keys, budget);
+  }
+  // Its kind and width, for the caller to compare its siblings with (readAlike), without listing its keys again.
+  budget.isArray = isArray;
+  budget.width = width;
+  return units;
+}
+
+function objectUnits(container, keys, budget) {
+  const width = keys.length;
   const looked = Math.min(width, SMALL_CONTAINER);
   let units = 0;
-  for (let i = 0; i < looked && units < Infinity; i++) units += childUnits(plainValue(container, keys[i]), budget);
+  const read = []; // {isArray, width, units} of the container children read
+  for (let i = 0; i < looked; i++) {
+    const child = plainValue(container, keys[i]);
+    if (typeof child !== 'object' || child === null) {
+      units += childUnits(child, budget);
+      continue;
+    }
+    const alike = budget.read >= ESTIMATE_CONTAINERS ? readAlike(read, child) : null;
+    if (alike !== null) {
+      units += alike.units;
+      budget.guessed = true;
+      continue;
+    }
+    const childUnitsRead = subtreeUnits(child, budget);
+    if (childUnitsRead === Infinity) return Infinity;
+    read.push({ isArray: budget.isArray, width: budget.width, units: childUnitsRead });
+    units += childUnitsRead;
+  }
+  if (looked < width) budget.guessed = true;
   return 1 + (units * width) / looked;
+}
+
+/** A container's direct children, counted without running a getter or a proxy trap (a proxy has none here). */
+function widthOf(container) {
+  if (types.isProxy(container)) return -1;
+  return Array.isArray(container) ? toLength(container.length) : Object.keys(container).length;
+}
+
+/**
+ * A sibling read already that child can be counted as: a container of the same kind and width (a tree's nodes, a
+ * list's records), never a different field ({values: [1, 2, 3], kids: [node]} is a chain, not two alike arrays).
+ */
+function readAlike(read, child) {
+  if (read.length === 0) return null;
+  const width = widthOf(child);
+  const isArray = Array.isArray(child);
+  for (let i = 0; i < read.length; i++) if (read[i].isArray === isArray && read[i].width === width) return read[i];
+  return null;
 }
 
 /** A child's part of subtreeUnits(): a scalar is a unit, a string a unit per STRING_CHARS_PER_UNIT characters. */
@@ -166,9 +281,7 @@ function childUnits(child, budget) {
 
 /** A property read that runs code (a getter, a proxy trap) must not be moved before earlier values are serialized. */
 function isSideEffectFreeRead(frame, key) {
-  if (frame.isProxy) return false;
-  const descriptor = Object.getOwnPropertyDescriptor(frame.container, key);
-  return descriptor !== undefined && 'value' in descriptor;
+  return !frame.isProxy && readsWithoutCode(frame.container, key);
 }
 
 /**
@@ -177,12 +290,47 @@ function isSideEffectFreeRead(frame, key) {
  */
 function startsWithScalar(array) {
   if (array.length === 0) return true;
-  const descriptor = Object.getOwnPropertyDescriptor(array, 0);
-  if (descriptor === undefined || !('value' in descriptor)) return false;
-  const first = descriptor.value;
+  if (!readsWithoutCode(array, 0)) return false;
+  const first = array[0];
   const type = typeof first;
   return first === null || (type === 'string' ? first.length <= LONG_STRING : type !== 'object' && type !== 'function');
 }
+
+/**
+ * Milliseconds and characters per unit learnt from batches, each weighed by its units, the older ones by half every
+ * RATES_HALF_LIFE_UNITS units of newer batches: a batch of two scalars (an object's id and label before its first container child) costs a native call's
+ * fixed overhead over two units, and counted like a batch of thousands, as a plain mean of rates does, it made the
+ * next batches of its container, and the estimate of what fits them, ten times too small.
+ */
+class Rates {
+  constructor() {
+    this.ms = 0;
+    this.units = 0;
+    this.chars = 0;
+  }
+
+  /** Learns from a batch; says whether it did (a batch of fewer than MIN_LEARN_UNITS units teaches nothing). */
+  learn(ms, units, chars) {
+    if (units < MIN_LEARN_UNITS) return false;
+    const kept = Math.pow(0.5, units / RATES_HALF_LIFE_UNITS);
+    this.ms = this.ms * kept + Math.max(ms, 0.001);
+    this.units = this.units * kept + units;
+    this.chars = this.chars * kept + chars;
+    return true;
+  }
+
+  msPerUnit() {
+    return this.ms / this.units;
+  }
+
+  charsPerUnit() {
+    return this.chars / this.units;
+  }
+}
+
+// The rates of every batch of every run so far, the newest weighing most: the prior of a new run's containers, and
+// what tells whether a whole document fits one slice (Walker.wholeFits).
+const LEARNT = new Rates();
 
 class Frame {
   constructor(kind, container, keys, length, msPerUnit, charsPerUnit) {
@@ -197,13 +345,15 @@ class Frame {
     this.msPerUnit = msPerUnit;
     this.charsPerUnit = charsPerUnit;
     this.measured = false;
+    this.rates = new Rates();
+    this.pending = null; // {value, cost}: the child at index, read, estimated, and left for the next batch
+    this.childScale = 0; // a wide container's units per unit of a container child's width (Walker.childScale), once known
   }
 
   learn(ms, units, chars) {
-    const measured = Math.max(ms, 0.001) / units;
-    this.msPerUnit = this.measured ? (this.msPerUnit + measured) / 2 : measured;
-    const charsPerUnit = chars / units;
-    this.charsPerUnit = this.measured ? (this.charsPerUnit + charsPerUnit) / 2 : charsPerUnit;
+    if (!this.rates.learn(ms, units, chars)) return;
+    this.msPerUnit = this.rates.msPerUnit();
+    this.charsPerUnit = this.rates.charsPerUnit();
     this.measured = true;
   }
 }
@@ -219,11 +369,19 @@ class Walker {
     this.stack = [];
     this.path = new Set(); // containers being walked here, for native's cycle TypeError
     this.endSlice = false; // the current slice ends before its next step, whatever its time and characters
-    // Stack depths at which the walk goes on without estimates, from..to-1: the levels below an estimate that ran out.
-    this.unestimated = { from: 0, to: 0 };
+    // Containers an estimate found larger than any batch (subtreeUnits' budget.large): walked without another.
+    this.large = new WeakSet();
     this.nativeCalls = 0;
-    this.msPerUnit = INITIAL_MS_PER_UNIT; // prior for containers not measured yet: the last measurement anywhere
-    this.charsPerUnit = INITIAL_CHARS_PER_UNIT; // the same, for the characters a unit produces
+    // Prior for containers not measured yet: the batches measured anywhere, in this run and the ones before (LEARNT).
+    this.msPerUnit = LEARNT.units > 0 ? LEARNT.msPerUnit() : INITIAL_MS_PER_UNIT;
+    this.charsPerUnit = LEARNT.units > 0 ? LEARNT.charsPerUnit() : INITIAL_CHARS_PER_UNIT; // characters a unit produces
+    this.firstStep = true; // the step about to run is the slice's first
+    this.rootKeys = null; // {container, keys}: the root's keys, listed by its estimate, for its walk
+    this.estimateMsBefore = 0;
+    this.estimateMs = 0; // time spent in estimates, which is not the batches' (flush leaves it out of their rates)
+    this.sliceMs = 0; // the length of the current slice (its deadline less its start)
+    this.sliceUnits = 0; // what a whole slice takes, at the rates of the container being batched
+    this.unitsLeftInSlice = 0; // and what is left of it
     this.stringCharsPerMs = INITIAL_STRING_CHARS_PER_MS;
     this.maxSliceChars = maxSliceChars;
     this.sliceEnd = maxSliceChars; // outChars at which the current slice has produced its characters
@@ -236,11 +394,18 @@ class Walker {
 
   step(deadline) {
     this.sliceEnd = this.outChars + this.maxSliceChars;
+    this.sliceMs = deadline - now();
     if (!this.started) {
       this.started = true;
       const value = this.value;
       this.value = undefined;
+      const units = this.unitsIfWholeFits(value);
+      if (units > 0) {
+        this.whole(value, units);
+        return true;
+      }
       this.single(ROOT_FRAME, '', value);
+      this.rootKeys = null;
     }
     const stack = this.stack;
     let progressed = false; // one step per slice at least, however short yieldMs is
@@ -249,6 +414,7 @@ class Walker {
         this.endSlice = false;
         return false;
       }
+      this.firstStep = !progressed;
       progressed = true;
       const frame = stack[stack.length - 1];
       if (frame.kind === STRING) this.stringPiece(frame, deadline);
@@ -256,6 +422,35 @@ class Walker {
       else this.batch(frame, deadline);
     }
     return true;
+  }
+
+  /**
+   * Whether a document is estimated (subtreeUnits) to take native less than one slice, at the rates learnt so far:
+   * then slicing it buys nothing, and it is done in one native call (a document of 1 MB takes native 5-13 ms: walked,
+   * it paid 1.7-2.6 times that). Half the slice's characters at most, for an estimate that is short. Not a proxy, nor
+   * a value with a toJSON (whose result the estimate cannot see), nor before anything was measured. Its estimated
+   * units when it fits, 0 otherwise.
+   */
+  unitsIfWholeFits(value) {
+    if (typeof value !== 'object' || value === null || LEARNT.units === 0) return 0;
+    if (types.isProxy(value) || 'toJSON' in value) return 0;
+    // Listing a wide object's keys is a step of its own (descend()): listed once, for the estimate and the walk.
+    this.rootKeys = Array.isArray(value) ? null : { container: value, keys: Object.keys(value) };
+    const units = subtreeUnits(value, newEstimateBudget(ESTIMATE_MAX_CONTAINERS), this.rootKeys && this.rootKeys.keys);
+    return units * this.msPerUnit <= this.sliceMs && units * this.charsPerUnit <= this.maxSliceChars / 2 ? units : 0;
+  }
+
+  /** The whole document in one native call, which is also a batch to learn from. */
+  whole(value, units) {
+    const started = now();
+    const text = JSON.stringify(value);
+    this.nativeCalls++;
+    if (text === undefined) {
+      this.undefinedResult = true;
+      return;
+    }
+    LEARNT.learn(now() - started, units, text.length);
+    this.emit(text);
   }
 
   /** Removes and returns the text produced since the last take(). */
@@ -280,7 +475,8 @@ class Walker {
     if (frame.kind === ROOT) return '';
     const comma = frame.wrote ? ',' : '';
     frame.wrote = true;
-    return comma + JSON.stringify(key) + ':';
+    // A key with nothing to escape is quoted here (a walked chain has a key a level), the others by native.
+    return comma + (NOTHING_TO_ESCAPE.test(key) ? `"${key}"` : JSON.stringify(key)) + ':';
   }
 
   /** Serializes one child here (not in a native batch), walking it if it is a container. */
@@ -316,7 +512,8 @@ class Walker {
   descend(frame, key, container) {
     if (this.path.has(container)) throw new TypeError('Converting circular structure to JSON');
     const isArray = Array.isArray(container);
-    const keys = isArray ? null : Object.keys(container);
+    const listed = this.rootKeys !== null && this.rootKeys.container === container ? this.rootKeys.keys : null;
+    const keys = isArray ? null : listed || Object.keys(container);
     const length = isArray ? toLength(container.length) : keys.length;
     this.path.add(container);
     this.emit(this.lead(frame, key) + (isArray ? '[' : '{'));
@@ -335,10 +532,12 @@ class Walker {
   /**
    * The estimated cost of a child in a native batch, in units (about one scalar value each), or -1 when the child
    * must be serialized alone: a long string, a proxy, a wide container, a container to walk (one whose subtree
-   * would outlast unitsLeft, the units left in the batch, included), or, in an array, a value whose toJSON native
-   * would call with the batch's index instead of the array's.
+   * would outlast sliceUnits, what a whole slice takes), or, in an array, a value whose toJSON native would call with
+   * the batch's index instead of the array's. A child that fits a slice but not what is left of the batch starts the
+   * next batch (fitIn below): walked, it would cost a descent, an estimate of each of its children and a native call
+   * for each of its batches, and the walk would go on down the next child that straddles a batch's end.
    */
-  unitsInBatch(frame, value, unitsLeft) {
+  unitsInBatch(frame, value, sliceUnits) {
     switch (typeof value) {
       case 'string':
         return value.length > LONG_STRING ? -1 : 1 + value.length / STRING_CHARS_PER_UNIT;
@@ -357,23 +556,65 @@ class Walker {
     if (types.isProxy(value) || (frame.kind === ARRAY && 'toJSON' in value)) return -1;
     const isArray = Array.isArray(value);
     const width = isArray ? value.length : Object.keys(value).length;
-    if (isArray && startsWithScalar(value)) return (1 + width <= unitsLeft || width <= LARGE_CONTAINER) ? 1 + width : -1;
+    if (isArray && startsWithScalar(value)) return (1 + width <= sliceUnits || width <= LARGE_CONTAINER) ? 1 + width : -1;
     if (width > LARGE_CONTAINER) return -1;
-    if (!frame.small) return 1 + width;
-    const depth = this.stack.length;
-    if (depth >= this.unestimated.from && depth < this.unestimated.to) return -1;
-    const units = subtreeUnits(value, { containers: ESTIMATE_CONTAINERS });
-    if (units === Infinity) this.unestimated = { from: depth, to: depth + UNESTIMATED_LEVELS };
-    return units > unitsLeft ? -1 : units;
+    if (!frame.small) return (1 + width) * this.childScale(frame, value, width, sliceUnits);
+    if (this.large.has(value)) return -1;
+    const reads = Math.min(ESTIMATE_MAX_CONTAINERS, Math.max(MIN_ESTIMATE_PATH, sliceUnits * ESTIMATE_PATH_PER_SLICE_UNIT));
+    const budget = newEstimateBudget(reads, sliceUnits);
+    const started = now();
+    const units = subtreeUnits(value, budget);
+    this.estimateMs += now() - started;
+    for (let i = 0; i < budget.large.length; i++) this.large.add(budget.large[i]);
+    // An estimate that counted containers it did not read may be short several times over (MDN's CSS properties:
+    // their first 32 of 660, scaled, came to a fifth of the rest): one child goes to native whole only when even
+    // that would leave the slice in bounds.
+    return units > (budget.guessed ? sliceUnits * GUESSED_FRACTION : sliceUnits) ? -1 : units;
+  }
+
+  /**
+   * How many units a container child of a wide container costs per unit of its width (1 + its children), from an
+   * estimate of the first one (subtreeUnits): its siblings tend to be alike, and are counted on their width times
+   * this. Counted as 1, the children of a wide container whose children are trees (MDN's interfaces, each with its
+   * members' support tables) made units 40 times cheaper than the other containers' the learnt rates come from, and
+   * the container's first batch, sized from those rates, a block of 15 ms.
+   */
+  childScale(frame, child, width, sliceUnits) {
+    if (frame.childScale === 0) {
+      const units = subtreeUnits(child, newEstimateBudget(MIN_ESTIMATE_PATH, sliceUnits));
+      frame.childScale = Math.max(1, Math.min(units, sliceUnits) / (1 + width));
+    }
+    return frame.childScale;
   }
 
   /** Hands the next children of frame to native JSON.stringify, as many as fit in what is left of the slice. */
   batch(frame, deadline) {
     const started = now();
+    this.estimateMsBefore = this.estimateMs;
     const fraction = frame.measured ? 1 : PROBE_FRACTION;
-    const maxUnits = Math.min(((deadline - started) * fraction) / frame.msPerUnit, (this.charsLeft() * fraction) / frame.charsPerUnit);
+    const left = Math.min((deadline - started) / frame.msPerUnit, this.charsLeft() / frame.charsPerUnit);
+    const maxUnits = left * fraction;
+    // Half of what a whole slice takes at this container's rates (half: room for an estimate that is short): a
+    // child larger is walked. One that is not, but is larger than what is left of this slice, ends the slice before
+    // it and is the next one's first batch (fitIn).
+    this.sliceUnits = Math.min(this.sliceMs / frame.msPerUnit, this.maxSliceChars / frame.charsPerUnit) / 2;
+    this.unitsLeftInSlice = left;
     if (frame.kind === ARRAY) this.arrayBatch(frame, maxUnits, started);
     else this.objectBatch(frame, maxUnits, started);
+  }
+
+  /**
+   * Whether a child of cost units goes in the batch that holds batchUnits so far: always when it fits maxUnits; as
+   * the batch's first child, when it fits what is left of the slice, or when the slice has done nothing yet (its
+   * cost fits a whole slice: unitsInBatch walks the others). Otherwise the batch ends before it, and, when it is
+   * the first, the slice too.
+   */
+  fitIn(units, batchUnits, maxUnits) {
+    if (batchUnits + units <= maxUnits) return true;
+    if (batchUnits > 0) return false;
+    if (this.firstStep || units <= this.unitsLeftInSlice) return true;
+    this.endSlice = true;
+    return false;
   }
 
   arrayBatch(frame, maxUnits, started) {
@@ -387,20 +628,26 @@ class Walker {
     let units = 0;
     let mayHaveEffects = false; // a batched value whose serialization can run code (toJSON, getters)
     while (index < end && (units < maxUnits || index === first)) {
+      const pending = frame.pending;
       // Native reads an element only after serializing the previous one; a getter here would run too early.
-      if (mayHaveEffects && !isSideEffectFreeRead(frame, index)) break;
-      const value = array[index];
+      if (pending === null && mayHaveEffects && !isSideEffectFreeRead(frame, index)) break;
+      const value = pending === null ? array[index] : pending.value;
+      frame.pending = null;
       const type = typeof value;
       if (type === 'number' || type === 'boolean' || type === 'undefined' || value === null) {
         units++;
       } else {
-        const cost = this.unitsInBatch(frame, value, maxUnits - units);
+        const cost = pending === null ? this.unitsInBatch(frame, value, this.sliceUnits) : pending.cost;
         if (cost < 0) {
           values.length = index - first;
           frame.index = index + 1;
           this.flush(frame, values, null, units, first, started);
           this.single(frame, index, value);
           return;
+        }
+        if (!this.fitIn(cost, units, maxUnits)) {
+          frame.pending = { value, cost }; // read already: not read again (a getter runs once)
+          break;
         }
         units += cost;
         mayHaveEffects = mayHaveEffects || type === 'object' || type === 'function';
@@ -424,7 +671,8 @@ class Walker {
     let mayHaveEffects = false;
     while (frame.index < end && (units < maxUnits || values.length === 0)) {
       const key = keys[frame.index];
-      if (mayHaveEffects && !isSideEffectFreeRead(frame, key)) break;
+      const pending = frame.pending;
+      if (pending === null && mayHaveEffects && !isSideEffectFreeRead(frame, key)) break;
       // A holder property named toJSON would make the holder itself toJSON-able.
       if (key === 'toJSON') {
         if (values.length > 0) break;
@@ -432,9 +680,14 @@ class Walker {
         this.single(frame, key, object[key]);
         return;
       }
-      const value = object[key];
+      const value = pending === null ? object[key] : pending.value;
+      frame.pending = null;
+      const cost = pending === null ? this.unitsInBatch(frame, value, this.sliceUnits) : pending.cost;
+      if (cost >= 0 && !this.fitIn(cost, units, maxUnits)) {
+        frame.pending = { value, cost }; // read already: not read again (a getter runs once)
+        break;
+      }
       frame.index++;
-      const cost = this.unitsInBatch(frame, value, maxUnits - units);
       if (cost < 0) {
         this.flush(frame, values, holder, units, 0, started);
         this.single(frame, key, value);
@@ -453,9 +706,14 @@ class Walker {
   flush(frame, values, holder, units, first, started) {
     if (values.length === 0) return;
     const text = JSON.stringify(holder === null ? values : holder);
-    frame.learn(now() - started, units, text.length);
-    this.msPerUnit = frame.msPerUnit;
-    this.charsPerUnit = frame.charsPerUnit;
+    // An estimate's reads are not work per unit of the batch: counted in, one that reads 64 containers for a batch
+    // of two scalars made the container's rate, and every size taken from it, tens of times too small.
+    const ms = now() - started - (this.estimateMs - this.estimateMsBefore);
+    frame.learn(ms, units, text.length);
+    if (LEARNT.learn(ms, units, text.length)) {
+      this.msPerUnit = LEARNT.msPerUnit();
+      this.charsPerUnit = LEARNT.charsPerUnit();
+    }
     this.nativeCalls++;
     if (holder === null) {
       if (first > 0) this.emit(',');

@@ -1,0 +1,250 @@
+'use strict';
+// The quick look to take before touching fast-stringify.js or fast-parse.js (`make bench-shapes-quick`, a few
+// minutes): every member of the generated tree families (bench/tree-families.js: objects and arrays, small and large
+// leaves, branching 2 to 600, two depths each), three shapes of the full benchmark's family whose blocks the walk
+// decides (SHAPE_MEMBERS) and the real-world documents (bench/real-documents.js, with json-ext's stringifyChunked
+// and parseChunked beside fast on them) through native and fast's chunks(), pipeTo(), stringify() and parse(), side
+// by side in one process, rounds taking turns; every output checked against native's before its time counts.
+// Prints one line per family: the worst ratio to native of each function (best of the rounds, member by member), over
+// the documents of 1 MB and more and over the smaller ones apart, and the longest block fast took (median of the
+// rounds, worst member). The full benchmark (make bench-shapes) runs each
+// library in its own process on the large shapes; this one trades that isolation for minutes.
+//
+//   node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]
+//
+// --baseline REV also runs fast-stringify.js as it was at git revision REV, in the same rounds (taking turns with
+// today's), so a before/after comparison is made on the same machine at the same moment; its copy is removed on exit.
+// Raw results go to results/bench/shapes-quick-<time>.json (with the runtime, the CPUs and the time); the lines are
+// printed from that report. Exit code 1 when one of fast's outputs differs from native's (a peer's is printed as
+// FAIL, a finding about the peer). Node 14 syntax.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const crypto = require('crypto');
+const { execFileSync } = require('child_process');
+const { performance } = require('perf_hooks');
+const { saveBenchResults } = require('./results-file');
+const { keepingSink } = require('./keeping-sink');
+const { members } = require('./tree-families');
+const { shapeNamed, generators } = require('./shapes');
+const { approachOf, checkPeersInstalled } = require('./shape-approaches');
+const { realDocuments } = require('./real-documents');
+const fastParse = require('../fast-parse');
+
+const YIELD_MS = 5;
+// Beside the families, the shapes whose blocks a change to the walk is most likely to lengthen: the deep tree (a
+// chain of 1000 levels), the bushy tree (a binary tree of objects under arrays) and a wrapper whose one field holds
+// most of the document ({meta, data: {items}}), at a quarter of the full benchmark's size.
+const SHAPES_SCALE = 0.25;
+const SHAPE_MEMBERS = [
+  { family: 'shapes', name: 'deep tree 2000 levels', make: () => shapeNamed('deep tree 2000 levels').make(SHAPES_SCALE) },
+  { family: 'shapes', name: 'bushy tree depth 17', make: () => shapeNamed('bushy tree depth 17').make(SHAPES_SCALE) },
+  {
+    family: 'shapes',
+    name: 'wrapper {meta, data: {items}}',
+    make: () => ({ meta: { version: 3, source: 'quick' }, data: { items: generators.mixedRecords(Math.round(64000 * SHAPES_SCALE), 20).records } }),
+  },
+];
+const USAGE = 'usage: node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]';
+
+function readArgs(argv) {
+  const args = { rounds: 3, scale: 1, family: '', baseline: null };
+  for (let i = 0; i < argv.length; i += 2) {
+    const value = argv[i + 1];
+    if (argv[i] === '--help') throw new Error(USAGE);
+    if (value === undefined) throw new Error(`${argv[i]} needs a value\n${USAGE}`);
+    if (argv[i] === '--rounds' || argv[i] === '--scale') {
+      const n = Number(value);
+      if (!(n > 0) || !Number.isFinite(n) || (argv[i] === '--rounds' && !Number.isInteger(n))) throw new Error(`${argv[i]} needs a positive number`);
+      args[argv[i].slice(2)] = n;
+    } else if (argv[i] === '--family') args.family = value;
+    else if (argv[i] === '--baseline') args.baseline = value;
+    else throw new Error(`unknown argument "${argv[i]}"\n${USAGE}`);
+  }
+  return args;
+}
+
+/** fast-stringify.js at revision rev, written beside today's (its relative requires must resolve), and its remover. */
+function loadBaseline(rev) {
+  const file = path.join(__dirname, '..', `.fast-stringify-at-${rev.replace(/[^A-Za-z0-9]/g, '_')}.js`);
+  const source = execFileSync('git', ['show', `${rev}:js-serializers/fast-stringify.js`], { cwd: __dirname, encoding: 'utf8' });
+  fs.writeFileSync(file, source);
+  const remove = () => fs.existsSync(file) && fs.unlinkSync(file);
+  process.on('exit', remove);
+  return { module: require(file), remove };
+}
+
+const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');
+const collectGarbage = () => typeof global.gc === 'function' && global.gc();
+
+async function collect(iterable) {
+  const list = [];
+  for await (const chunk of iterable) list.push(chunk);
+  return list;
+}
+
+/**
+ * The approaches: name -> {parse, run(value, text, stats)} resolving to the output (a string or its chunks for a
+ * stringify approach, the value for a parse approach), checked after the clock stops. json-ext's stringifyChunked and
+ * parseChunked (bench/peers, the services' adapters, as the full benchmark drives them) run on the real documents only.
+ */
+function approachesOf(baseline) {
+  const stringifyOf = (module, prefix) => ({
+    [`${prefix}chunks`]: { run: (value, text, stats) => collect(module.chunks(value, { yieldMs: YIELD_MS, stats })) },
+    [`${prefix}pipeTo`]: {
+      run: async (value, text, stats) => {
+        const { sink, kept } = keepingSink();
+        await module.pipeTo(value, sink, { yieldMs: YIELD_MS, stats });
+        return kept;
+      },
+    },
+    [`${prefix}stringify`]: { run: (value, text, stats) => module.stringify(value, { yieldMs: YIELD_MS, stats }) },
+  });
+  const peer = (workload) => {
+    const approach = approachOf(workload, 'json-ext');
+    return { peer: true, parse: workload === 'parse', run: (value, text, stats) => approach.load()(workload === 'parse' ? text : value, { yieldMs: YIELD_MS, stats }) };
+  };
+  return Object.assign(
+    { native: { run: async (value) => JSON.stringify(value) } },
+    stringifyOf(require('../fast-stringify'), ''),
+    baseline ? stringifyOf(baseline, 'before ') : {},
+    { 'json-ext': peer('stringify') },
+    {
+      'native parse': { parse: true, run: async (value, text) => JSON.parse(text) },
+      parse: { parse: true, run: (value, text, stats) => fastParse.parse(text, { yieldMs: YIELD_MS, stats }) },
+      'json-ext parse': peer('parse'),
+    },
+  );
+}
+
+/** An output as the text its hash is taken of: a stringify approach's text (its chunks joined), a parse's value as JSON. */
+function outputText(approach, output) {
+  if (approach.parse) return JSON.stringify(output);
+  return Array.isArray(output) ? output.join('') : output;
+}
+
+/**
+ * Times every approach on one member, rounds taking turns; {family, name, bytes, approaches: {name: {ms: [],
+ * blockMs: [], verified}}}. A member gives make() (its value; parse reads its JSON.stringify) or text() (its text as
+ * shipped; stringify takes its parsed value).
+ */
+async function measure(member, approaches, rounds) {
+  const text = member.text ? member.text() : null;
+  const value = text === null ? member.make() : JSON.parse(text);
+  const parseText = text === null ? JSON.stringify(value) : text;
+  const reference = sha256(JSON.stringify(value));
+  const names = Object.keys(approaches).filter((name) => !approaches[name].peer || member.peers);
+  const result = { family: member.family, name: member.name, bytes: Buffer.byteLength(parseText), approaches: {} };
+  for (const name of names) result.approaches[name] = { ms: [], blockMs: [], verified: true };
+  for (let round = 0; round < rounds; round++) {
+    for (const name of names) {
+      collectGarbage();
+      const stats = {};
+      const started = performance.now();
+      const output = await approaches[name].run(value, parseText, stats);
+      const ms = performance.now() - started;
+      const entry = result.approaches[name];
+      // native's own block is its whole run; a peer's is not measured here (the full benchmark's probes do).
+      entry.ms.push(ms);
+      entry.blockMs.push(stats.maxSliceMs !== undefined ? stats.maxSliceMs : approaches[name].peer ? null : ms);
+      if (sha256(outputText(approaches[name], output)) !== reference) entry.verified = false;
+    }
+  }
+  return result;
+}
+
+const best = (list) => Math.min.apply(null, list);
+const median = (list) => {
+  const known = list.filter((x) => x !== null).sort((a, b) => a - b);
+  return known.length === 0 ? null : known[Math.floor(known.length / 2)];
+};
+/** The native approach a ratio is taken against. */
+const nativeOf = (name) => (name.endsWith('parse') ? 'native parse' : 'native');
+
+// Documents smaller than this take native well under a millisecond: their ratio is mostly the turn of the event loop
+// that fast's first slice waits for, so the lines give it apart.
+const SMALL_BYTES = 1 << 20;
+
+/**
+ * The report's lines: per family and approach, the worst ratio to native (best of rounds) over the documents of 1 MB
+ * and more, then over the smaller ones, and the longest block (median of rounds) over all.
+ */
+function render(report) {
+  const lines = [];
+  const families = [];
+  for (const m of report.members) if (!families.includes(m.family)) families.push(m.family);
+  const names = [];
+  for (const m of report.members) for (const n of Object.keys(m.approaches)) if (!n.startsWith('native') && !names.includes(n)) names.push(n);
+  lines.push(`${'family'.padEnd(24)} ${names.map((n) => n.padStart(24)).join(' ')}`);
+  lines.push(`${''.padEnd(24)} ${names.map(() => '>=1MB small  block'.padStart(24)).join(' ')}   native's block`);
+  const ratio = (list) => (list.length === 0 ? '  -  ' : `${Math.max.apply(null, list).toFixed(2)}x`);
+  for (const family of families) {
+    const list = report.members.filter((m) => m.family === family);
+    const cells = names.map((name) => {
+      const large = [];
+      const small = [];
+      let block = null;
+      for (const m of list) {
+        if (!m.approaches[name]) continue;
+        (m.bytes >= SMALL_BYTES ? large : small).push(best(m.approaches[name].ms) / best(m.approaches[nativeOf(name)].ms));
+        const its = median(m.approaches[name].blockMs);
+        if (its !== null) block = Math.max(block || 0, its);
+      }
+      if (large.length + small.length === 0) return '-'.padStart(24);
+      return `${ratio(large)} ${ratio(small)} ${block === null ? '    -  ' : `${block.toFixed(1).padStart(5)}ms`}`.padStart(24);
+    });
+    const nativeBlock = Math.max.apply(null, list.map((m) => median(m.approaches.native.blockMs)));
+    lines.push(`${family.padEnd(24)} ${cells.join(' ')}   native ${nativeBlock.toFixed(1)}ms`);
+  }
+  const failed = [];
+  for (const m of report.members) for (const n of Object.keys(m.approaches)) if (!m.approaches[n].verified) failed.push(`${m.name}: ${n}`);
+  if (failed.length > 0) lines.push(`FAIL (output differs from native's): ${failed.join('; ')}`);
+  return lines.join('\n');
+}
+
+async function main() {
+  const args = readArgs(process.argv.slice(2));
+  const baseline = args.baseline ? loadBaseline(args.baseline) : null;
+  const approaches = approachesOf(baseline && baseline.module);
+  const report = {
+    benchmark: 'shapes-quick',
+    time: new Date().toISOString(),
+    node: process.version,
+    v8: process.versions.v8,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0] && os.cpus()[0].model,
+    execArgv: process.execArgv,
+    yieldMs: YIELD_MS,
+    rounds: args.rounds,
+    scale: args.scale,
+    baseline: args.baseline,
+    members: [],
+  };
+  const withReal = 'real documents'.includes(args.family);
+  if (withReal) checkPeersInstalled();
+  const real = withReal ? realDocuments().map((doc) => Object.assign({ family: 'real documents', peers: true }, doc)) : [];
+  for (const member of members(args.scale).concat(SHAPE_MEMBERS, real)) {
+    if (!member.family.includes(args.family)) continue;
+    const result = await measure(member, approaches, args.rounds);
+    report.members.push(result);
+    const n = result.approaches;
+    const line = Object.keys(n).filter((k) => !k.startsWith('native'))
+      .map((k) => `${k} ${(best(n[k].ms) / best(n[nativeOf(k)].ms)).toFixed(2)}x`);
+    process.stderr.write(`${member.name} (${(result.bytes / 1e6).toFixed(2)} MB): ${line.join(', ')}\n`);
+  }
+  if (baseline) baseline.remove();
+  const file = saveBenchResults('shapes-quick', report);
+  process.stdout.write(`${render(report)}\nraw results: ${path.relative(process.cwd(), file)}\n`);
+  // A peer's wrong output is a finding about the peer, printed as FAIL; fast's or native's fails the run.
+  const failed = report.members.some((m) => Object.keys(m.approaches).some((n) => !m.approaches[n].verified && !n.startsWith('json-ext')));
+  process.exitCode = failed ? 1 : 0;
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 1;
+  });
+}
+
+module.exports = { render };
