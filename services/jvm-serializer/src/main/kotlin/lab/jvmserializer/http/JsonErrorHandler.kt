@@ -14,13 +14,15 @@ import org.eclipse.jetty.util.Callback
  * header, no Host: row 1 of CONTRACT.md's "Errors", 400), a target longer than the whole 16 KiB head allows (row 2,
  * 414), headers over that size (431, as Node answers), an HTTP version it does not speak (505), an expectation it does
  * not meet (417), a head that did not arrive in time (408). Jetty's own ErrorHandler would answer with an HTML page;
- * this one answers the contract's JSON, with the same detail fields as the lab's other faces. Jetty closes such a
- * connection itself.
+ * this one answers the contract's JSON, with the same detail fields as the lab's other faces, and `Connection:
+ * close`: Jetty closes such a connection itself.
  */
 class JsonErrorHandler : Request.Handler {
     override fun handle(request: Request, response: Response, callback: Callback): Boolean {
         val status = (request.getAttribute(ErrorHandler.ERROR_STATUS) as? Int) ?: response.status
-        Answer.of(refusal(request, status)).writeTo(response, callback)
+        // Jetty closes the connection after every answer it leaves to this handler; the answer says so, as the lab's
+        // other faces do (a client must not send its next request on it).
+        Answer.of(refusal(request, status)).withHeader("Connection", "close").writeTo(response, callback)
         return true
     }
 
