@@ -7,26 +7,14 @@
 // Runs on both Node lines: `node --test` on Node 24, and on Node 14, which has no node:test, with its port (the `test`
 // package that node14-fibers pins): `.runtimes/node-14.21.3/bin/node js-serializers/test/shapes.test.js` once
 // services/node14-fibers is set up. Node 14 syntax.
-const path = require('path');
 const assert = require('assert');
 const { keepingSink } = require('../bench/keeping-sink');
-const { createRequire } = require('module');
 const { stringify, chunks, pipeTo } = require('../fast-stringify');
 const { parse } = require('../fast-parse');
 const { SHAPES, textOf } = require('../bench/shapes');
 const { firstDifference } = require('./parse-corpus');
 
-// node:test where Node has it (18 and later); on Node 14, the `test` package from node14-fibers' dependencies (this
-// folder has none of its own: the services pin the third-party code).
-function testRunner() {
-  try {
-    return require('node:test');
-  } catch (error) {
-    if (error.code !== 'ERR_UNKNOWN_BUILTIN_MODULE') throw error;
-    return createRequire(path.join(__dirname, '..', '..', 'services', 'node14-fibers', 'package.json'))('test');
-  }
-}
-const test = testRunner();
+const test = require('./test-runner');
 
 // About 1/50 of the benchmark's sizes: 20k keys for the widest object, 400k and 320k characters for the long strings
 // (past fast-stringify's LONG_STRING, so they are escaped in pieces), a tree of depth 11, the deep tree's 2000 levels.

@@ -21,7 +21,6 @@
 // (services/node14-fibers/test/work-counts.test.js requires this file). Node 14 syntax.
 const path = require('path');
 const assert = require('assert');
-const { createRequire } = require('module');
 const { countWork, sizeOf, WORK_MS } = require('./work-counts');
 const { members } = require('../bench/tree-families');
 const { SHAPES, textOf, shapeNamed } = require('../bench/shapes');
@@ -30,16 +29,7 @@ const { cases } = require('./torture-corpus');
 // The module under guard: FAST_STRINGIFY names another file (an older revision's, to check that the guard catches it).
 const FAST_STRINGIFY = require.resolve(process.env.FAST_STRINGIFY ? path.resolve(process.env.FAST_STRINGIFY) : '../fast-stringify');
 const fast = require(FAST_STRINGIFY);
-
-function testRunner() {
-  try {
-    return require('node:test');
-  } catch (error) {
-    if (error.code !== 'ERR_UNKNOWN_BUILTIN_MODULE') throw error;
-    return createRequire(path.join(__dirname, '..', '..', 'services', 'node14-fibers', 'package.json'))('test');
-  }
-}
-const test = testRunner();
+const test = require('./test-runner');
 
 // A quarter of the benchmark's trees (0.3-2 MB each), and a slice of 1 ms (250 k characters of native's work at the
 // modelled rate), so that most members take several slices and the walk, not only the one-step path, is counted.
