@@ -10,11 +10,15 @@ const { routeTable } = require('../../node-kit/route-table');
 const { parseOnlyParams } = require('../../node-kit/params');
 const { sendError } = require('../../node-kit/answers');
 const { HttpError, badRequest } = require('../../node-kit/errors');
+const { checkSameSite, ownNames } = require('../../node-kit/cross-site');
 const { suiteNames } = require('./suites');
 
 // What the 404 lists; POST /runs takes suite (required) and loop, POST /runs/stop nothing (README.md).
 const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop'];
 const LOOP = { default: 0, min: 0, max: 1 };
+// What Prometheus and health checks reach by whatever name they were given (a compose or Swarm service name): read-only
+// and about nothing but the driver itself. Every other route is kept from other sites' pages (checkSameSite).
+const OPEN_ROUTES = new Set(['GET /healthz', 'GET /metrics']);
 
 function sendJson(res, status, body) {
   const text = JSON.stringify(body);
@@ -30,8 +34,9 @@ function runParams(query, suitesDir) {
   return params;
 }
 
-function createServer({ runner, metrics, suitesDir, timeouts }) {
+function createServer({ runner, metrics, suitesDir, timeouts, hostNames }) {
   let shuttingDown = false;
+  const names = ownNames(hostNames);
   const check = routeTable(ROUTES);
   // The query is read (and refused if malformed) for every route; GET routes ignore it, as the services' do.
   const handlers = {
@@ -68,7 +73,9 @@ function createServer({ runner, metrics, suitesDir, timeouts }) {
       .then(() => {
         const target = checkRequest(check, req);
         // The route table matched the segments exactly (no route has a parameter), so this is the route.
-        return handlers[`${req.method} ${target.path}`](res, target.query);
+        const route = `${req.method} ${target.path}`;
+        if (!OPEN_ROUTES.has(route)) checkSameSite(req, names);
+        return handlers[route](res, target.query);
       })
       .catch((err) => sendError(res, err, req));
   }, timeouts);
