@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 // Runs every query of every dashboard against a real Prometheus, because Grafana cannot run here: each panel's PromQL
-// as an instant query (a query that errors or returns no series is a panel that would stay empty), each annotation's
+// as Grafana runs it, a range query over the dashboard's time range for a time series (a target with `range`), an
+// instant query otherwise; a query that errors, returns no series or only NaN (what histogram_quantile gives where
+// nothing was observed, a ratio of two such) is a panel that would stay empty. Each annotation's
 // as the range query Grafana runs for it over the dashboard's time range (no non-zero sample: no region drawn), and
 // each template variable's label_values() as the label-values request Grafana sends (no value: an empty drop-down).
 //
@@ -14,7 +16,12 @@ const { NODE_JOBS, readDashboards, panelsOf, annotationsOf, variablesOf, variabl
 
 // The variables Grafana's Prometheus backend interpolates itself. $__rate_interval is at least 4x the datasource's
 // scrape interval (1 s); 10 s leaves room for a target that has only been scraped for a few seconds and for jitter.
+// $__range, the dashboard's time range in seconds, depends on the dashboard (rangeSeconds).
 const GRAFANA_VARIABLES = { __rate_interval: '10s' };
+const RANGE_VARIABLE = '__range';
+// Grafana's default points per time series query (its maxDataPoints follows the panel's width): the step of a range
+// query is the time range over this, and never under the scrape interval.
+const MAX_DATA_POINTS = 1000;
 const QUERY_TIMEOUT_MS = 10000;
 // Grafana's regex for label_values([selector,] label) (its Prometheus variable support, PrometheusLabelValuesRegex).
 const LABEL_VALUES = /^label_values\((?:(.+),\s*)?(.+)\)\s*$/;
@@ -42,6 +49,7 @@ function substituteVariables(expr, dashboard = {}, { keepGrafanaVariables = fals
     const name = braced ?? bracketed ?? bare;
     if (Object.hasOwn(values, name)) return values[name];
     if (Object.hasOwn(GRAFANA_VARIABLES, name)) return keepGrafanaVariables ? match : GRAFANA_VARIABLES[name];
+    if (name === RANGE_VARIABLE) return keepGrafanaVariables ? match : `${rangeSeconds(dashboard)}s`;
     throw new Error(`unsupported Grafana variable ${match}`);
   });
 }
@@ -66,12 +74,27 @@ function durationSeconds(duration) {
   return Number(m[1]) * UNITS[m[2]];
 }
 
-// [start, end] in seconds of a dashboard's time range, which ends at now: now-15m -> [now - 900, now].
-function timeRange(dashboard) {
+// The length in seconds of a dashboard's time range, which ends at now: now-15m -> 900.
+function rangeSeconds(dashboard) {
   const { from, to } = dashboard.time || {};
   if (to !== 'now' || !/^now-/.test(from)) throw new Error(`time range ${from} to ${to} is not now-<duration> to now`);
+  return durationSeconds(from.slice('now-'.length));
+}
+
+// [start, end] in seconds of a dashboard's time range: now-15m -> [now - 900, now].
+function timeRange(dashboard) {
   const end = Math.floor(Date.now() / 1000);
-  return [end - durationSeconds(from.slice('now-'.length)), end];
+  return [end - rangeSeconds(dashboard), end];
+}
+
+// Whether a sample's value, as Prometheus' API writes it ("1.5", "NaN", "+Inf"), is one Grafana would draw: NaN is
+// no value.
+const isDrawn = (value) => value !== 'NaN';
+
+/** The series of a query's result that have a value to draw: an instant vector's one, any of a matrix's. */
+function seriesWithValues(data) {
+  if (data.resultType === 'scalar' || data.resultType === 'string') return isDrawn(data.result[1]) ? [{ metric: {} }] : [];
+  return data.result.filter((s) => (s.values ? s.values.some(([, v]) => isDrawn(v)) : isDrawn(s.value[1])));
 }
 
 // Every query of every dashboard: {kind: panel|annotation|variable, dashboard, panel, refId, expr, board, ...}.
@@ -86,7 +109,7 @@ function dashboardQueries(dashboards = readDashboards()) {
       const lag = isLagPanel(panel);
       for (const target of panel.targets || []) {
         const expr = target.expr || '';
-        queries.push({ ...base, kind: 'panel', panel: panel.title, refId: target.refId, expr, lag, lagJobs: lag ? jobsSelected(expr, NODE_JOBS) : null });
+        queries.push({ ...base, kind: 'panel', panel: panel.title, refId: target.refId, expr, range: target.range === true, lag, lagJobs: lag ? jobsSelected(expr, NODE_JOBS) : null });
       }
     }
     for (const a of annotationsOf(dashboard)) {
@@ -133,13 +156,21 @@ async function runQuery(prometheusUrl, q, query) {
     const regions = data.result.flatMap((s) => regionsOf(s.values.map(([t, v]) => [t * 1000, Number(v)]), step * 1000));
     return { series: data.result.length, jobs: [], regions: regions.length };
   }
-  const data = await prometheusApi(prometheusUrl, '/api/v1/query', { query });
-  const series = data.resultType === 'scalar' || data.resultType === 'string' ? [{ metric: {} }] : data.result;
+  let data;
+  if (q.range) {
+    const [start, end] = timeRange(q.board);
+    const step = Math.max(1, Math.ceil((end - start) / MAX_DATA_POINTS));
+    data = await prometheusApi(prometheusUrl, '/api/v1/query_range', { query, start: String(start), end: String(end), step: String(step) });
+  } else {
+    data = await prometheusApi(prometheusUrl, '/api/v1/query', { query });
+  }
+  const series = seriesWithValues(data);
   return { series: series.length, jobs: [...new Set(series.map((s) => s.metric.job).filter(Boolean))].sort() };
 }
 
 // [{kind, dashboard, panel, refId, expr, query, status, series, jobs, regions?, missingJobs?, error?}], in dashboard
-// order. An annotation is EMPTY without a region, a variable without a value, a panel without a series.
+// order. An annotation is EMPTY without a region, a variable without a value, a panel without a series that has a
+// value other than NaN (`series` counts those).
 // `missingJobs` is set on the lag panels' queries: the Node jobs a query selects that are absent from its result.
 // With requireNodeJobs such a query is MISSING instead of OK.
 async function checkDashboardQueries(prometheusUrl, { requireNodeJobs = false, dashboards } = {}) {
@@ -199,4 +230,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { checkDashboardQueries, dashboardQueries, substituteVariables, allValues, regionsOf, durationSeconds, GRAFANA_VARIABLES, LABEL_VALUES };
+module.exports = { checkDashboardQueries, dashboardQueries, substituteVariables, allValues, regionsOf, durationSeconds, rangeSeconds, seriesWithValues, GRAFANA_VARIABLES, LABEL_VALUES };

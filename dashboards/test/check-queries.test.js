@@ -4,7 +4,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { dashboardQueries, substituteVariables, allValues, regionsOf, durationSeconds, GRAFANA_VARIABLES } = require('../check-queries');
+const { dashboardQueries, substituteVariables, allValues, regionsOf, durationSeconds, rangeSeconds, GRAFANA_VARIABLES } = require('../check-queries');
 const { NODE_JOBS, STALL_FIRST, readDashboards, panelsOf, annotationsOf, variablesOf, jobsSelected } = require('../read-dashboards');
 
 const withApproach = (variable = {}) => ({
@@ -104,4 +104,12 @@ test('the jobs a query selects follow every job matcher, anchored as Prometheus 
   assert.deepEqual(jobsSelected('up{job!="wasm-runner"}', jobs), ['node14-fibers', 'node-async']);
   assert.deepEqual(jobsSelected('up{job=~"node.*", job!~"node-a.*"}', jobs), ['node14-fibers'], 'every matcher applies');
   assert.deepEqual(jobsSelected('sum by (job) (up{target_job="x"})', jobs), jobs, 'other labels are not job');
+});
+
+test("$__range is the dashboard's time range in seconds, and is left to Grafana's backend for Grafana", () => {
+  const board = { time: { from: 'now-15m', to: 'now' } };
+  assert.equal(rangeSeconds(board), 900);
+  assert.equal(substituteVariables('rate(x[$__range])', board), 'rate(x[900s])');
+  assert.equal(substituteVariables('rate(x[${__range}])', board, { keepGrafanaVariables: true }), 'rate(x[${__range}])');
+  assert.throws(() => substituteVariables('rate(x[$__range])', { time: { from: 'now-15m', to: 'now-5m' } }), /not now-<duration> to now/);
 });
