@@ -36,4 +36,14 @@ function sendError(res, err, req = res.req) {
   res.end(text);
 }
 
-module.exports = { sendError, asClientError };
+/**
+ * Writes a failure of the service (anything sendError answers with a 500) to stderr once, with where it happened
+ * ({workload, approach} of a run, or the route), since the 500's body names the error only to the client.
+ */
+function logUnexpected(err, where) {
+  if (err instanceof HttpError) return;
+  const place = Object.keys(where).map((k) => `${k}=${where[k]}`).join(' ');
+  console.error(`unexpected error (${place}): ${err && err.stack ? err.stack : String(err)}`);
+}
+
+module.exports = { sendError, asClientError, logUnexpected };

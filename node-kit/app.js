@@ -4,7 +4,7 @@
 const { HttpError, busy } = require('./errors');
 const { parseRunRequest, describeWorkload } = require('./params');
 const { createAbortController } = require('./abort');
-const { sendError, asClientError } = require('./answers');
+const { sendError, asClientError, logUnexpected } = require('./answers');
 const { gate } = require('./gate');
 
 const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /info', 'GET /run/:workload'];
@@ -44,6 +44,8 @@ function runWorkload(definition, metrics, limiter) {
         },
         (err) => {
           metrics.runs.inc(Object.assign({ outcome: 'error' }, labels));
+          // A run cut because its client left ends however its approach ends; that is no failure of the service.
+          if (!clientGone.signal.aborted) logUnexpected(err, { service: definition.name, workload: name, approach: request.approach });
           sendError(res, err);
         },
       )
@@ -148,7 +150,10 @@ function buildApp(definition, metrics, state) {
   app.get('/metrics', (req, res) => {
     metrics.registry.metrics().then(
       (text) => res.set('Content-Type', metrics.registry.contentType).send(text),
-      (err) => sendError(res, err),
+      (err) => {
+        logUnexpected(err, { service: definition.name, route: 'GET /metrics' });
+        sendError(res, err);
+      },
     );
   });
   const info = {
@@ -165,7 +170,11 @@ function buildApp(definition, metrics, state) {
   // gate.js took every request no route has; this is the contract's 404 should express disagree.
   app.use((req, res) => sendError(res, new HttpError(404, `no route ${req.path}`, { routes: allRoutes })));
   // eslint-disable-next-line no-unused-vars
-  app.use((err, req, res, next) => sendError(res, asClientError(err)));
+  app.use((err, req, res, next) => {
+    const answer = asClientError(err);
+    logUnexpected(answer, { service: definition.name, route: `${req.method} ${req.route ? req.baseUrl + req.route.path : req.path}` });
+    sendError(res, answer);
+  });
   return gate(app, allRoutes, metrics, unknownWorkload(definition.workloads));
 }
 

@@ -8,7 +8,7 @@ const { createLabServer } = require('../../node-kit/http-server');
 const { checkRequest } = require('../../node-kit/gate');
 const { routeTable } = require('../../node-kit/route-table');
 const { parseOnlyParams } = require('../../node-kit/params');
-const { sendError } = require('../../node-kit/answers');
+const { sendError, logUnexpected } = require('../../node-kit/answers');
 const { HttpError, badRequest } = require('../../node-kit/errors');
 const { checkSameSite, ownNames } = require('../../node-kit/cross-site');
 const { suiteNames } = require('./suites');
@@ -77,7 +77,10 @@ function createServer({ runner, metrics, suitesDir, timeouts, hostNames }) {
         if (!OPEN_ROUTES.has(route)) checkSameSite(req, names);
         return handlers[route](res, target.query);
       })
-      .catch((err) => sendError(res, err, req));
+      .catch((err) => {
+        logUnexpected(err, { service: 'load', route: `${req.method} ${req.url}` });
+        sendError(res, err, req);
+      });
   }, timeouts);
   server.markShuttingDown = () => {
     shuttingDown = true;
