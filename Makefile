@@ -9,7 +9,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 SHARED_TESTS := 'node-kit/test/*.test.js' 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js'
 
 .PHONY: setup system-packages native bench-stringify bench-shapes bench-shapes-quick bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration smoke \
-	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine
+	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
 	@for dir in $(COMPONENTS); do $(MAKE) -s -C $$dir setup || exit 1; done
@@ -146,6 +146,21 @@ swarm: $(NODE14_BIN)/node $(NODE24_BIN)/node
 
 swarm-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
 	$(NODE) docker/swarm.js --if-engine
+
+# The whole lab in containers, as `docker compose up -d` starts it, on any machine (docker/up.js): the engine started
+# where it can be, upstream or offline base images as for smoke, Grafana where its image can be had, the settings of
+# README.md's table honoured; waits until every service is healthy and prints what to open. `make down` stops it,
+# VOLUMES=1 also drops its data.
+up: $(NODE14_BIN)/node $(NODE24_BIN)/node
+	$(NODE) docker/up.js
+
+down: $(NODE24_BIN)/node
+	$(NODE) docker/down.js
+
+# make test's check of up and down (docker/up-check.js): a project of its own, ports shifted, the checks' images;
+# skipped, saying so, where no engine can run.
+up-check-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
+	$(NODE) docker/up-check.js --if-engine
 
 # As `smoke`, but a machine with no engine and no way to start one skips it, saying so (make test).
 smoke-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node

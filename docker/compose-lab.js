@@ -19,7 +19,9 @@ const ENGINE_UNAVAILABLE = 3;
 // Every check runs its lab with the ports shifted by its own offset, so that none meets another's or a lab in use
 // (offset 0; the native lab test uses 20000), and below Linux's ephemeral ports (32768 and up), where a loopback
 // client's port can hold the very port a lab is to publish (seen: the soak's Prometheus, then on 41090, did not start).
-const PORT_OFFSETS = { swarm: 19000, smoke: 21000, chaos: 22000, soak: 23000 };
+const PORT_OFFSETS = { swarm: 19000, smoke: 21000, chaos: 22000, soak: 23000, up: 24000 };
+// The one tag of the checks' images, never a lab in use's (latest).
+const CHECK_IMAGE_TAG = 'lab-check';
 const GRAFANA_PORT = 3000;
 // Services whose images are used as they are, not built.
 const PULLED = ['prometheus', 'grafana'];
@@ -251,4 +253,4 @@ function publishedPorts(offset) {
   return readManifests().map((m) => m.port).concat(PROMETHEUS_PORT, GRAFANA_PORT).map((port) => port + offset);
 }
 
-module.exports = { composeLab, allTargetsUp, exitWith, run, mustRun, PORT_OFFSETS, publishedPorts };
+module.exports = { composeLab, allTargetsUp, exitWith, run, mustRun, chooseBaseImages, offlineBaseImages, PORT_OFFSETS, CHECK_IMAGE_TAG, publishedPorts };
