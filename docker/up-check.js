@@ -113,9 +113,8 @@ async function main(argv) {
   const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-up-check-'));
   const env = checkEnv(resultsDir);
   let failure = null;
-  let load = null;
   try {
-    ({ load } = await checkUp(env));
+    const { load } = await checkUp(env);
     await checkSecondUp(env);
     await checkDown(env, load);
   } catch (err) {
