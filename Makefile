@@ -30,30 +30,36 @@ bench-stringify: setup
 	$(NODE) --expose-gc js-serializers/bench/fast-parse-bench.js
 
 # fast stringify and parse against native and the peers a user would pick (bench/peers: json-ext, json-stream-stringify,
-# stream-json) on a generated family of 10-40 MB shapes, each library in its own process, every output verified;
-# time ratios, the longest block and a 1 ms probe's lateness, and the steps V8 takes in one piece on each shape (the
-# collector's pauses among them). Then those steps' rates on this machine (µs a key, ms a million characters). Both
-# run with the services' NODE24_OPTIONS, which size the young generation. FILE=doc.json measures your own document
-# instead; SHAPES_ARGS passes more options (js-serializers/bench/shapes-bench.js --help lists them).
+# stream-json) on a generated family of 10-40 MB shapes, on every member of the tree families the work-count guard
+# sweeps (objects and arrays, small and large leaves, branching 2 to 600, two depths each) and on the real-world
+# documents of bench/corpus (data packages, pinned), each library in its own process, every output verified against
+# native's before its time counts; for the shapes, time ratios, the longest block and a 1 ms probe's lateness, and the
+# steps V8 takes in one piece (the collector's pauses among them); then one summary line per family (each tree family,
+# the shapes, each corpus group) with each approach's worst ratio to native and worst block; raw JSON under
+# results/bench/. The families and the corpus more than double the shapes' 35 minutes here. Then those steps' rates on
+# this machine (µs a key, ms a million characters). Both run with the services' NODE24_OPTIONS, which size the young
+# generation. FILE=doc.json measures your own document instead; SHAPES_ARGS passes more options (--shape, --family,
+# --corpus choose documents; js-serializers/bench/shapes-bench.js --help lists them all).
 SHAPES_PEERS := js-serializers/bench/peers/node_modules/.installed
 $(SHAPES_PEERS): js-serializers/bench/peers/package-lock.json | $(NODE24_BIN)/node
 	cd js-serializers/bench/peers && PATH="$(NODE24_BIN):$$PATH" npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-bench-shapes: setup $(SHAPES_PEERS)
-	$(NODE) js-serializers/bench/shapes-bench.js $(SHAPES_ARGS)
-	$(NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/v8-limits.js
-
-# A few minutes, before touching fast-stringify.js or fast-parse.js: the generated tree families (objects and arrays,
-# small and large leaves, branching 2 to 600), three shapes and the real-world documents of bench/corpus (data
-# packages, pinned; json-ext beside fast on them) through native and fast in one process, one line per family with
-# the worst ratio to native and the longest block. QUICK_ARGS passes more (--baseline REV runs that revision's
-# fast-stringify.js beside today's).
 SHAPES_CORPUS := js-serializers/bench/corpus/node_modules/.installed
 $(SHAPES_CORPUS): js-serializers/bench/corpus/package-lock.json | $(NODE24_BIN)/node
 	cd js-serializers/bench/corpus && PATH="$(NODE24_BIN):$$PATH" npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	@touch $@
 
+bench-shapes: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
+	$(NODE) js-serializers/bench/shapes-bench.js $(SHAPES_ARGS)
+	$(NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/v8-limits.js
+
+# A few minutes, before touching fast-stringify.js or fast-parse.js: the generated tree families (objects and arrays,
+# small and large leaves, branching 2 to 600), three shapes and the real-world documents of bench/corpus (data
+# packages, pinned; json-ext beside fast on them) through native and fast in one process, one line per family (and
+# per corpus group) with the worst ratio to native and the longest block, printed by the same code as the full
+# benchmark's summary (bench/family-summary.js). QUICK_ARGS passes more (--baseline REV runs that revision's
+# fast-stringify.js beside today's).
 bench-shapes-quick: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
 	$(NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/shapes-quick.js $(QUICK_ARGS)
 

@@ -12,13 +12,15 @@
 //   after the runs.
 //
 //   node --expose-gc js-serializers/bench/shape-run.js '<spec>'
-// where spec is JSON: {workload, approach, shape (a name in bench/shapes.js) or file, scale, warmups, rounds, yieldMs,
+// where spec is JSON: {workload, approach, shape (a name in bench/shapes.js), member (a name in bench/tree-families.js
+// at that scale) or file (the user's, or a corpus document), scale, warmups, rounds, yieldMs,
 // heap ('steady' or 'cold': bench/shapes-bench.js's --heap), steps (false: V8's steps are not timed, and steps is [])}.
 // Node 14 syntax (the lint's rule for js-serializers/), although only Node 24 runs it.
 const fs = require('fs');
 const crypto = require('crypto');
 const { performance, monitorEventLoopDelay } = require('perf_hooks');
 const { shapeNamed, textOf } = require('./shapes');
+const { memberNamed } = require('./tree-families');
 const { approachOf } = require('./shape-approaches');
 const { startLatenessProbe } = require('./lateness-probe');
 const { stringifySteps, parseSteps, PARSE_PIECE_CHARS } = require('./v8-steps');
@@ -43,15 +45,15 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 function prepare(spec) {
   const fromFile = spec.file !== undefined;
   const text = fromFile ? fs.readFileSync(spec.file, 'utf8') : null;
+  // A generated document's value: a tree family's member, or a shape.
+  const make = () => (spec.member !== undefined ? memberNamed(spec.member, spec.scale).make() : shapeNamed(spec.shape).make(spec.scale));
   if (spec.workload === 'stringify') {
-    const value = fromFile ? JSON.parse(text) : shapeNamed(spec.shape).make(spec.scale);
+    const value = fromFile ? JSON.parse(text) : make();
     const reference = JSON.stringify(value);
     return { input: value, reference, bytes: Buffer.byteLength(reference), referenceHash: sha256(reference) };
   }
-  const input = fromFile ? text : (() => {
-    const shape = shapeNamed(spec.shape);
-    return textOf(shape, shape.make(spec.scale));
-  })();
+  // A member's text is its value's compact JSON; a shape's, as the shape says (some are pretty-printed).
+  const input = fromFile ? text : spec.member !== undefined ? JSON.stringify(make()) : textOf(shapeNamed(spec.shape), make());
   return { input, bytes: Buffer.byteLength(input), referenceHash: sha256(JSON.stringify(JSON.parse(input))) };
 }
 

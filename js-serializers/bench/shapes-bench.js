@@ -1,13 +1,19 @@
 'use strict';
 // Issue "fast stringify and parse on every shape: within 1.5x of native and no long block", measured: every shape of
-// bench/shapes.js (or the user's own JSON file), every approach of bench/shape-approaches.js (native, each function
-// of fast, the peer libraries of bench/peers), side by side in one run of this script.
+// bench/shapes.js, every member of the generated tree families the work-count guard sweeps (bench/tree-families.js:
+// trees of objects and of arrays, small and large leaves, branching 2 to 600, two depths each) and every document of
+// the real-world corpus (bench/real-documents.js, installed by `make bench-shapes`), or the user's own JSON file,
+// through every approach of bench/shape-approaches.js (native, each function of fast, the peer libraries of
+// bench/peers), side by side in one run of this script (issue 34, item 4).
 //
 //   node js-serializers/bench/shapes-bench.js [options]   (USAGE below; --help prints it)
 //
-// --shape runs the shapes whose name contains the text; --file (or the environment's FILE) measures that JSON file
-// instead of the family (stringify: its parsed value; parse: its text as is); --scale shrinks every shape (0.02 for a
-// quick look; 1, the default, is 10-40 MB each); --rounds (default 3) and --warmups (default 1) count the runs of
+// Which documents: all three sets when none of --shape, --family and --corpus is given; otherwise only the sets named,
+// each filtered by its text: --shape the shapes whose name contains it, --family the tree family members whose name
+// does ("objects, small leaves" is a family, "branching 600" a branching in every family), --corpus the corpus
+// documents whose name or group does ("" for all of them). --file (or the environment's FILE) measures that JSON file
+// alone (stringify: its parsed value; parse: its text as is). --scale shrinks every shape and every tree family
+// member (0.02 for a quick look; 1, the default, is 10-40 MB a shape, 1-5 MB a family's deeper member); --rounds (default 3) and --warmups (default 1) count the runs of
 // each approach in one process, --passes (default 3) how many processes of each approach run, taking turns with the
 // other approaches' (pass 1 of every approach on a shape, then pass 2...): a time is the median of all their rounds,
 // so that neither one process's luck (where its heap and code landed) nor a few seconds of a noisy machine decide a
@@ -28,8 +34,10 @@
 // Each pass of each (shape, approach) runs in a child process of its own (bench/shape-run.js, with --expose-gc), so
 // that one library's garbage and JIT state cannot bias another's. The child rebuilds the
 // document, takes native's output as the reference, and verifies every run's output before its time counts. Raw
-// results go to results/bench/shapes-<time>.json; the tables and the verdict on the targets (bench/shapes-table.js)
-// are printed from that same report. Exit code 1 when native or fast failed a verification (a peer's failure is a
+// results go to results/bench/shapes-<time>.json; the tables and the verdict on the targets for the shapes (or the
+// file), and one summary line per family, the shapes and each corpus group among them (bench/shapes-table.js, with
+// bench/family-summary.js: the worst ratio to native of each approach and its worst block), are printed from that same
+// report. Exit code 1 when native or fast failed a verification (a peer's failure is a
 // finding about the peer, printed as FAIL) or the family was not deterministic. Node 14 syntax (the lint's rule for
 // js-serializers/), although it measures on Node 24.
 const fs = require('fs');
@@ -40,6 +48,8 @@ const { performance } = require('perf_hooks');
 const { option } = require('./command-line');
 const { saveBenchResults } = require('./results-file');
 const { shapesMatching } = require('./shapes');
+const { membersMatching } = require('./tree-families');
+const { documentsMatching } = require('./real-documents');
 const { APPROACHES, checkPeersInstalled, peerRequire, PEERS } = require('./shape-approaches');
 const { render, median } = require('./shapes-table');
 const { packageVersions } = require('../../node-kit');
@@ -54,12 +64,13 @@ const CHILD_TIMEOUT_MS = 20 * 60 * 1000;
 // What the lab's Node 24 services start with (mk/runtimes.mk, docker-compose.yml), for the children.
 const NODE_OPTIONS = (process.env.NODE24_OPTIONS || '').split(/\s+/).filter(Boolean);
 
-const USAGE = `usage: node js-serializers/bench/shapes-bench.js [--shape <text>] [--file <doc.json>] [--rounds N]
-         [--warmups N] [--passes N] [--scale <fraction>] [--workload stringify|parse] [--heap steady|cold] [--json]
+const USAGE = `usage: node js-serializers/bench/shapes-bench.js [--shape <text>] [--family <text>] [--corpus <text>]
+         [--file <doc.json>] [--rounds N] [--warmups N] [--passes N] [--scale <fraction>] [--workload stringify|parse]
+         [--heap steady|cold] [--json]
 (make bench-shapes SHAPES_ARGS="..." passes them); see the header of this file for what each one does`;
 // The options that take a value, and those that stand alone. Anything else is refused before anything runs: a
 // misspelt option must not start the whole half-hour run.
-const VALUE_OPTIONS = ['--shape', '--file', '--rounds', '--warmups', '--passes', '--scale', '--workload', '--heap'];
+const VALUE_OPTIONS = ['--shape', '--family', '--corpus', '--file', '--rounds', '--warmups', '--passes', '--scale', '--workload', '--heap'];
 const FLAGS = ['--json', '--help'];
 
 /**
@@ -85,12 +96,28 @@ function positiveNumber(args, name, fallback) {
   return value;
 }
 
-/** The value after `name` in args, or fallback when absent; throws when the value is missing. */
+/** The value after `name` in args, or fallback when absent; throws when the value is missing ('' is a value). */
 function text(args, name, fallback) {
   const at = args.indexOf(name);
   if (at < 0) return fallback;
   if (at + 1 >= args.length || args[at + 1].startsWith('--')) throw new Error(`${name} needs a value`);
   return args[at + 1];
+}
+
+/**
+ * The documents of each set the command line selects (see the header), each list throwing, naming what there is, when
+ * its filter matches nothing: {shapes, members, corpus}.
+ */
+function selection(args, scale) {
+  const filters = { shape: text(args, '--shape', undefined), family: text(args, '--family', undefined), corpus: text(args, '--corpus', undefined) };
+  const all = Object.values(filters).every((filter) => filter === undefined);
+  const pick = (filter) => (all ? '' : filter);
+  return {
+    filters,
+    shapes: pick(filters.shape) === undefined ? [] : shapesMatching(pick(filters.shape)),
+    members: pick(filters.family) === undefined ? [] : membersMatching(pick(filters.family), scale),
+    corpus: pick(filters.corpus) === undefined ? [] : documentsMatching(pick(filters.corpus)),
+  };
 }
 
 function heapProtocol(value) {
@@ -112,11 +139,8 @@ function readOptions(args) {
       throw new Error(`--file ${file}: ${err.message}`, { cause: err });
     }
   }
-  const filter = text(args, '--shape', '');
-  if (file === undefined) shapesMatching(filter); // throws, listing the shapes, when no name contains it
-  return {
+  const options = {
     file: file === undefined ? undefined : path.resolve(file),
-    filter,
     workloads: workload === undefined ? WORKLOADS : [workload],
     rounds: option(args, '--rounds', 3),
     warmups: option(args, '--warmups', 1),
@@ -125,12 +149,25 @@ function readOptions(args) {
     heap: heapProtocol(text(args, '--heap', 'steady')),
     json: args.includes('--json'),
   };
+  // Last: the corpus is looked for only once the rest of the command line is known to be good.
+  if (file !== undefined) {
+    const chosen = ['--shape', '--family', '--corpus'].filter((name) => args.includes(name));
+    if (chosen.length > 0) throw new Error(`--file measures that file alone: not with ${chosen.join(', ')}`);
+    return options;
+  }
+  return Object.assign(options, selection(args, options.scale));
 }
 
-/** The documents to measure for a workload: the user's file, or the family's shapes that have this workload. */
+/**
+ * The documents to measure for a workload, each {shape (its name in the report), family, and how the child finds it:
+ * shape, member or file}: the user's file; or the shapes that have this workload, the tree family members and the
+ * corpus documents selected.
+ */
 function documentsFor(workload, options) {
-  if (options.file !== undefined) return [{ shape: path.basename(options.file), file: options.file }];
-  return shapesMatching(options.filter).filter((s) => s.workloads.includes(workload)).map((s) => ({ shape: s.name }));
+  if (options.file !== undefined) return [{ shape: path.basename(options.file), family: 'file', file: options.file }];
+  return options.shapes.filter((s) => s.workloads.includes(workload)).map((s) => ({ shape: s.name, family: 'shapes' }))
+    .concat(options.members.map((m) => ({ shape: m.name, family: m.family, member: m.name })))
+    .concat(options.corpus.map((doc) => ({ shape: doc.name, family: doc.family, file: doc.path })));
 }
 
 /** Runs one child; resolves to its parsed line, or {error} when it failed, timed out or printed no result. */
@@ -170,14 +207,14 @@ async function measure(options) {
   for (const workload of options.workloads) {
     for (const doc of documentsFor(workload, options)) {
       const rows = APPROACHES[workload].map((approach) => ({
-        workload, shape: doc.shape, approach: approach.name, label: approach.label, kind: approach.kind,
+        workload, shape: doc.shape, family: doc.family, approach: approach.name, label: approach.label, kind: approach.kind,
         warmups: [], runs: [], passMedians: [],
       }));
       for (let pass = 1; pass <= options.passes; pass++) {
         for (const [i, approach] of APPROACHES[workload].entries()) {
           process.stderr.write(`${workload} · ${doc.shape} · ${approach.label} · pass ${pass} of ${options.passes}\n`);
           const spec = {
-            workload, approach: approach.name, shape: doc.file ? undefined : doc.shape, file: doc.file,
+            workload, approach: approach.name, shape: doc.file || doc.member ? undefined : doc.shape, member: doc.member, file: doc.file,
             scale: options.scale, warmups: options.warmups, rounds: options.rounds, yieldMs: YIELD_MS, heap: options.heap,
             steps: pass === 1,
           };
@@ -232,7 +269,10 @@ async function main() {
     peers: packageVersions(peerRequire, Object.values(PEERS)),
     file: options.file,
     scale: options.file === undefined ? options.scale : undefined,
-    shapeFilter: options.filter,
+    // What the command line chose (undefined: not given; every set runs when none is).
+    shapeFilter: options.filters && options.filters.shape,
+    familyFilter: options.filters && options.filters.family,
+    corpusFilter: options.filters && options.filters.corpus,
     yieldMs: YIELD_MS,
     heap: options.heap,
     warmups: options.warmups,

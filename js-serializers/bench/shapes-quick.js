@@ -5,8 +5,9 @@
 // decides (SHAPE_MEMBERS) and the real-world documents (bench/real-documents.js, with json-ext's stringifyChunked
 // and parseChunked beside fast on them) through native and fast's chunks(), pipeTo(), stringify() and parse(), side
 // by side in one process, rounds taking turns; every output checked against native's before its time counts.
-// Prints one line per family: the worst ratio to native of each function (best of the rounds, member by member), over
-// the documents of 1 MB and more and over the smaller ones apart, and the longest block fast took (median of the
+// Prints one line per family (each tree family, the shapes, each group of the corpus; bench/family-summary.js, the
+// full benchmark's summary too): the worst ratio to native of each function (best of the rounds, member by member),
+// over the documents of 1 MB and more and over the smaller ones apart, and the longest block fast took (median of the
 // rounds, worst member). The full benchmark (make bench-shapes) runs each
 // library in its own process on the large shapes; this one trades that isolation for minutes.
 //
@@ -28,7 +29,8 @@ const { keepingSink } = require('./keeping-sink');
 const { members } = require('./tree-families');
 const { shapeNamed, generators } = require('./shapes');
 const { approachOf, checkPeersInstalled } = require('./shape-approaches');
-const { realDocuments } = require('./real-documents');
+const { realDocuments, DOCUMENTS, familyOf } = require('./real-documents');
+const { summaryLines } = require('./family-summary');
 const fastParse = require('../fast-parse');
 
 const YIELD_MS = 5;
@@ -161,41 +163,21 @@ const median = (list) => {
 /** The native approach a ratio is taken against. */
 const nativeOf = (name) => (name.endsWith('parse') ? 'native parse' : 'native');
 
-// Documents smaller than this take native well under a millisecond: their ratio is mostly the turn of the event loop
-// that fast's first slice waits for, so the lines give it apart.
-const SMALL_BYTES = 1 << 20;
-
 /**
- * The report's lines: per family and approach, the worst ratio to native (best of rounds) over the documents of 1 MB
- * and more, then over the smaller ones, and the longest block (median of rounds) over all.
+ * The report's lines (bench/family-summary.js): per family and approach, the worst ratio to native (best of rounds,
+ * member by member) over the documents of 1 MB and more, then over the smaller ones, and the longest block (median of
+ * rounds) over all; then every output that differed from native's.
  */
 function render(report) {
-  const lines = [];
-  const families = [];
-  for (const m of report.members) if (!families.includes(m.family)) families.push(m.family);
-  const names = [];
-  for (const m of report.members) for (const n of Object.keys(m.approaches)) if (!n.startsWith('native') && !names.includes(n)) names.push(n);
-  lines.push(`${'family'.padEnd(24)} ${names.map((n) => n.padStart(24)).join(' ')}`);
-  lines.push(`${''.padEnd(24)} ${names.map(() => '>=1MB small  block'.padStart(24)).join(' ')}   native's block`);
-  const ratio = (list) => (list.length === 0 ? '  -  ' : `${Math.max.apply(null, list).toFixed(2)}x`);
-  for (const family of families) {
-    const list = report.members.filter((m) => m.family === family);
-    const cells = names.map((name) => {
-      const large = [];
-      const small = [];
-      let block = null;
-      for (const m of list) {
-        if (!m.approaches[name]) continue;
-        (m.bytes >= SMALL_BYTES ? large : small).push(best(m.approaches[name].ms) / best(m.approaches[nativeOf(name)].ms));
-        const its = median(m.approaches[name].blockMs);
-        if (its !== null) block = Math.max(block || 0, its);
-      }
-      if (large.length + small.length === 0) return '-'.padStart(24);
-      return `${ratio(large)} ${ratio(small)} ${block === null ? '    -  ' : `${block.toFixed(1).padStart(5)}ms`}`.padStart(24);
-    });
-    const nativeBlock = Math.max.apply(null, list.map((m) => median(m.approaches.native.blockMs)));
-    lines.push(`${family.padEnd(24)} ${cells.join(' ')}   native ${nativeBlock.toFixed(1)}ms`);
-  }
+  const rows = report.members.map((m) => {
+    const approaches = {};
+    for (const name of Object.keys(m.approaches).filter((n) => !n.startsWith('native'))) {
+      const its = m.approaches[name];
+      approaches[name] = { ratio: best(its.ms) / best(m.approaches[nativeOf(name)].ms), blockMs: median(its.blockMs), failed: !its.verified };
+    }
+    return { family: m.family, bytes: m.bytes, nativeBlockMs: median(m.approaches.native.blockMs), approaches };
+  });
+  const lines = summaryLines(rows);
   const failed = [];
   for (const m of report.members) for (const n of Object.keys(m.approaches)) if (!m.approaches[n].verified) failed.push(`${m.name}: ${n}`);
   if (failed.length > 0) lines.push(`FAIL (output differs from native's): ${failed.join('; ')}`);
@@ -220,9 +202,9 @@ async function main() {
     baseline: args.baseline,
     members: [],
   };
-  const withReal = 'real documents'.includes(args.family);
+  const withReal = DOCUMENTS.some((doc) => familyOf(doc).includes(args.family));
   if (withReal) checkPeersInstalled();
-  const real = withReal ? realDocuments().map((doc) => Object.assign({ family: 'real documents', peers: true }, doc)) : [];
+  const real = withReal ? realDocuments().map((doc) => Object.assign({ peers: true }, doc)) : [];
   for (const member of members(args.scale).concat(SHAPE_MEMBERS, real)) {
     if (!member.family.includes(args.family)) continue;
     const result = await measure(member, approaches, args.rounds);

@@ -8,8 +8,12 @@
 // same benchmark run, the lowest and highest of the passes' own medians (its spread), and the worst of the rounds for
 // the loop figures (longest 1 ms timer gap, event-loop delay max, lateness p99
 // and max of the 1 ms probe task). A row with any run unverified (or a child that failed) shows FAIL, never a time.
+// Those tables and the verdict cover the shapes (or the user's file); every family of documents the run measured
+// (the shapes, each generated tree family, each group of the real-world corpus) then gets one summary line per
+// workload (bench/family-summary.js): per approach, the worst ratio of its median to native's, and its worst block.
 // Node 14 syntax (the lint's rule for js-serializers/).
 const fs = require('fs');
+const { summaryLines } = require('./family-summary');
 
 // The issue's targets for each function of fast on each shape.
 const TARGETS = { maxRatioToNative: 1.5, maxBlockMs: 10 };
@@ -61,7 +65,7 @@ function groups(results) {
   for (const result of results) {
     let group = out.find((g) => g.workload === result.workload && g.shape === result.shape);
     if (!group) {
-      group = { workload: result.workload, shape: result.shape, bytes: result.bytes, rows: [] };
+      group = { workload: result.workload, shape: result.shape, family: result.family, bytes: result.bytes, rows: [] };
       out.push(group);
     }
     if (group.bytes === undefined) group.bytes = result.bytes;
@@ -197,6 +201,31 @@ function workloadTable(workload, report) {
   return rows.length === 0 ? '' : `\n## ${workload}\n${table(header, rows)}`;
 }
 
+/**
+ * The shapes (or the user's file), which the tables and the verdict cover one by one; reports from before the tree
+ * families and the corpus ran have no family on their results, and only shapes or a file.
+ */
+const detailed = (result) => result.family === undefined || result.family === 'shapes' || result.family === 'file';
+
+/**
+ * One summary line per family for a workload (bench/family-summary.js): per approach but native, the ratio of its
+ * median to native's and its block (the worst round's), worst over the family's documents; a FAIL where its output
+ * differed or its child failed, and where native's did, since nothing then has a ratio.
+ */
+function familyTable(workload, report) {
+  const rows = groups(report.results).filter((g) => g.workload === workload).map((group) => {
+    const native = group.rows.find((row) => row.result.kind === 'native');
+    const approaches = {};
+    for (const row of group.rows.filter((r) => r !== native)) {
+      const ratio = row.verified && native && native.verified ? row.ms / native.ms : null;
+      approaches[row.result.label] = { ratio, blockMs: row.verified ? row.blockMs : null, failed: ratio === null };
+    }
+    const family = group.family === undefined ? 'shapes' : group.family;
+    return { family, bytes: group.bytes, nativeBlockMs: native && native.verified ? native.blockMs : null, approaches };
+  });
+  return rows.length === 0 ? '' : `\n## ${workload}, per family: worst ratio to native (medians) and worst block\n${summaryLines(rows).join('\n')}`;
+}
+
 /** How the rounds met the heap (bench/shapes-bench.js's --heap); reports from before the option were cold. */
 function heapWords(heap) {
   return heap === 'steady' ? 'rounds back to back (steady heap)' : 'a full collection before each round (cold heap)';
@@ -204,9 +233,12 @@ function heapWords(heap) {
 
 /**
  * The whole printout of a report: its machine, a table per workload, then for each function of fast on each shape
- * whether it met the targets, and each target it missed, plainly.
+ * whether it met the targets, and each target it missed, plainly; then, when the run measured tree families or the
+ * corpus, one summary line per family and workload.
  */
 function render(report) {
+  const shapesOnly = Object.assign({}, report, { results: report.results.filter(detailed) });
+  const all = verdicts(shapesOnly);
   const peers = Object.entries(report.peers).map(([name, version]) => `${name} ${version}`).join(', ');
   const lines = [
     `# Shapes: fast against native and its peers, ${report.file ? `file ${report.file}` : `scale ${report.scale}`}`,
@@ -215,25 +247,30 @@ function render(report) {
       `${report.warmups} warm-up(s) in each of ${report.passes || 1} process(es) per row, ${heapWords(report.heap)}, yieldMs ${report.yieldMs}, Node options ` +
       `${report.nodeOptions && report.nodeOptions.length > 0 ? report.nodeOptions.join(' ') : '(V8\'s defaults)'}; peers: ${peers}`,
   ];
-  for (const workload of ['stringify', 'parse']) lines.push(workloadTable(workload, report));
-  lines.push('',
+  for (const workload of ['stringify', 'parse']) if (shapesOnly.results.some((r) => r.workload === workload)) lines.push(workloadTable(workload, shapesOnly));
+  if (shapesOnly.results.length > 0) lines.push('',
     'passes ms: the lowest and the highest of the medians of the passes (one process each), when there were several.',
     'gc in run: the garbage collector\'s pauses inside a round\'s own clock (median of the rounds).',
     'block: the worst round\'s longest gap between ticks of a 1 ms interval timer / max of monitorEventLoopDelay({resolution: 1}).',
     'gc in gap: the garbage collector\'s pauses inside that longest gap.',
     'probe: the worst round\'s lateness of a 1 ms-period task against its schedule, every tick that fell due counted (p99 / max).');
-  const all = verdicts(report);
   const missed = all.filter((v) => v.misses.length > 0);
-  lines.push('', `## Targets for fast: within ${TARGETS.maxRatioToNative}× native, at least as fast as the best peer, ` +
+  if (all.length > 0) lines.push('', `## Targets for fast: within ${TARGETS.maxRatioToNative}× native, at least as fast as the best peer, ` +
     `no block over ${TARGETS.maxBlockMs} ms`);
   for (const v of all) {
     const pair = `${v.workload} · ${v.shape} · ${v.approach}`;
     lines.push(v.misses.length === 0 ? `met     ${pair}` : `MISSED  ${pair}: ${v.misses.join('; ')}`);
   }
   const onlyV8 = missed.filter((v) => v.own === 0).length;
-  lines.push(`${all.length - missed.length} of ${all.length} (shape, function) pairs met every target; ${onlyV8} missed only ` +
+  if (all.length > 0) lines.push(`${all.length - missed.length} of ${all.length} (shape, function) pairs met every target; ${onlyV8} missed only ` +
     `where V8 sets the floor (a step it takes in one piece, its collector's pauses, or the time a sliced build must add); ` +
     `${missed.length - onlyV8} missed a target of fast's own.`);
+  // The summary, when the run measured more than the shapes alone (with them only, the verdict says it all).
+  if (report.results.some((result) => !detailed(result))) {
+    for (const workload of ['stringify', 'parse']) if (report.results.some((r) => r.workload === workload)) lines.push(familyTable(workload, report));
+    lines.push('', '>=1MB, small: the worst ratio over the family\'s documents of 1 MB and more, and over the smaller ones; ' +
+      'block: the worst round\'s longest timer gap or delay max; FAILED: documents where the output differed from native\'s or the child failed.');
+  }
   return lines.join('\n');
 }
 

@@ -81,4 +81,22 @@ function members(scale) {
   return list;
 }
 
-module.exports = { members, tree, KINDS, LEAVES, BRANCHINGS };
+/** The members whose name contains `filter` (all for ''); throws, naming the families, when none does. */
+function membersMatching(filter, scale) {
+  const found = members(scale).filter((member) => member.name.includes(filter));
+  if (found.length === 0) {
+    const families = Array.from(new Set(members(scale).map((member) => member.family)));
+    throw new Error(`no tree family member's name contains "${filter}"; the families: ${families.join('; ')} ` +
+      `(a name: "${members(scale)[0].name}")`);
+  }
+  return found;
+}
+
+/** The member of this exact name at this scale (the benchmark's children rebuild it by name); throws when none is. */
+function memberNamed(name, scale) {
+  const member = members(scale).find((m) => m.name === name);
+  if (!member) throw new Error(`no tree family member is named "${name}" at scale ${scale}`);
+  return member;
+}
+
+module.exports = { members, membersMatching, memberNamed, tree, KINDS, LEAVES, BRANCHINGS };

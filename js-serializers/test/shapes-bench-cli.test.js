@@ -1,10 +1,13 @@
 'use strict';
 // The shape benchmark's command line: a bad one is refused with its reason and the usage before anything runs (a
-// misspelt option used to be ignored, and the whole half-hour run started), and --help prints the usage.
+// misspelt option used to be ignored, and the whole half-hour run started), --help prints the usage, and a run
+// filtered down to one small tree family member prints that family's summary line and saves its raw results.
 const test = require('node:test');
 const assert = require('node:assert');
+const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { checkPeersInstalled } = require('../bench/shape-approaches');
 
 const SCRIPT = path.join(__dirname, '../bench/shapes-bench.js');
 // Options that keep a run to seconds: should a bad command line ever be taken, the test fails on what ran, not
@@ -28,6 +31,10 @@ for (const [args, reason] of [
   [['--scale', '-1'], '--scale needs a positive number'],
   [['--shape', 'plain', '--shape', 'deep'], '--shape given twice'],
   [['--file', path.join(__dirname, 'no-such-file.json')], 'no-such-file.json: ENOENT'],
+  [['--family', 'no such family'], 'no tree family member\'s name contains "no such family"'],
+  [['--family'], '--family needs a value'],
+  [['--corpus', 'no such document'], 'no corpus document\'s name or group contains "no such document"'],
+  [['--file', path.join(__dirname, '../bench/corpus/package.json'), '--family', 'objects'], '--file measures that file alone: not with --family'],
 ]) {
   test(`refused before anything runs: ${args.join(' ')}`, () => {
     const { status, stdout, stderr } = run(args);
@@ -44,4 +51,33 @@ test('--help prints the usage and runs nothing', () => {
   assert.strictEqual(status, 0, stderr);
   assert.match(stdout, /^usage: .*shapes-bench\.js/);
   assert.strictEqual(stderr, '');
+});
+
+/** Whether the peer libraries the benchmark runs beside fast are installed (`make bench-shapes` installs them). */
+function peersMissing() {
+  try {
+    checkPeersInstalled();
+    return false;
+  } catch (error) {
+    return error.message;
+  }
+}
+
+test('a run filtered to one tree family member prints its family\'s summary line, in seconds', { skip: peersMissing() }, () => {
+  const member = 'arrays, small leaves, branching 600, depth 1';
+  const { status, stdout, stderr } = run(['--family', member]);
+  assert.strictEqual(status, 0, stderr);
+  const saved = /^raw results: (.+\.json) /m.exec(stderr);
+  assert.ok(saved, stderr);
+  try {
+    const report = JSON.parse(fs.readFileSync(saved[1], 'utf8'));
+    assert.deepStrictEqual(Array.from(new Set(report.results.map((r) => `${r.family} · ${r.shape}`))), [`arrays, small leaves · ${member}`]);
+    assert.ok(report.results.every((r) => r.runs.length === 1 && r.runs.every((one) => one.verified)), 'every run verified');
+  } finally {
+    fs.unlinkSync(saved[1]);
+  }
+  // The family's line: a ratio and a block for each approach but native, on its small document, then native's block.
+  assert.match(stdout, /^## stringify, per family: /m);
+  assert.match(stdout, /^arrays, small leaves +(-  +\d+\.\d\dx +\d+\.\dms +){5}\d+\.\dms$/m);
+  assert.doesNotMatch(stdout, /^## parse/m);
 });

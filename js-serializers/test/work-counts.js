@@ -13,13 +13,21 @@
 // of the guard loads this file).
 const { performance } = require('perf_hooks');
 
-// Modelled milliseconds per counted operation, from V8 12 on this lab's machines (2 cores, busy): a native call's fixed
-// cost (about 0.3 us for a small one) and its cost per character (JSON.stringify of a tree of small objects, 5-7 ns a
-// character; JSON.parse a little slower), an Object.keys call on a small object (45 ns) and each key it lists (wide
-// objects in dictionary mode: 0.1-0.25 us a key when V8 builds the list, less once cached), a descriptor or own-property check (45 ns),
-// an Array.isArray, and a reading of the clock itself (so that time always advances).
+// Modelled milliseconds per counted operation, from V8 12 on this lab's machines (2 cores, busy). A native call costs
+// a fixed part and a part proportional to the characters it produces or reads (JSON.stringify of a tree of small
+// objects, 5-7 ns a character; JSON.parse a little slower). The fixed part is what the module's own clock sees around a
+// batch of a few units, since the module learns its rates from that clock: the holder or the slice the call is given,
+// the call, the clock reads. Measured here on every node of a binary tree of objects in turn (a holder of a node's id
+// and label, one JSON.stringify, two performance.now()): a mean of 1.6-1.8 us on Node 24 and 3.0-4.4 us on Node 14,
+// at a load of 7-8, medians 0.5 and 1.0 us; ff2e0ee measured 1-3 us such a batch in fast-stringify. At 0.3 us (the
+// call alone, as this model had it before) a batch of two units looked like a rate 4 times native's, not the 20 times
+// it is, and the guard missed f5ffd5c's rates learnt from such batches, which made every later batch and walk
+// decision that small (290-370 native calls where 12-37 do). Then an Object.keys call on a small object (45 ns) and
+// each key it lists (wide objects in dictionary mode: 0.1-0.25 us a key when V8 builds the list, less once cached), a
+// descriptor or own-property check (45 ns), an Array.isArray, and a reading of the clock itself (so that time always
+// advances).
 const WORK_MS = {
-  nativeCall: 0.0003,
+  nativeCall: 0.003,
   stringifyChar: 0.000005,
   parseChar: 0.000008,
   keysCall: 0.00005,
