@@ -13,6 +13,8 @@ const { jsonBody } = require('./json-body');
 const { round } = require('./round');
 const { cpuLayout } = require('./cpus');
 const { HttpError, badRequest, busy } = require('./errors');
+const { createDocumentStore } = require('./document-store');
+const { documentRoutes } = require('./document-upload');
 
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
 
@@ -49,8 +51,10 @@ function createService(serviceDefinition) {
     runtime: Object.assign({ name: 'node', version: process.versions.node, options: startOptions() }, cpuLayout()),
     restarts: envInteger('LAB_RESTARTS', 0), // set by `make native`, which starts a crashed service again
   };
-  const routes = definition.routes ? definition.routes(metrics) : [];
-  const app = buildApp(Object.assign(defaults, definition, { routes }), metrics, state);
+  const documents = definition.documents ? documentsOf() : null;
+  const routes = (definition.routes ? definition.routes(metrics) : []).concat(documents ? documentRoutes(documents.store, documents.settings, [definition.name].concat(env('LAB_HOST_NAMES', '').split(',').map((n) => n.trim()).filter(Boolean))) : []);
+  const info = documents ? Object.assign({ documents: documents.settings }, definition.info) : definition.info;
+  const app = buildApp(Object.assign(defaults, definition, { routes, info }), metrics, state);
   const log = (message) => console.log(`[${definition.name}] ${message}`);
 
   function start(options) {
@@ -73,7 +77,22 @@ function createService(serviceDefinition) {
     });
   }
 
-  return { app, metrics, start };
+  return { app, metrics, start, documents: documents && documents.store };
+}
+
+/**
+ * The store of users' documents and its caps (README.md, "Your own document"): how many and how many bytes of text
+ * it keeps, the largest document and the deepest nesting a PUT /documents takes (deeper than native JSON.stringify
+ * goes on the lab's Node lines, about 3 600 levels inside a request, is refused).
+ */
+function documentsOf() {
+  const settings = {
+    maxCount: envInteger('DOCUMENTS_MAX_COUNT', 8),
+    maxBytes: envInteger('DOCUMENTS_MAX_BYTES', 64 * 1024 * 1024),
+    maxDocumentBytes: envInteger('DOCUMENT_MAX_BYTES', 64 * 1024 * 1024),
+    maxDepth: envInteger('DOCUMENT_MAX_DEPTH', 2000),
+  };
+  return { store: createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes }), settings };
 }
 
 /** {name: version} of the named packages, resolved by the service's own require (node-kit has no dependencies). */

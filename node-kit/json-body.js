@@ -14,15 +14,11 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const tooLarge = (limitBytes) => new HttpError(413, `the body is larger than ${limitBytes} bytes`, { limitBytes });
 
 /**
- * Resolves the parsed body of req, or rejects with HttpError 400 (not JSON, not UTF-8), 413 (over limitBytes) or 415
- * (compressed, or another charset).
+ * Resolves the body of req as UTF-8 text, or rejects with HttpError 400 (not UTF-8), 413 (over limitBytes: a declared
+ * length before a byte is read, else as soon as it passes) or 415 (compressed, or another charset).
  */
-function readJsonBody(req, limitBytes) {
+function readUtf8Body(req, limitBytes) {
   return new Promise((resolve, reject) => {
-    if (!JSON_TYPE.test(req.headers['content-type'] || '')) {
-      reject(badRequest('send the body as JSON with Content-Type: application/json', { field: 'body' }));
-      return;
-    }
     try {
       checkBodyDeclaration(req);
     } catch (err) {
@@ -68,11 +64,7 @@ function readJsonBody(req, limitBytes) {
         reject(err);
         return;
       }
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      } catch (err) {
-        reject(badRequest(`the body is not valid JSON: ${err.message}`, { field: 'body' }));
-      }
+      resolve(Buffer.concat(chunks).toString('utf8'));
     };
     const onError = (err) => {
       stop();
@@ -84,10 +76,27 @@ function readJsonBody(req, limitBytes) {
   });
 }
 
+/**
+ * Resolves the parsed body of req, or rejects with HttpError 400 (not JSON, not UTF-8), 413 (over limitBytes) or 415
+ * (compressed, or another charset).
+ */
+function readJsonBody(req, limitBytes) {
+  if (!JSON_TYPE.test(req.headers['content-type'] || '')) {
+    return Promise.reject(badRequest('send the body as JSON with Content-Type: application/json', { field: 'body' }));
+  }
+  return readUtf8Body(req, limitBytes).then((text) => {
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw badRequest(`the body is not valid JSON: ${err.message}`, { field: 'body' });
+    }
+  });
+}
+
 /** An express middleware that sets req.body from readJsonBody, or passes its refusal on. */
 const jsonBody = (limitBytes) => (req, res, next) => readJsonBody(req, limitBytes).then((body) => {
   req.body = body;
   next();
 }, next);
 
-module.exports = { readJsonBody, jsonBody };
+module.exports = { readJsonBody, readUtf8Body, jsonBody, JSON_TYPE };

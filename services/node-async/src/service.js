@@ -30,6 +30,7 @@ function makeService(options = {}) {
     workloads: Object.assign(serializationWorkloads(approaches), { csv: csvWorkload(approaches.csv) }),
     routes: (metrics) => offload.routes(metrics).concat(csvUploadRoutes(approaches.csv, uploadSettings)),
     close: offload.close,
+    documents: true,
     info: Object.assign({ csvUpload: uploadSettings }, offload.info),
   });
   return Object.assign(service, { pool: offload.pool }); // the tests stop a worker through it

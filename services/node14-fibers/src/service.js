@@ -15,6 +15,7 @@ function makeService() {
     promClient,
     libraries: packageVersions(require, LIBRARIES),
     approaches,
+    documents: true,
   });
 }
 

@@ -1,0 +1,77 @@
+'use strict';
+// The documents users bring to the lab (`make try`, PUT /documents), kept by the sha256 of their text, so that a run
+// names one as document=<sha256> in place of a generated document's parameters. Bounded in count and in bytes of
+// text; when a new one needs room the least recently used is dropped, never one a run holds. Node 14 syntax.
+const { HttpError, busy } = require('./errors');
+
+/** maxCount documents and maxBytes of their text at most. */
+function createDocumentStore({ maxCount, maxBytes }) {
+  const documents = new Map(); // sha256 -> {sha256, bytes, text, value, holds}, least recently used first
+  let storedBytes = 0;
+
+  const touch = (entry) => {
+    documents.delete(entry.sha256);
+    documents.set(entry.sha256, entry);
+  };
+
+  /** Drops unheld documents, least recently used first, until one of `bytes` fits; false if the held ones leave no room. */
+  function makeRoom(bytes) {
+    for (const entry of Array.from(documents.values())) {
+      if (documents.size < maxCount && storedBytes + bytes <= maxBytes) return true;
+      if (entry.holds > 0) continue;
+      documents.delete(entry.sha256);
+      storedBytes -= entry.bytes;
+    }
+    return documents.size < maxCount && storedBytes + bytes <= maxBytes;
+  }
+
+  return {
+    /**
+     * Keeps a document ({sha256, bytes, text, value}); resolves to {sha256, bytes, created}. Throws 413 for a document
+     * larger than the whole store, 503 when the documents runs hold leave no room.
+     */
+    add({ sha256, bytes, text, value }) {
+      const known = documents.get(sha256);
+      if (known) {
+        touch(known);
+        return { sha256, bytes, created: false };
+      }
+      if (bytes > maxBytes) throw new HttpError(413, `the document (${bytes} bytes) is larger than the store (${maxBytes} bytes)`, { limitBytes: maxBytes });
+      if (!makeRoom(bytes)) throw busy('the stored documents are all in use by runs; retry when they end', { maxCount, maxBytes });
+      documents.set(sha256, { sha256, bytes, text, value, holds: 0 });
+      storedBytes += bytes;
+      return { sha256, bytes, created: true };
+    },
+
+    /** The document for a run, held (never dropped) until release(); a 404 naming how to add one if it is not here. */
+    hold(sha256) {
+      const entry = documents.get(sha256);
+      if (!entry) throw new HttpError(404, `no document ${sha256} here: PUT /documents adds one`, { parameter: 'document', stored: Array.from(documents.keys()) });
+      touch(entry);
+      entry.holds++;
+      let released = false;
+      return {
+        text: entry.text,
+        value: entry.value,
+        bytes: entry.bytes,
+        release() {
+          if (!released) entry.holds--;
+          released = true;
+        },
+      };
+    },
+
+    /** What /info and GET /documents show: the caps, and each document from the least recently used. */
+    describe() {
+      return {
+        maxCount,
+        maxBytes,
+        count: documents.size,
+        bytes: storedBytes,
+        documents: Array.from(documents.values()).map((e) => ({ sha256: e.sha256, bytes: e.bytes, inUse: e.holds > 0 })),
+      };
+    },
+  };
+}
+
+module.exports = { createDocumentStore };

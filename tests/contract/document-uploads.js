@@ -1,0 +1,90 @@
+'use strict';
+// PUT /documents on a Node service over real HTTP, registered with the service's own test runner (node:test, or the
+// `test` package on Node 14) and Node line: a user's JSON document kept by its sha256, listed by GET /documents and
+// its caps in /info; every bad upload refused with the contract's JSON (415, 413 before the body is read or as soon as
+// it passes the cap, 400 naming where the text stops being UTF-8 or JSON or how deep it nests), other sites' pages
+// kept out, and the service serving after each. Not a test file: each service's documents.test.js calls it.
+const crypto = require('crypto');
+const http = require('http');
+const { startService, request } = require('../../node-kit/testing');
+
+
+// Small caps for the test, read by node-kit when the service is made.
+const SETTINGS = { DOCUMENT_MAX_BYTES: '4096', DOCUMENTS_MAX_BYTES: '8192', DOCUMENTS_MAX_COUNT: '3', DOCUMENT_MAX_DEPTH: '50' };
+
+async function documentService(t, makeService) {
+  const saved = {};
+  for (const [name, value] of Object.entries(SETTINGS)) {
+    saved[name] = process.env[name];
+    process.env[name] = value;
+  }
+  try {
+    const server = await startService(makeService());
+    t.after(server.close);
+    return server;
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/** PUT /documents with body (a string, or an array of chunks sent without a length) and headers. */
+function put(url, body, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const chunks = Array.isArray(body) ? body : [body];
+    const req = http.request(`${url}/documents`, { method: 'PUT', agent: false, headers: Object.assign({ 'Content-Type': 'application/json' }, Array.isArray(body) ? {} : { 'Content-Length': Buffer.byteLength(body) }, headers) }, (res) => {
+      const parts = [];
+      res.on('data', (c) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, json: JSON.parse(Buffer.concat(parts).toString('utf8')) }));
+    });
+    req.on('error', (err) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)));
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+/** Registers the checks; makeService() makes the service with its own express and prom-client. */
+function documentUploadSuite(test, assert, makeService) {
+  test('a JSON document is kept by its sha256, listed, and its caps are in /info', async (t) => {
+    const { url } = await documentService(t, makeService);
+    const text = '{"orders": [{"id": 1, "total": 9.5, "note": "naïve ☃"}, {"id": 2, "total": -0, "tags": []}]}';
+    const sha256 = crypto.createHash('sha256').update(text).digest('hex');
+    const created = await put(url, text);
+    assert.strictEqual(created.status, 201);
+    assert.deepStrictEqual(created.json, { sha256, bytes: Buffer.byteLength(text), depth: 4, run: `document=${sha256}` });
+    assert.strictEqual((await put(url, text)).status, 200, 'the same document again: kept once');
+    const listed = (await request(`${url}/documents`)).json;
+    assert.deepStrictEqual(listed.documents, [{ sha256, bytes: Buffer.byteLength(text), inUse: false }]);
+    assert.deepStrictEqual((await request(`${url}/info`)).json.documents, { maxCount: 3, maxBytes: 8192, maxDocumentBytes: 4096, maxDepth: 50 });
+  });
+
+  test('bad uploads get a clear refusal, the store is unchanged and the service keeps serving', async (t) => {
+    const { url } = await documentService(t, makeService);
+    const cases = [
+      ['not sent as JSON', () => put(url, '{}', { 'Content-Type': 'text/plain' }), 415, (j) => j.accepted.includes('application/json')],
+      ['compressed', () => put(url, '{}', { 'Content-Encoding': 'gzip' }), 415, (j) => j.accepted.contentEncoding.includes('identity')],
+      ['declared over the cap', () => put(url, '{}', { 'Content-Length': '5000' }), 413, (j) => j.limitBytes === 4096],
+      ['growing past the cap, no length declared', () => put(url, ['[', '1,'.repeat(3000), '1]']), 413, (j) => j.limitBytes === 4096],
+      ['not JSON', () => put(url, '{\n  "a": 1,\n  "b": [1 2]\n}'), 400, (j) => j.line === 3 && j.column === 11 && j.excerpt.includes('[1 2]')],
+      ['empty', () => put(url, ''), 400, (j) => j.line === 1 && j.column === 1],
+      ['nested too deep', () => put(url, '['.repeat(51) + ']'.repeat(51)), 400, (j) => j.depth === 51 && j.maxDepth === 50],
+      ['not UTF-8', () => put(url, Buffer.from([0x22, 0xff, 0x22])), 400, (j) => j.byteOffset === 1],
+      ["another site's page", () => put(url, '{}', { Origin: 'http://evil.example' }), 403, (j) => Array.isArray(j.allowed)],
+      ['a rebound DNS name', () => put(url, '{}', { Host: 'evil.example' }), 403, (j) => Array.isArray(j.allowed)],
+    ];
+    for (const [name, send, status, detail] of cases) {
+      const answer = await send();
+      assert.strictEqual(answer.status, status, `${name}: ${JSON.stringify(answer.json)}`);
+      assert.ok(typeof answer.json.error === 'string' && detail(answer.json), `${name}: ${JSON.stringify(answer.json)}`);
+      assert.strictEqual((await request(`${url}/healthz`)).status, 200, `/healthz after ${name}`);
+    }
+    assert.deepStrictEqual((await request(`${url}/documents`)).json.documents, [], 'nothing was kept');
+    assert.strictEqual((await request(`${url}/documents`, { headers: { Host: 'evil.example' } })).status, 403, 'the list is not for other sites');
+    const deepest = await put(url, '['.repeat(50) + ']'.repeat(50));
+    assert.strictEqual(deepest.status, 201, 'exactly the depth cap is taken');
+  });
+}
+
+module.exports = { documentUploadSuite };
