@@ -1,51 +1,60 @@
 'use strict';
-// The `parse` workload: the same documents as `stringify`, parsed from their native JSON text. A run is timed from
+// The `parse` workload: the same documents as `stringify` (generated, or a user's own as sent), parsed from their text. A run is timed from
 // the call until the value is complete, watched for event-loop blocks and bounded by timeoutMs. The value is then
 // checked by serializing it again with fast-stringify (byte-identical to JSON.stringify, and non-blocking) and
 // hashing that in slices: it must hash like the reference text.
 const { runControlled, controlFields } = require('../node-kit/run-control');
 const { hashText } = require('./text-hash');
 const fastStringify = require('./fast-stringify');
-const { DOCUMENT_PARAMS } = require('./document-params');
+const { DOCUMENT_PARAMS, runInput, caseOf } = require('./document-params');
 const approachesModule = require('./parse-approaches');
 
 const PARAMS = DOCUMENT_PARAMS;
 
 /**
  * approaches: {name: approach} in the shape of parse-approaches.js; `native` is added first.
- * inputs: node-kit's createInputs, shared with the service's other workloads.
+ * inputs: node-kit's createInputs, shared with the service's other workloads; documents: node-kit's store of users'
+ * documents (or null).
  */
-function parseWorkload(approaches, inputs) {
+function parseWorkload(approaches, inputs, documents) {
   const all = Object.assign({ native: approachesModule.native }, approaches);
-  const textBytes = new Map(); // the UTF-8 length of each text, measured once (a few entries: cleared past 64)
+  const textBytes = new Map(); // the UTF-8 length of each generated text, measured once (a few entries: cleared past 64)
+  const generatedText = async (spec) => {
+    const text = await inputs.text(spec);
+    const key = `${spec.seed}/${spec.size}`;
+    if (!textBytes.has(key)) {
+      if (textBytes.size >= 64) textBytes.clear();
+      textBytes.set(key, Buffer.byteLength(text, 'utf8'));
+    }
+    return { text, bytes: textBytes.get(key) };
+  };
   return {
     approaches: Object.keys(all),
     params: PARAMS,
-    caseOf: () => 'records',
+    caseOf,
     async run({ approach, params }, { signal: clientSignal } = {}) {
-      const spec = { document: 'records', seed: params.seed, size: params.size };
-      const text = await inputs.text(spec);
-      const expected = await inputs.reference(spec);
-      const key = `${spec.seed}/${spec.size}`;
-      if (!textBytes.has(key)) {
-        if (textBytes.size >= 64) textBytes.clear();
-        textBytes.set(key, Buffer.byteLength(text, 'utf8'));
+      const input = runInput(params, inputs, documents);
+      try {
+        const { text, bytes } = input.held ? input.held : await generatedText(input.spec);
+        const expected = await input.reference;
+        const stats = { yields: 0 };
+        const run = await runControlled((signal) => all[approach](text, { yieldMs: params.yieldMs, signal, stats }), {
+          timeoutMs: params.timeoutMs,
+          clientSignal,
+        });
+        const check = run.timing.interrupted ? null : await hashText(fastStringify.chunks(run.value, { yieldMs: params.yieldMs }), { yieldMs: params.yieldMs });
+        const result = {
+          ms: run.timing.ms,
+          bytes,
+          hash: check ? check.hash : null,
+          validated: check !== null && check.hash === expected.hash,
+          reference: expected.reference,
+          yields: stats.yields,
+        };
+        return Object.assign(result, controlFields(run));
+      } finally {
+        if (input.held) input.held.release();
       }
-      const stats = { yields: 0 };
-      const run = await runControlled((signal) => all[approach](text, { yieldMs: params.yieldMs, signal, stats }), {
-        timeoutMs: params.timeoutMs,
-        clientSignal,
-      });
-      const check = run.timing.interrupted ? null : await hashText(fastStringify.chunks(run.value, { yieldMs: params.yieldMs }), { yieldMs: params.yieldMs });
-      const result = {
-        ms: run.timing.ms,
-        bytes: textBytes.get(key),
-        hash: check ? check.hash : null,
-        validated: check !== null && check.hash === expected.hash,
-        reference: expected.reference,
-        yields: stats.yields,
-      };
-      return Object.assign(result, controlFields(run));
     },
   };
 }

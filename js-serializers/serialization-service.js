@@ -11,20 +11,20 @@ const { hashText } = require('./text-hash');
 // the caches past that.
 const CACHED_DOCUMENTS = 2;
 
-/** approaches: {stringify, parse} -> node-kit workloads {stringify, parse}. */
-function serializationWorkloads(approaches) {
+/** approaches: {stringify, parse}, documents: node-kit's store (or null) -> node-kit workloads {stringify, parse}. */
+function serializationWorkloads(approaches, documents) {
   // Inputs are made without blocking: generated in slices, serialized by fast-stringify (byte-identical to native),
   // hashed in slices.
   const inputs = createInputs(CACHED_DOCUMENTS, {
     text: (value) => fastStringify.stringify(value),
     hash: (text) => hashText([text], { yieldMs: 5 }).then((digest) => digest.hash),
   });
-  return { stringify: stringifyWorkload(approaches.stringify, inputs), parse: parseWorkload(approaches.parse, inputs) };
+  return { stringify: stringifyWorkload(approaches.stringify, inputs, documents), parse: parseWorkload(approaches.parse, inputs, documents) };
 }
 
 /** options: node-kit's createService definition without workloads, plus approaches: {stringify, parse}. */
 function serializationService(options) {
-  const definition = Object.assign({}, options, { workloads: serializationWorkloads(options.approaches) });
+  const definition = Object.assign({}, options, { workloads: (metrics, documents) => serializationWorkloads(options.approaches, documents) });
   delete definition.approaches;
   return createService(definition);
 }

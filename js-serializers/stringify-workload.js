@@ -6,7 +6,7 @@
 const { runControlled, controlFields } = require('../node-kit/run-control');
 const { createTextHash, hashText } = require('./text-hash');
 const { writeText } = require('./sink-writer');
-const { DOCUMENT_PARAMS } = require('./document-params');
+const { DOCUMENT_PARAMS, runInput, caseOf } = require('./document-params');
 const approachesModule = require('./stringify-approaches');
 
 const PARAMS = Object.assign({}, DOCUMENT_PARAMS, {
@@ -15,45 +15,54 @@ const PARAMS = Object.assign({}, DOCUMENT_PARAMS, {
 
 /**
  * approaches: {name: approach} in the shape of stringify-approaches.js; `native` is added first.
- * inputs: node-kit's createInputs, shared with the service's other workloads.
+ * inputs: node-kit's createInputs, shared with the service's other workloads; documents: node-kit's store of users'
+ * documents (or null).
  */
-function stringifyWorkload(approaches, inputs) {
+function stringifyWorkload(approaches, inputs, documents) {
   const all = Object.assign({ native: approachesModule.native }, approaches);
   return {
     approaches: Object.keys(all),
     params: PARAMS,
-    caseOf: () => 'records',
+    caseOf,
     streams: (params) => params.body === 1,
-    async run({ approach, params }, { signal: clientSignal, sink, stalledClientTimeoutMs = 0 } = {}) {
-      const spec = { document: 'records', seed: params.seed, size: params.size };
-      const value = await inputs.input(spec);
-      const expected = await inputs.reference(spec);
-      const stats = { yields: 0 };
-      const produced = [];
-      const streamed = sink ? createTextHash({ yieldMs: params.yieldMs }) : null;
-      const run = await runControlled(async (signal) => {
-        for await (const chunk of all[approach](value, { yieldMs: params.yieldMs, signal, stats })) {
-          if (sink) {
-            await writeText(sink, chunk, signal, stalledClientTimeoutMs);
-            await streamed.add(chunk);
-          } else {
-            produced.push(chunk);
-          }
-        }
-      }, { timeoutMs: params.timeoutMs, clientSignal });
-      const output = run.timing.interrupted ? null : streamed ? streamed.digest() : await hashText(produced, { yieldMs: params.yieldMs });
-      produced.length = 0;
-      const result = {
-        ms: run.timing.ms,
-        bytes: output ? output.bytes : null,
-        hash: output ? output.hash : null,
-        validated: output !== null && output.hash === expected.hash,
-        reference: expected.reference,
-        yields: stats.yields,
-      };
-      return Object.assign(result, controlFields(run));
+    async run({ approach, params }, options = {}) {
+      const input = runInput(params, inputs, documents);
+      try {
+        const value = input.held ? input.held.value : await inputs.input(input.spec);
+        return await stringifyRun(all[approach], value, await input.reference, params, options);
+      } finally {
+        if (input.held) input.held.release();
+      }
     },
   };
+}
+
+/** One timed run of approach on value, its output checked against expected ({hash, reference}). */
+async function stringifyRun(approach, value, expected, params, { signal: clientSignal, sink, stalledClientTimeoutMs = 0 } = {}) {
+  const stats = { yields: 0 };
+  const produced = [];
+  const streamed = sink ? createTextHash({ yieldMs: params.yieldMs }) : null;
+  const run = await runControlled(async (signal) => {
+    for await (const chunk of approach(value, { yieldMs: params.yieldMs, signal, stats })) {
+      if (sink) {
+        await writeText(sink, chunk, signal, stalledClientTimeoutMs);
+        await streamed.add(chunk);
+      } else {
+        produced.push(chunk);
+      }
+    }
+  }, { timeoutMs: params.timeoutMs, clientSignal });
+  const output = run.timing.interrupted ? null : streamed ? streamed.digest() : await hashText(produced, { yieldMs: params.yieldMs });
+  produced.length = 0;
+  const result = {
+    ms: run.timing.ms,
+    bytes: output ? output.bytes : null,
+    hash: output ? output.hash : null,
+    validated: output !== null && output.hash === expected.hash,
+    reference: expected.reference,
+    yields: stats.yields,
+  };
+  return Object.assign(result, controlFields(run));
 }
 
 module.exports = { stringifyWorkload, PARAMS };

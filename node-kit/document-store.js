@@ -27,10 +27,11 @@ function createDocumentStore({ maxCount, maxBytes }) {
 
   return {
     /**
-     * Keeps a document ({sha256, bytes, text, value}); resolves to {sha256, bytes, created}. Throws 413 for a document
+     * Keeps a document ({sha256, bytes, text, value, reference}: reference is the sha256 of native JSON.stringify's
+     * text of value, which every run's output is checked against); returns {sha256, bytes, created}. Throws 413 for a document
      * larger than the whole store, 503 when the documents runs hold leave no room.
      */
-    add({ sha256, bytes, text, value }) {
+    add({ sha256, bytes, text, value, reference }) {
       const known = documents.get(sha256);
       if (known) {
         touch(known);
@@ -38,7 +39,7 @@ function createDocumentStore({ maxCount, maxBytes }) {
       }
       if (bytes > maxBytes) throw new HttpError(413, `the document (${bytes} bytes) is larger than the store (${maxBytes} bytes)`, { limitBytes: maxBytes });
       if (!makeRoom(bytes)) throw busy('the stored documents are all in use by runs; retry when they end', { maxCount, maxBytes });
-      documents.set(sha256, { sha256, bytes, text, value, holds: 0 });
+      documents.set(sha256, { sha256, bytes, text, value, reference, holds: 0 });
       storedBytes += bytes;
       return { sha256, bytes, created: true };
     },
@@ -54,6 +55,7 @@ function createDocumentStore({ maxCount, maxBytes }) {
         text: entry.text,
         value: entry.value,
         bytes: entry.bytes,
+        reference: entry.reference,
         release() {
           if (!released) entry.holds--;
           released = true;

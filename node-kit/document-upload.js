@@ -11,6 +11,8 @@ const { locateJsonError } = require('./json-syntax-error');
 const { checkBodyDeclaration } = require('./body-declaration');
 const { checkSameSite, ownNames } = require('./cross-site');
 
+const sha256Of = (text) => crypto.createHash('sha256').update(text).digest('hex');
+
 /** How deep a JSON text nests (containers inside containers), read outside its strings. */
 function nestingDepth(text) {
   let depth = 0;
@@ -28,7 +30,7 @@ function nestingDepth(text) {
   return deepest;
 }
 
-/** {sha256, bytes, text, value, depth} of a request's document, or the refusal (see the header). */
+/** {sha256, bytes, text, value, depth, reference} of a request's document, or the refusal (see the header). */
 async function readDocument(req, { maxBytes, maxDepth }) {
   if (!JSON_TYPE.test(req.headers['content-type'] || '')) {
     checkBodyDeclaration(req); // an unreadable declaration is named first
@@ -45,7 +47,10 @@ async function readDocument(req, { maxBytes, maxDepth }) {
   const depth = nestingDepth(text);
   if (depth > maxDepth) throw badRequest(`the document nests ${depth} levels deep; this service takes at most ${maxDepth}`, { depth, maxDepth });
   const bytes = Buffer.byteLength(text);
-  return { sha256: crypto.createHash('sha256').update(text).digest('hex'), bytes, text, value, depth };
+  // What every run on it is checked against: native JSON.stringify's text of the value (its parse, for a parse run,
+  // serialized again), computed once here, natively, so that no approach under test checks itself.
+  const reference = sha256Of(JSON.stringify(value));
+  return { sha256: sha256Of(text), bytes, text, value, depth, reference };
 }
 
 /**

@@ -27,7 +27,9 @@ function envInteger(name, fallback) {
 /**
  * definition: {name, defaultPort, express, promClient, libraries: {name: version}, runtime (default: this Node),
  *   workloads: {name: {approaches, params, caseOf(params), run({approach, params}) -> Promise<result>}}, or
- *     (metrics) -> such an object, for workloads that observe metrics of their own in metrics.registry,
+ *     (metrics, documents) -> such an object, for workloads that observe metrics of their own in metrics.registry
+ *     or run users' documents (documents: the store, or null),
+ *   documents (optional): true to keep users' documents (PUT /documents, document-upload.js),
  *   routes (optional): (metrics) -> [{method, path, handlers}] beside the contract's (app.js addRoutes),
  *   close (optional): () -> Promise, run after the server has closed (a worker pool's shutdown),
  *   info (optional): {key: value} added to /info}.
@@ -35,7 +37,9 @@ function envInteger(name, fallback) {
  */
 function createService(serviceDefinition) {
   const metrics = createMetrics(serviceDefinition.promClient);
-  const workloads = typeof serviceDefinition.workloads === 'function' ? serviceDefinition.workloads(metrics) : serviceDefinition.workloads;
+  const documents = serviceDefinition.documents ? documentsOf() : null;
+  const documentStore = documents ? documents.store : null;
+  const workloads = typeof serviceDefinition.workloads === 'function' ? serviceDefinition.workloads(metrics, documentStore) : serviceDefinition.workloads;
   const definition = Object.assign({}, serviceDefinition, { workloads });
   for (const [name, workload] of Object.entries(workloads)) checkWorkload(name, workload);
   const config = Object.assign({
@@ -51,7 +55,6 @@ function createService(serviceDefinition) {
     runtime: Object.assign({ name: 'node', version: process.versions.node, options: startOptions() }, cpuLayout()),
     restarts: envInteger('LAB_RESTARTS', 0), // set by `make native`, which starts a crashed service again
   };
-  const documents = definition.documents ? documentsOf() : null;
   const routes = (definition.routes ? definition.routes(metrics) : []).concat(documents ? documentRoutes(documents.store, documents.settings, [definition.name].concat(env('LAB_HOST_NAMES', '').split(',').map((n) => n.trim()).filter(Boolean))) : []);
   const info = documents ? Object.assign({ documents: documents.settings }, definition.info) : definition.info;
   const app = buildApp(Object.assign(defaults, definition, { routes, info }), metrics, state);

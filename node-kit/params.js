@@ -12,8 +12,8 @@ function describeWorkload(workload) {
   return { approaches: workload.approaches, params: workload.params };
 }
 
-/** What a parameter allows, as its 400s name it: the list of values, or the range. */
-const allowedValues = (schema) => (schema.values ? schema.values : { min: schema.min, max: schema.max });
+/** What a parameter allows, as its 400s name it: the list of values, the pattern, or the range. */
+const allowedValues = (schema) => (schema.values ? schema.values : schema.pattern ? { pattern: schema.pattern } : { min: schema.min, max: schema.max });
 
 function parseOne(name, values, schema) {
   if (values.length !== 1) throw badRequest(`parameter ${name} must be given once`, { parameter: name, allowed: allowedValues(schema) });
@@ -22,6 +22,10 @@ function parseOne(name, values, schema) {
     if (!schema.values.includes(raw)) {
       throw badRequest(`${name} must be one of ${schema.values.join(', ')}`, { parameter: name, allowed: allowedValues(schema) });
     }
+    return raw;
+  }
+  if (schema.pattern) {
+    if (!new RegExp(`^(?:${schema.pattern})$`).test(raw)) throw badRequest(`${name} must match ${schema.pattern}`, { parameter: name, allowed: allowedValues(schema) });
     return raw;
   }
   const value = INTEGER.test(raw) ? Number(raw) : NaN;
@@ -82,6 +86,8 @@ function checkWorkload(name, workload) {
   for (const [param, schema] of Object.entries(workload.params || {})) {
     const ok = schema.values
       ? schema.values.includes(schema.default)
+      : schema.pattern
+      ? typeof schema.default === 'string'
       : Number.isSafeInteger(schema.min) && Number.isSafeInteger(schema.max) && schema.min <= schema.default && schema.default <= schema.max;
     if (!ok) throw new TypeError(`workload ${name}: parameter ${param} has an invalid schema`);
   }

@@ -45,8 +45,47 @@ function put(url, body, headers = {}) {
   });
 }
 
+// A document none of the lab's generators writes, inside what every approach agrees with native on
+// (library-departures.js): pretty-printed, non-ASCII, -0, an integer past 2^53, empty containers, numeric keys.
+const USER_DOCUMENT = `{
+  "orders": [
+    {"id": 9007199254740993, "total": -0, "lines": [], "note": "naïve ☃", "meta": {}},
+    {"id": 2, "total": 1e-7, "tags": ["a", "b"], "10": "numeric key", "a": null}
+  ],
+  "deep": [[[[[[{"k": true}]]]]]]
+}`;
+// yieldable-json's parse makes "__proto__" the prototype, where native keeps an own key: a wrong answer on a
+// user's document is reported as one (validated false), never timed as a result.
+const PROTO_DOCUMENT = '{"a": 1, "__proto__": {"x": 1}}';
+
 /** Registers the checks; makeService() makes the service with its own express and prom-client. */
 function documentUploadSuite(test, assert, makeService) {
+  test('every stringify and parse approach runs a stored document, validated against native, and holds it while it runs', async (t) => {
+    const { url } = await documentService(t, makeService);
+    const { sha256 } = (await put(url, USER_DOCUMENT)).json;
+    const info = (await request(`${url}/info`)).json;
+    for (const workload of ['stringify', 'parse']) {
+      for (const approach of info.workloads[workload].approaches) {
+        const answer = await request(`${url}/run/${workload}?approach=${approach}&document=${sha256}`);
+        assert.strictEqual(answer.status, 200, `${workload} ${approach}: ${answer.text}`);
+        assert.strictEqual(answer.json.validated, true, `${workload} ${approach}: ${answer.text}`);
+        assert.strictEqual(answer.json.case, 'document', `${workload} ${approach}`);
+      }
+    }
+    const proto = (await put(url, PROTO_DOCUMENT)).json.sha256;
+    const wrong = await request(`${url}/run/parse?approach=yieldable&document=${proto}`);
+    assert.strictEqual(wrong.status, 200, wrong.text);
+    assert.strictEqual(wrong.json.validated, false, 'a departure from native is a failed run');
+    assert.strictEqual((await request(`${url}/run/parse?approach=native&document=${proto}`)).json.validated, true);
+    const unknown = await request(`${url}/run/stringify?document=${'0'.repeat(64)}`);
+    assert.strictEqual(unknown.status, 404, unknown.text);
+    assert.match(unknown.json.error, /PUT \/documents/);
+    const malformed = await request(`${url}/run/parse?document=ABC`);
+    assert.strictEqual(malformed.status, 400, malformed.text);
+    assert.strictEqual(malformed.json.parameter, 'document');
+    assert.deepStrictEqual((await request(`${url}/documents`)).json.documents.map((d) => d.inUse), [false, false], 'released after the runs');
+  });
+
   test('a JSON document is kept by its sha256, listed, and its caps are in /info', async (t) => {
     const { url } = await documentService(t, makeService);
     const text = '{"orders": [{"id": 1, "total": 9.5, "note": "naïve ☃"}, {"id": 2, "total": -0, "tags": []}]}';

@@ -27,7 +27,7 @@ function makeService(options = {}) {
     express,
     promClient,
     libraries: packageVersions(require, LIBRARIES),
-    workloads: Object.assign(serializationWorkloads(approaches), { csv: csvWorkload(approaches.csv) }),
+    workloads: (metrics, documents) => Object.assign(serializationWorkloads(approaches, documents), { csv: csvWorkload(approaches.csv) }),
     routes: (metrics) => offload.routes(metrics).concat(csvUploadRoutes(approaches.csv, uploadSettings)),
     close: offload.close,
     documents: true,
