@@ -103,12 +103,14 @@ function packageVersions(serviceRequire, names) {
   return Object.fromEntries(names.map((name) => [name, packageJsonOf(serviceRequire, name).version]));
 }
 
-// A package whose `exports` leaves out package.json (piscina, csv-parse) is found from its entry point upwards.
+// A package whose `exports` leaves out package.json (piscina, csv-parse), or maps it elsewhere with a pattern
+// (stream-json 3's "./*": "./src/*" points at src/package.json, which does not exist), is found from its entry
+// point upwards.
 function packageJsonOf(serviceRequire, name) {
   try {
     return serviceRequire(`${name}/package.json`);
   } catch (err) {
-    if (err.code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw err;
+    if (err.code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED' && err.code !== 'MODULE_NOT_FOUND') throw err;
   }
   for (let dir = path.dirname(serviceRequire.resolve(name)); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const file = path.join(dir, 'package.json');

@@ -109,21 +109,22 @@ const STRINGIFY = [
 ];
 
 /**
- * stream-json's documented way to build a whole value: its Parser piped into an Assembler, whose 'done' event hands
- * over the value. {packValues: true, streamValues: false} is the maintainer's advice for that case (wiki, Performance:
- * half the tokens when only whole values are used). The text is written in PEER_CHUNK_CHARS pieces that never split
- * a surrogate pair (the Parser's writable side encodes each string to UTF-8 on its own), waiting for 'drain' when
- * write() says so, with a turn of the event loop whenever yieldMs has passed.
+ * stream-json's documented way to build a whole value: its Parser piped into an Assembler, which hands over the value
+ * through its onDone option. {packValues: true, streamValues: false} is the maintainer's advice for that case (wiki,
+ * Performance: half the tokens when only whole values are used). Since stream-json 2 the package is ES modules
+ * (loaded with require(), which Node 24 does for modules without top-level await), `parser` is a token generator and
+ * `parserStream` the Node stream around it, and the Assembler is no longer an event emitter. The text is written in
+ * PEER_CHUNK_CHARS pieces that never split a surrogate pair (the Parser's writable side encodes each string to UTF-8
+ * on its own), waiting for 'drain' when write() says so, with a turn of the event loop whenever yieldMs has passed.
  */
 function streamJsonParse() {
-  const { parser } = peerRequire(PEERS.streamJson);
-  const Assembler = peerRequire(`${PEERS.streamJson}/Assembler`);
+  const { parserStream } = peerRequire(PEERS.streamJson);
+  const { Assembler } = peerRequire(`${PEERS.streamJson}/assembler.js`);
   return async function streamJson(text, { yieldMs, stats }) {
     stats.yields = 0;
-    const tokens = parser({ packValues: true, streamValues: false });
-    const assembler = Assembler.connectTo(tokens);
+    const tokens = parserStream({ packValues: true, streamValues: false });
     const assembled = new Promise((resolve, reject) => {
-      assembler.on('done', (done) => resolve(done.current));
+      Assembler.connectTo(tokens, { onDone: (assembler) => resolve(assembler.current) });
       tokens.on('error', reject);
     });
     const feed = async () => {

@@ -46,7 +46,7 @@ class HttpContractTest {
                 "jackson-annotations", "prometheus-metrics", "jetty"),
             libraries.keys,
         )
-        // Jackson's annotations are numbered by minor version only (2.22) since 2.20.
+        // Jackson's annotations are numbered by minor version only (2.23) since 2.20.
         libraries.values.forEach { assertTrue(Regex("""\d+\.\d+(\.\d+)?""").matches(it.jsonPrimitive.content), "version $it") }
         assertEquals(libraries.str("kotlinx-serialization-json"), libraries.str("kotlinx-serialization-cbor"))
         assertEquals(libraries.str("jackson-databind"), libraries.str("jackson-dataformat-cbor"))
