@@ -84,7 +84,7 @@ function createService(serviceDefinition) {
 }
 
 /**
- * The store of users' documents and its caps (README.md, "Your own document"): how many and how many bytes of text
+ * The store of users' documents and its caps (CONTRACT.md, "Users' documents"): how many and how many bytes of text
  * it keeps, the largest document and the deepest nesting a PUT /documents takes (deeper than native JSON.stringify
  * goes on the lab's Node lines, about 3 600 levels inside a request, is refused).
  */
