@@ -55,7 +55,8 @@
  * - guessed: once a scanned batch shows that the text around the commas between children is always the same (e.g.
  *   `},{"id":` in an array of records, or `,` in an array of numbers) and appears nowhere else in the batch, the
  *   next batches end at the first such comma past the target, found by indexOf, without reading what lies between
- *   (each at most four times as long as the one before: a guess cannot see where its container ends). An object
+ *   (each at most four times as long as the one before: a guess cannot see where its container ends; in a nested one,
+   the brackets before the guessed comma are counted first, and a close among them ends the batch there). An object
  *   whose values differ in kind can have its keys' common start instead (`,"key_`), when it appears in the batch once
  *   for each key of that start and nowhere else: batches then end at commas before such keys only.
  *   Children of a thousand characters or more are then parsed one by one from slices of the text, which V8 does not
@@ -554,6 +555,16 @@ class Parser {
     if (frame.kind === ARRAY && frame.elementChars >= ELEMENT_ALONE_CHARS) return this.elementBatch(frame, start, target, limit, started, chainAt);
     const end = this.nextComma(frame.signature, target, limit);
     if (end < 0 || (chainAt >= start && chainAt < end)) return false;
+    if (this.checksCloses()) {
+      // A nested container may end before the guessed comma, which is then one of the text after it (a sibling's
+      // with the same text around it): native would read the whole batch, reject it, and it would be parsed again
+      // smaller. The brackets, counted, show the container's close first, and the batch ends there.
+      const close = this.closeIn(start, end);
+      if (close >= 0) {
+        this.endBatch(frame, start, close, true);
+        return true;
+      }
+    }
     this.sliceChars += end - start; // parsed, or wasted on a wrong guess
     try {
       this.flush(frame, start, end, false);
@@ -566,6 +577,46 @@ class Parser {
     frame.pos = end + 1;
     frame.needValue = true;
     return true;
+  }
+
+  /**
+   * Whether a guessed batch is checked for its container's close first (closeIn()): in a nested container (the root
+   * ends where the text does, and no comma follows it), while counting brackets blind to strings has not been wrong
+   * in this text (then the guess is unchecked: a wrong count would cost a parse as often as it saves one).
+   */
+  checksCloses() {
+    return this.stack.length > 1 && this.bracketFailures < MAX_BRACKET_FAILURES;
+  }
+
+  /**
+   * Where the container whose children start at `start` closes before `end`, by counting its brackets alone, blind to
+   * strings as bracketEnd() is: the first closing bracket with none open before it, or -1. Native's parse of the batch
+   * that ends there is the check (flushChecked). The characters counted go to the slice's.
+   */
+  closeIn(start, end) {
+    const region = this.text.slice(start, end);
+    const length = region.length;
+    this.sliceChars += length;
+    let depth = 0;
+    let openBracket = indexIn(region, '[', 0);
+    let openBrace = indexIn(region, '{', 0);
+    let closeBracket = indexIn(region, ']', 0);
+    let closeBrace = indexIn(region, '}', 0);
+    for (;;) {
+      const open = Math.min(openBracket, openBrace);
+      const close = Math.min(closeBracket, closeBrace);
+      if (close >= length) return -1;
+      if (open < close) {
+        depth++;
+        if (open === openBracket) openBracket = indexIn(region, '[', open + 1);
+        else openBrace = indexIn(region, '{', open + 1);
+      } else {
+        if (depth === 0) return start + close;
+        depth--;
+        if (close === closeBracket) closeBracket = indexIn(region, ']', close + 1);
+        else closeBrace = indexIn(region, '}', close + 1);
+      }
+    }
   }
 
   /**

@@ -155,15 +155,7 @@ const PARSE_SLICES = { base: 2, perValue: 1 / 64, perNativeSlice: 2 };
 // Departures found by this guard and not fixed yet, each pinned at what it does today (so that it cannot get worse
 // unseen) with what it shows; remove the entry once fixed. (Not test.todo: the Node 14 port fails a run on a failing
 // todo.)
-const PARSE_KNOWN = {
-  'objects, large leaves, branching 16, depth 2': {
-    chars: { perChar: 2.1, perCall: 4 },
-    modelled: { baseMs: 0.1, perNativeMs: 2.2 },
-    why:
-      'native reads 2.0 characters a character of text: a batch that runs past the end of its container is parsed, ' +
-      'rejected by native and parsed again smaller',
-  },
-};
+const PARSE_KNOWN = {};
 
 const nativeParseMs = (chars) => chars * WORK_MS.parseChar + WORK_MS.nativeCall;
 
