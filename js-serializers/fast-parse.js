@@ -31,6 +31,11 @@
  * quarter (a batch may end past its target), except where one token must be read whole (a key or a number longer
  * than the slice) and parseChunks' join of its chunks (a copy of the whole text, one step).
  *
+ * A text that native reads within one slice, at the rate this process' parses taught (document-rate.js; before any,
+ * a slow prior of 20 characters a microsecond), is read whole: one native call, in the caller's turn, with no turn
+ * waited, since there is no second slice for a first to share a turn with. A text of a kind that parses much slower
+ * than those the rate came from can outlast a slice in that step; its own parse teaches the slower rate at once.
+ *
  * How: all the parsing is done by native JSON.parse, on batches. The containers near the top (the root, and any value
  * too large for one batch) are walked here with an explicit stack, so depth costs no call stack. The children of a
  * walked container are parsed in batches of consecutive values, `JSON.parse('[' + slice + ']')` (or '{...}' for
@@ -100,10 +105,13 @@ const { StringDecoder } = require('string_decoder');
 const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = require('../node-kit/slices');
 const { isArrayIndex, indexKeyCount, tableCapacity, growthCount } = require('./hash-table-growth');
 const { LearntRate } = require('./learnt-rate');
+const { DocumentRate } = require('./document-rate');
 
 // Before anything is measured, assume a slow 20 characters per microsecond (deeply nested arrays on Node 14 parse at
 // about that speed; most documents parse 10 to 30 times faster). A text this short at that rate is parsed whole.
 const INITIAL_MS_PER_CHAR = 1 / 20000;
+// What this process' parses taught of native's rate, from that prior: a text it reads within one slice is read whole.
+const documentRate = new DocumentRate(INITIAL_MS_PER_CHAR);
 // The first batch of all is a probe of this fraction of the slice, so that a misjudged prior cannot overshoot; so is
 // the first batch merged into an object (the adopted first batch tells nothing of the cost of setting keys).
 const PROBE_FRACTION = 1 / 8;
@@ -258,6 +266,8 @@ class Parser {
     this.started = false;
     this.result = undefined;
     this.nativeCalls = 0;
+    this.nativeMs = 0; // time in native calls that parsed, and the characters they read: native's rate on this text
+    this.nativeChars = 0;
     this.breakSlice = false; // the next step must start a slice of its own
     this.sliceFresh = true; // the current step is the first of its slice
     this.priorMsPerChar = INITIAL_MS_PER_CHAR; // the prior for new frames: the last rate learnt anywhere
@@ -327,7 +337,7 @@ class Parser {
     WS.test(text);
     const start = WS.lastIndex;
     const code = text.charCodeAt(start);
-    const small = this.length * INITIAL_MS_PER_CHAR <= Math.max(deadline - now(), 0) && this.length <= this.maxSliceChars;
+    const small = documentRate.fits(this.length, Math.max(deadline - now(), 0)) && this.length <= this.maxSliceChars;
     if (small || (code !== OPEN_BRACKET && code !== OPEN_BRACE && code !== QUOTE)) {
       // A short text, or a top-level number or literal (a token is never cut): native whole, native's error.
       this.nativeCalls++;
@@ -1258,8 +1268,12 @@ class Parser {
   /** JSON.parse of a piece of text; offset: where the piece's first character is in the text (to map positions). */
   native(piece, offset, from, to) {
     this.nativeCalls++;
+    const started = now();
     try {
-      return JSON.parse(piece);
+      const value = JSON.parse(piece);
+      this.nativeMs += now() - started;
+      this.nativeChars += piece.length;
+      return value;
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
       const match = POSITION.exec(error.message);
@@ -1501,6 +1515,10 @@ function countSlice(stats, ms, chars) {
 /** Runs a Parser slice by slice (node-kit's slice loop). */
 async function run(text, settings) {
   const stats = settings.stats;
+  if (text.length <= settings.maxSliceChars && documentRate.fits(text.length, settings.yieldMs)) {
+    throwIfAborted(settings.signal);
+    return parseWhole(text, stats);
+  }
   const parser = new Parser(text, settings.maxSliceChars);
   const step = (deadline) => {
     const started = now();
@@ -1514,7 +1532,27 @@ async function run(text, settings) {
     }
   };
   await runSlices(step, { yieldMs: settings.yieldMs, signal: settings.signal, stats });
+  // Native's own rate on this text's pieces (their copies included), not the batches' (scans, merges, frames): the
+  // rate a whole parse of a text like it would run at.
+  documentRate.addWhole(parser.nativeMs, parser.nativeChars);
   return parser.result;
+}
+
+/**
+ * A text native reads within one slice, at the rate this process learnt: read whole, in the caller's turn, with no
+ * turn waited (there is no second slice for the first to share a turn with), and native's error if it fails.
+ */
+function parseWhole(text, stats) {
+  const started = now();
+  stats.nativeCalls = 1;
+  let value;
+  try {
+    value = JSON.parse(text);
+  } finally {
+    countSlice(stats, now() - started, text.length);
+  }
+  documentRate.addWhole(stats.maxSliceMs, text.length); // a text rejected early would teach a rate far too fast
+  return value;
 }
 
 async function parse(text, options) {
