@@ -6,9 +6,13 @@
  * waits for, with the slice loop's setup, cost small documents 2-4x native.
  *
  * It learns from every parse: a whole one's measured time, a sliced one's time in its native calls, for the characters
- * they read (of a text long enough that the clock and a call's fixed cost do not dominate). A rate slower than the one known replaces it at once,
- * a faster one moves it half way: a document that parsed fast (long strings, 1 GB/s) must not talk one that parses
- * slowly (deep nesting, 20 MB/s) into a block of many slices. Node 14 syntax: fast-parse.js runs there too.
+ * they read (of a text long enough that the clock and a call's fixed cost do not dominate). The last such rate is the
+ * one used: a service parses the same kinds of documents over and over, and when the kind changes, rates differ by up
+ * to 10x (long strings at 1 GB/s, deep nesting at 20 MB/s), so that a mean would misjudge the texts of both kinds
+ * for many parses; the last rate misjudges one text at most, the first of a kind, whose own parse teaches its rate.
+ * (Keeping the slower of two rates longer, tried first, left 0.75 MB documents that native reads in 3 ms sliced for
+ * several parses after a text of tiny arrays, whose native rate is 6x slower, with no gain: a mean moves to the fast
+ * rate within a few parses of the fast kind all the same.) Node 14 syntax: fast-parse.js runs there too.
  */
 // Whole parses shorter than this teach nothing: a few microseconds of fixed cost would read as a slow rate.
 const MIN_LEARN_CHARS = 1 << 14;
@@ -16,7 +20,6 @@ const MIN_LEARN_CHARS = 1 << 14;
 class DocumentRate {
   constructor(prior) {
     this.msPerChar = prior;
-    this.measured = false;
   }
 
   /** Whether native reads `chars` characters within `ms` at the rate known. */
@@ -30,9 +33,7 @@ class DocumentRate {
   }
 
   learn(msPerChar) {
-    const faster = this.measured && msPerChar < this.msPerChar;
-    this.msPerChar = faster ? (this.msPerChar + msPerChar) / 2 : msPerChar;
-    this.measured = true;
+    this.msPerChar = msPerChar;
   }
 }
 
