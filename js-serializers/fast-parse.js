@@ -122,6 +122,9 @@ const MERGE_FRACTION = 1 / 2;
 // A value that starts before the batch's target length may end this fraction of the batch past it.
 const SLACK_FRACTION = 1 / 4;
 const MIN_BATCH_CHARS = 256;
+// A scanned batch shorter than this and than a quarter of what a whole slice would give it, all that is left of a
+// slice, waits for the next slice (whose first step takes any size).
+const MIN_TAIL_CHARS = 12000;
 // A batch's text, and a long string's piece, is at most this many characters (a batch may end a quarter past it), so
 // that its copy (two bytes a character in a two-byte text) stays under V8's largest regular object, 128 KB. A larger
 // copy is a large object, on fresh pages of its own: records parsed from copies of 150k characters took 15-20 % longer
@@ -270,6 +273,7 @@ class Parser {
     this.nativeChars = 0;
     this.breakSlice = false; // the next step must start a slice of its own
     this.sliceFresh = true; // the current step is the first of its slice
+    this.sliceMs = 0; // the time the current slice had at its first step
     this.priorMsPerChar = INITIAL_MS_PER_CHAR; // the prior for new frames: the last rate learnt anywhere
     this.measured = false; // before the first rate is learnt, batches are probes
     this.scanRate = new LearntRate(INITIAL_MS_PER_CHAR / 4); // scanning, all frames alike
@@ -321,6 +325,7 @@ class Parser {
         return false;
       }
       this.sliceFresh = !progressed;
+      if (!progressed) this.sliceMs = Math.max(deadline - now(), 0);
       progressed = true;
       const frame = stack[stack.length - 1];
       if (frame.kind === STRING) this.stringStep(frame, deadline);
@@ -390,8 +395,15 @@ class Parser {
     }
     frame.exactNext = false;
     // A scanned batch: the scan reads up to `limit`, native parses up to about `target`.
-    const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.batchCharsLeft(), Math.floor(left / (frame.parseRate.msPerChar + this.scanRate.msPerChar * (1 + SLACK_FRACTION)))));
+    const rate = frame.parseRate.msPerChar + this.scanRate.msPerChar * (1 + SLACK_FRACTION);
+    const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.batchCharsLeft(), Math.floor(left / rate)));
     const target = Math.min(this.length, start + chars);
+    if (!this.sliceFresh && chars < MIN_TAIL_CHARS && chars * 4 < this.sliceMs * fraction / rate) {
+      // The slice is nearly spent: a batch this short would walk any value longer than itself (a frame, its key's
+      // parse, its batches merged into its first), where the next slice's whole batch parses it in one native call.
+      this.breakSlice = true;
+      return;
+    }
     const limit = Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION));
     if (frame.scanNext) {
       frame.scanNext = false;
