@@ -581,7 +581,7 @@ class Parser {
       // A nested container may end before the guessed comma, which is then one of the text after it (a sibling's
       // with the same text around it): native would read the whole batch, reject it, and it would be parsed again
       // smaller. The brackets, counted, show the container's close first, and the batch ends there.
-      const close = this.closeIn(start, end);
+      const close = this.closeIn(frame, start, end);
       if (close >= 0) {
         this.endBatch(frame, start, close, true);
         return true;
@@ -611,34 +611,32 @@ class Parser {
   }
 
   /**
-   * Where the container whose children start at `start` closes before `end`, by counting its brackets alone, blind to
-   * strings as bracketEnd() is: the first closing bracket with none open before it, or -1. Native's parse of the batch
-   * that ends there is the check (flushChecked). The characters counted go to the slice's.
+   * Where frame's container, whose children start at `start`, closes before `end`, or -1: its first closing bracket
+   * that no opening one of its kind matches there, counted blind to strings as bracketEnd() counts. Brackets of the
+   * other kind need no count: in JSON they nest inside the container's, so an array's children are read for `[` and
+   * `]` only, which an array of records has few of (indexOf skips whole records), an object's for `{` and `}`.
+   * Native's parse of the batch that ends there is the check (flushChecked). The characters go to the slice's.
    */
-  closeIn(start, end) {
+  closeIn(frame, start, end) {
     const region = this.text.slice(start, end);
     const length = region.length;
     this.sliceChars += length;
+    const opening = frame.kind === ARRAY ? '[' : '{';
+    const closing = frame.kind === ARRAY ? ']' : '}';
     let depth = 0;
-    let openBracket = indexIn(region, '[', 0);
-    let openBrace = indexIn(region, '{', 0);
-    let closeBracket = indexIn(region, ']', 0);
-    let closeBrace = indexIn(region, '}', 0);
-    for (;;) {
-      const open = Math.min(openBracket, openBrace);
-      const close = Math.min(closeBracket, closeBrace);
-      if (close >= length) return -1;
+    let open = indexIn(region, opening, 0);
+    let close = indexIn(region, closing, 0);
+    while (close < length) {
       if (open < close) {
         depth++;
-        if (open === openBracket) openBracket = indexIn(region, '[', open + 1);
-        else openBrace = indexIn(region, '{', open + 1);
+        open = indexIn(region, opening, open + 1);
       } else {
         if (depth === 0) return start + close;
         depth--;
-        if (close === closeBracket) closeBracket = indexIn(region, ']', close + 1);
-        else closeBrace = indexIn(region, '}', close + 1);
+        close = indexIn(region, closing, close + 1);
       }
     }
+    return -1;
   }
 
   /**
