@@ -157,6 +157,9 @@ const MAX_BRACKET_FAILURES = 2;
 // container ends, and one past it (at a comma of the text after) fails after parsing all of it. Bounded so, a small
 // container that learnt a signature wastes little, and a large one still grows to full batches in a few.
 const GUESS_GROWTH = 4;
+// A guessed batch in a nested container is checked for the container's close unless the container has already had
+// this many times the batch parsed (checksCloses()).
+const CHECKED_SHARE = 16;
 const MAX_SIGNATURE_CHARS = 24;
 // A container stops looking for a signature after this many scanned batches without one: the children differ (a wide
 // object's values of several kinds, say), and each look reads the whole batch again.
@@ -219,6 +222,7 @@ class Frame {
   constructor(kind, pos, key, msPerChar) {
     this.kind = kind;
     this.pos = pos; // next character to read: a value's start, a separator after afterValue, or a string piece
+    this.opened = pos; // where its first child starts
     this.key = key; // the member name this value goes under, in an object parent
     this.value = null; // OBJECT: the object built so far (its first batch's result, adopted); ARRAY: see closeAt
     this.parts = null; // ARRAY: arrays of consecutive children (batch results), copied into one at the end; STRING: pieces
@@ -577,7 +581,7 @@ class Parser {
     if (frame.kind === ARRAY && frame.elementChars >= ELEMENT_ALONE_CHARS) return this.elementBatch(frame, start, target, limit, started, chainAt);
     const end = this.nextComma(frame.signature, target, limit);
     if (end < 0 || (chainAt >= start && chainAt < end)) return false;
-    if (this.checksCloses()) {
+    if (this.checksCloses(frame, start, end)) {
       // A nested container may end before the guessed comma, which is then one of the text after it (a sibling's
       // with the same text around it): native would read the whole batch, reject it, and it would be parsed again
       // smaller. The brackets, counted, show the container's close first, and the batch ends there.
@@ -602,12 +606,15 @@ class Parser {
   }
 
   /**
-   * Whether a guessed batch is checked for its container's close first (closeIn()): in a nested container (the root
-   * ends where the text does, and no comma follows it), while counting brackets blind to strings has not been wrong
-   * in this text (then the guess is unchecked: a wrong count would cost a parse as often as it saves one).
+   * Whether a guessed batch, text[start, end), is checked for its container's close first (closeIn()): in a nested
+   * container (the root ends where the text does, and no comma follows it), while counting brackets blind to strings
+   * has not been wrong in this text (a wrong count would cost a parse as often as it saves one), and while the batch
+   * is more than a CHECKED_SHARE of what the container has had parsed: past that, the one batch that can run past its
+   * end (a container ends once) wastes less than that share of the container, where checking every batch would read
+   * a long array of small arrays (the world atlas' arcs) twice, bracket by bracket.
    */
-  checksCloses() {
-    return this.stack.length > 1 && this.bracketFailures < MAX_BRACKET_FAILURES;
+  checksCloses(frame, start, end) {
+    return this.stack.length > 1 && this.bracketFailures < MAX_BRACKET_FAILURES && (end - start) * CHECKED_SHARE > start - frame.opened;
   }
 
   /**
