@@ -31,10 +31,11 @@
  * quarter (a batch may end past its target), except where one token must be read whole (a key or a number longer
  * than the slice) and parseChunks' join of its chunks (a copy of the whole text, one step).
  *
- * A text that native reads within one slice, at the rate this process' parses taught (document-rate.js; before any,
- * a slow prior of 20 characters a microsecond), is read whole: one native call, in the caller's turn, with no turn
- * waited, since there is no second slice for a first to share a turn with. A text of a kind that parses much slower
- * than those the rate came from can outlast a slice in that step; its own parse teaches the slower rate at once.
+ * A text of at most 1 Mi characters that native reads within one slice, at the rate this process' parses taught
+ * (document-rate.js; before any, a slow prior of 20 characters a microsecond), is read whole: one native call, in the
+ * caller's turn, with no turn waited, since there is no second slice for a first to share a turn with. A text of a
+ * kind that parses much slower than the one the rate came from can outlast a slice in that step (up to 1 Mi
+ * characters of native's work); its own parse teaches its rate.
  *
  * How: all the parsing is done by native JSON.parse, on batches. The containers near the top (the root, and any value
  * too large for one batch) are walked here with an explicit stack, so depth costs no call stack. The children of a
@@ -112,6 +113,12 @@ const { DocumentRate } = require('./document-rate');
 const INITIAL_MS_PER_CHAR = 1 / 20000;
 // What this process' parses taught of native's rate, from that prior: a text it reads within one slice is read whole.
 const documentRate = new DocumentRate(INITIAL_MS_PER_CHAR);
+// ... up to this many characters: the rate is that of the texts parsed before, and kinds of text parse at rates 10-50x
+// apart (long strings at 1 GB/s, arrays of small arrays at 40 MB/s, deep nesting at 20): after a fast kind, a slow one
+// read whole by mistake blocks for its whole native time, once. Bounded so, that is at most 1 Mi characters' worth
+// (25-50 ms at the slowest) rather than a slice's maxSliceChars (5 Mi: 250 ms); the documents of under 1 MB that
+// slicing gains nothing on stay under it.
+const MAX_WHOLE_CHARS = 1 << 20;
 // The first batch of all is a probe of this fraction of the slice, so that a misjudged prior cannot overshoot; so is
 // the first batch merged into an object (the adopted first batch tells nothing of the cost of setting keys).
 const PROBE_FRACTION = 1 / 8;
@@ -1532,7 +1539,7 @@ function countSlice(stats, ms, chars) {
 /** Runs a Parser slice by slice (node-kit's slice loop). */
 async function run(text, settings) {
   const stats = settings.stats;
-  if (text.length <= settings.maxSliceChars && documentRate.fits(text.length, settings.yieldMs)) {
+  if (text.length <= Math.min(settings.maxSliceChars, MAX_WHOLE_CHARS) && documentRate.fits(text.length, settings.yieldMs)) {
     throwIfAborted(settings.signal);
     return parseWhole(text, stats);
   }
