@@ -353,7 +353,7 @@ class Parser {
     WS.test(text);
     const start = WS.lastIndex;
     const code = text.charCodeAt(start);
-    const small = documentRate.fits(this.length, Math.max(deadline - now(), 0)) && this.length <= this.maxSliceChars;
+    const small = this.length <= Math.min(this.maxSliceChars, MAX_WHOLE_CHARS) && documentRate.fits(this.length, Math.max(deadline - now(), 0));
     if (small || (code !== OPEN_BRACKET && code !== OPEN_BRACE && code !== QUOTE)) {
       // A short text, or a top-level number or literal (a token is never cut): native whole, native's error.
       this.nativeCalls++;
