@@ -31,6 +31,12 @@
  * quarter (a batch may end past its target), except where one token must be read whole (a key or a number longer
  * than the slice) and parseChunks' join of its chunks (a copy of the whole text, one step).
  *
+ * A text of at most 1 Mi characters that native reads within one slice, at the rate this process' parses taught
+ * (document-rate.js; before any, a slow prior of 20 characters a microsecond), is read whole: one native call, in the
+ * caller's turn, with no turn waited, since there is no second slice for a first to share a turn with. A text of a
+ * kind that parses much slower than the one the rate came from can outlast a slice in that step (up to 1 Mi
+ * characters of native's work); its own parse teaches its rate.
+ *
  * How: all the parsing is done by native JSON.parse, on batches. The containers near the top (the root, and any value
  * too large for one batch) are walked here with an explicit stack, so depth costs no call stack. The children of a
  * walked container are parsed in batches of consecutive values, `JSON.parse('[' + slice + ']')` (or '{...}' for
@@ -55,7 +61,8 @@
  * - guessed: once a scanned batch shows that the text around the commas between children is always the same (e.g.
  *   `},{"id":` in an array of records, or `,` in an array of numbers) and appears nowhere else in the batch, the
  *   next batches end at the first such comma past the target, found by indexOf, without reading what lies between
- *   (each at most four times as long as the one before: a guess cannot see where its container ends). An object
+ *   (each at most four times as long as the one before: a guess cannot see where its container ends; in a nested one,
+   the brackets before the guessed comma are counted first, and a close among them ends the batch there). An object
  *   whose values differ in kind can have its keys' common start instead (`,"key_`), when it appears in the batch once
  *   for each key of that start and nowhere else: batches then end at commas before such keys only.
  *   Children of a thousand characters or more are then parsed one by one from slices of the text, which V8 does not
@@ -99,10 +106,19 @@ const { StringDecoder } = require('string_decoder');
 const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = require('../node-kit/slices');
 const { isArrayIndex, indexKeyCount, tableCapacity, growthCount } = require('./hash-table-growth');
 const { LearntRate } = require('./learnt-rate');
+const { DocumentRate } = require('./document-rate');
 
 // Before anything is measured, assume a slow 20 characters per microsecond (deeply nested arrays on Node 14 parse at
 // about that speed; most documents parse 10 to 30 times faster). A text this short at that rate is parsed whole.
 const INITIAL_MS_PER_CHAR = 1 / 20000;
+// What this process' parses taught of native's rate, from that prior: a text it reads within one slice is read whole.
+const documentRate = new DocumentRate(INITIAL_MS_PER_CHAR);
+// ... up to this many characters: the rate is that of the texts parsed before, and kinds of text parse at rates 10-50x
+// apart (long strings at 1 GB/s, arrays of small arrays at 40 MB/s, deep nesting at 20): after a fast kind, a slow one
+// read whole by mistake blocks for its whole native time, once. Bounded so, that is at most 1 Mi characters' worth
+// (25-50 ms at the slowest) rather than a slice's maxSliceChars (5 Mi: 250 ms); the documents of under 1 MB that
+// slicing gains nothing on stay under it.
+const MAX_WHOLE_CHARS = 1 << 20;
 // The first batch of all is a probe of this fraction of the slice, so that a misjudged prior cannot overshoot; so is
 // the first batch merged into an object (the adopted first batch tells nothing of the cost of setting keys).
 const PROBE_FRACTION = 1 / 8;
@@ -113,6 +129,9 @@ const MERGE_FRACTION = 1 / 2;
 // A value that starts before the batch's target length may end this fraction of the batch past it.
 const SLACK_FRACTION = 1 / 4;
 const MIN_BATCH_CHARS = 256;
+// A scanned batch shorter than this and than a quarter of what a whole slice would give it, all that is left of a
+// slice, waits for the next slice (whose first step takes any size).
+const MIN_TAIL_CHARS = 12000;
 // A batch's text, and a long string's piece, is at most this many characters (a batch may end a quarter past it), so
 // that its copy (two bytes a character in a two-byte text) stays under V8's largest regular object, 128 KB. A larger
 // copy is a large object, on fresh pages of its own: records parsed from copies of 150k characters took 15-20 % longer
@@ -145,6 +164,9 @@ const MAX_BRACKET_FAILURES = 2;
 // container ends, and one past it (at a comma of the text after) fails after parsing all of it. Bounded so, a small
 // container that learnt a signature wastes little, and a large one still grows to full batches in a few.
 const GUESS_GROWTH = 4;
+// A guessed batch in a nested container is checked for the container's close unless the container has already had
+// this many times the batch parsed (checksCloses()).
+const CHECKED_SHARE = 16;
 const MAX_SIGNATURE_CHARS = 24;
 // A container stops looking for a signature after this many scanned batches without one: the children differ (a wide
 // object's values of several kinds, say), and each look reads the whole batch again.
@@ -207,6 +229,7 @@ class Frame {
   constructor(kind, pos, key, msPerChar) {
     this.kind = kind;
     this.pos = pos; // next character to read: a value's start, a separator after afterValue, or a string piece
+    this.opened = pos; // where its first child starts
     this.key = key; // the member name this value goes under, in an object parent
     this.value = null; // OBJECT: the object built so far (its first batch's result, adopted); ARRAY: see closeAt
     this.parts = null; // ARRAY: arrays of consecutive children (batch results), copied into one at the end; STRING: pieces
@@ -257,8 +280,11 @@ class Parser {
     this.started = false;
     this.result = undefined;
     this.nativeCalls = 0;
+    this.nativeMs = 0; // time in native calls that parsed, and the characters they read: native's rate on this text
+    this.nativeChars = 0;
     this.breakSlice = false; // the next step must start a slice of its own
     this.sliceFresh = true; // the current step is the first of its slice
+    this.sliceMs = 0; // the time the current slice had at its first step
     this.priorMsPerChar = INITIAL_MS_PER_CHAR; // the prior for new frames: the last rate learnt anywhere
     this.measured = false; // before the first rate is learnt, batches are probes
     this.scanRate = new LearntRate(INITIAL_MS_PER_CHAR / 4); // scanning, all frames alike
@@ -310,6 +336,7 @@ class Parser {
         return false;
       }
       this.sliceFresh = !progressed;
+      if (!progressed) this.sliceMs = Math.max(deadline - now(), 0);
       progressed = true;
       const frame = stack[stack.length - 1];
       if (frame.kind === STRING) this.stringStep(frame, deadline);
@@ -326,7 +353,7 @@ class Parser {
     WS.test(text);
     const start = WS.lastIndex;
     const code = text.charCodeAt(start);
-    const small = this.length * INITIAL_MS_PER_CHAR <= Math.max(deadline - now(), 0) && this.length <= this.maxSliceChars;
+    const small = this.length <= Math.min(this.maxSliceChars, MAX_WHOLE_CHARS) && documentRate.fits(this.length, Math.max(deadline - now(), 0));
     if (small || (code !== OPEN_BRACKET && code !== OPEN_BRACE && code !== QUOTE)) {
       // A short text, or a top-level number or literal (a token is never cut): native whole, native's error.
       this.nativeCalls++;
@@ -379,8 +406,15 @@ class Parser {
     }
     frame.exactNext = false;
     // A scanned batch: the scan reads up to `limit`, native parses up to about `target`.
-    const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.batchCharsLeft(), Math.floor(left / (frame.parseRate.msPerChar + this.scanRate.msPerChar * (1 + SLACK_FRACTION)))));
+    const rate = frame.parseRate.msPerChar + this.scanRate.msPerChar * (1 + SLACK_FRACTION);
+    const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.batchCharsLeft(), Math.floor(left / rate)));
     const target = Math.min(this.length, start + chars);
+    if (!this.sliceFresh && chars < MIN_TAIL_CHARS && chars * 4 < this.sliceMs * fraction / rate) {
+      // The slice is nearly spent: a batch this short would walk any value longer than itself (a frame, its key's
+      // parse, its batches merged into its first), where the next slice's whole batch parses it in one native call.
+      this.breakSlice = true;
+      return;
+    }
     const limit = Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION));
     if (frame.scanNext) {
       frame.scanNext = false;
@@ -554,6 +588,16 @@ class Parser {
     if (frame.kind === ARRAY && frame.elementChars >= ELEMENT_ALONE_CHARS) return this.elementBatch(frame, start, target, limit, started, chainAt);
     const end = this.nextComma(frame.signature, target, limit);
     if (end < 0 || (chainAt >= start && chainAt < end)) return false;
+    if (this.checksCloses(frame, start, end)) {
+      // A nested container may end before the guessed comma, which is then one of the text after it (a sibling's
+      // with the same text around it): native would read the whole batch, reject it, and it would be parsed again
+      // smaller. The brackets, counted, show the container's close first, and the batch ends there.
+      const close = this.closeIn(frame, start, end);
+      if (close >= 0) {
+        this.endBatch(frame, start, close, true);
+        return true;
+      }
+    }
     this.sliceChars += end - start; // parsed, or wasted on a wrong guess
     try {
       this.flush(frame, start, end, false);
@@ -566,6 +610,47 @@ class Parser {
     frame.pos = end + 1;
     frame.needValue = true;
     return true;
+  }
+
+  /**
+   * Whether a guessed batch, text[start, end), is checked for its container's close first (closeIn()): in a nested
+   * container (the root ends where the text does, and no comma follows it), while counting brackets blind to strings
+   * has not been wrong in this text (a wrong count would cost a parse as often as it saves one), and while the batch
+   * is more than a CHECKED_SHARE of what the container has had parsed: past that, the one batch that can run past its
+   * end (a container ends once) wastes less than that share of the container, where checking every batch would read
+   * a long array of small arrays (the world atlas' arcs) twice, bracket by bracket.
+   */
+  checksCloses(frame, start, end) {
+    return this.stack.length > 1 && this.bracketFailures < MAX_BRACKET_FAILURES && (end - start) * CHECKED_SHARE > start - frame.opened;
+  }
+
+  /**
+   * Where frame's container, whose children start at `start`, closes before `end`, or -1: its first closing bracket
+   * that no opening one of its kind matches there, counted blind to strings as bracketEnd() counts. Brackets of the
+   * other kind need no count: in JSON they nest inside the container's, so an array's children are read for `[` and
+   * `]` only, which an array of records has few of (indexOf skips whole records), an object's for `{` and `}`.
+   * Native's parse of the batch that ends there is the check (flushChecked). The characters go to the slice's.
+   */
+  closeIn(frame, start, end) {
+    const region = this.text.slice(start, end);
+    const length = region.length;
+    this.sliceChars += length;
+    const opening = frame.kind === ARRAY ? '[' : '{';
+    const closing = frame.kind === ARRAY ? ']' : '}';
+    let depth = 0;
+    let open = indexIn(region, opening, 0);
+    let close = indexIn(region, closing, 0);
+    while (close < length) {
+      if (open < close) {
+        depth++;
+        open = indexIn(region, opening, open + 1);
+      } else {
+        if (depth === 0) return start + close;
+        depth--;
+        close = indexIn(region, closing, close + 1);
+      }
+    }
+    return -1;
   }
 
   /**
@@ -1207,8 +1292,12 @@ class Parser {
   /** JSON.parse of a piece of text; offset: where the piece's first character is in the text (to map positions). */
   native(piece, offset, from, to) {
     this.nativeCalls++;
+    const started = now();
     try {
-      return JSON.parse(piece);
+      const value = JSON.parse(piece);
+      this.nativeMs += now() - started;
+      this.nativeChars += piece.length;
+      return value;
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
       const match = POSITION.exec(error.message);
@@ -1450,6 +1539,10 @@ function countSlice(stats, ms, chars) {
 /** Runs a Parser slice by slice (node-kit's slice loop). */
 async function run(text, settings) {
   const stats = settings.stats;
+  if (text.length <= Math.min(settings.maxSliceChars, MAX_WHOLE_CHARS) && documentRate.fits(text.length, settings.yieldMs)) {
+    throwIfAborted(settings.signal);
+    return parseWhole(text, stats);
+  }
   const parser = new Parser(text, settings.maxSliceChars);
   const step = (deadline) => {
     const started = now();
@@ -1463,7 +1556,27 @@ async function run(text, settings) {
     }
   };
   await runSlices(step, { yieldMs: settings.yieldMs, signal: settings.signal, stats });
+  // Native's own rate on this text's pieces (their copies included), not the batches' (scans, merges, frames): the
+  // rate a whole parse of a text like it would run at.
+  documentRate.addWhole(parser.nativeMs, parser.nativeChars);
   return parser.result;
+}
+
+/**
+ * A text native reads within one slice, at the rate this process learnt: read whole, in the caller's turn, with no
+ * turn waited (there is no second slice for the first to share a turn with), and native's error if it fails.
+ */
+function parseWhole(text, stats) {
+  const started = now();
+  stats.nativeCalls = 1;
+  let value;
+  try {
+    value = JSON.parse(text);
+  } finally {
+    countSlice(stats, now() - started, text.length);
+  }
+  documentRate.addWhole(stats.maxSliceMs, text.length); // a text rejected early would teach a rate far too fast
+  return value;
 }
 
 async function parse(text, options) {

@@ -13,8 +13,9 @@
 //
 //   node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]
 //
-// --baseline REV also runs fast-stringify.js as it was at git revision REV, in the same rounds (taking turns with
-// today's), so a before/after comparison is made on the same machine at the same moment; its copy is removed on exit.
+// --baseline REV also runs fast-stringify.js and fast-parse.js as they were at git revision REV, in the same rounds
+// (taking turns with today's), so a before/after comparison is made on the same machine at the same moment; their
+// copies are removed on exit.
 // Raw results go to results/bench/shapes-quick-<time>.json (with the runtime, the CPUs and the time); the lines are
 // printed from that report. Exit code 1 when one of fast's outputs differs from native's (a peer's is printed as
 // FAIL, a finding about the peer). Node 14 syntax.
@@ -66,14 +67,21 @@ function readArgs(argv) {
   return args;
 }
 
-/** fast-stringify.js at revision rev, written beside today's (its relative requires must resolve), and its remover. */
-function loadBaseline(rev) {
-  const file = path.join(__dirname, '..', `.fast-stringify-at-${rev.replace(/[^A-Za-z0-9]/g, '_')}.js`);
-  const source = execFileSync('git', ['show', `${rev}:js-serializers/fast-stringify.js`], { cwd: __dirname, encoding: 'utf8' });
+/** js-serializers/<name>.js at revision rev, written beside today's (its relative requires must resolve), and its remover. */
+function loadAtRevision(name, rev) {
+  const file = path.join(__dirname, '..', `.${name}-at-${rev.replace(/[^A-Za-z0-9]/g, '_')}.js`);
+  const source = execFileSync('git', ['show', `${rev}:js-serializers/${name}.js`], { cwd: __dirname, encoding: 'utf8' });
   fs.writeFileSync(file, source);
   const remove = () => fs.existsSync(file) && fs.unlinkSync(file);
   process.on('exit', remove);
   return { module: require(file), remove };
+}
+
+/** fast-stringify.js and fast-parse.js at revision rev: {stringify, parse, remove()}. */
+function loadBaseline(rev) {
+  const stringify = loadAtRevision('fast-stringify', rev);
+  const parse = loadAtRevision('fast-parse', rev);
+  return { stringify: stringify.module, parse: parse.module, remove: () => { stringify.remove(); parse.remove(); } };
 }
 
 const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');
@@ -109,13 +117,14 @@ function approachesOf(baseline) {
   return Object.assign(
     { native: { run: async (value) => JSON.stringify(value) } },
     stringifyOf(require('../fast-stringify'), ''),
-    baseline ? stringifyOf(baseline, 'before ') : {},
+    baseline ? stringifyOf(baseline.stringify, 'before ') : {},
     { 'json-ext': peer('stringify') },
     {
       'native parse': { parse: true, run: async (value, text) => JSON.parse(text) },
       parse: { parse: true, run: (value, text, stats) => fastParse.parse(text, { yieldMs: YIELD_MS, stats }) },
-      'json-ext parse': peer('parse'),
     },
+    baseline ? { 'before parse': { parse: true, run: (value, text, stats) => baseline.parse.parse(text, { yieldMs: YIELD_MS, stats }) } } : {},
+    { 'json-ext parse': peer('parse') },
   );
 }
 
@@ -187,7 +196,7 @@ function render(report) {
 async function main() {
   const args = readArgs(process.argv.slice(2));
   const baseline = args.baseline ? loadBaseline(args.baseline) : null;
-  const approaches = approachesOf(baseline && baseline.module);
+  const approaches = approachesOf(baseline);
   const report = {
     benchmark: 'shapes-quick',
     time: new Date().toISOString(),

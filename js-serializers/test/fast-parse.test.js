@@ -166,11 +166,20 @@ test('no text handed to JSON.parse is longer than a batch, so that its copy is n
 });
 
 test('no slice runs in the caller\'s turn of the loop, so the caller\'s own work and the first slice are two blocks', async () => {
+  const text = JSON.stringify(generate({ document: 'records', seed: 4, size: 200 }));
   const stats = {};
-  const pending = parse('[1,2,3]', { stats });
+  const pending = parse(text, { stats, yieldMs: THIN_MS });
   for (let i = 0; i < 50; i++) await null; // promises alone never give the loop a turn
   assert.strictEqual(stats.chars, 0, JSON.stringify(stats));
+  assertSame(await pending, JSON.parse(text), 'records in thin slices');
+});
+
+test('a text native reads within one slice is read whole in the caller\'s turn: no second slice to share it with', async () => {
+  const stats = {};
+  const pending = parse('[1,2,3]', { stats });
+  assert.deepStrictEqual(stats, { yields: 0, nativeCalls: 1, maxSliceMs: stats.maxSliceMs, chars: 7, maxSliceChars: 7 });
   assert.deepStrictEqual(await pending, [1, 2, 3]);
+  await assert.rejects(parse('[1,2', { stats }), SyntaxError); // native's own error
 });
 
 test('abort rejects with AbortError at the next slice boundary, and no work is done after it', async () => {

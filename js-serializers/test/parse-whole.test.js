@@ -1,0 +1,56 @@
+'use strict';
+// fast-parse reads a text whole, in one native call in the caller's turn, when native reads it within one slice at the
+// rate the module learnt in this process (document-rate.js): there is nothing to split, and the turn a first slice
+// waits for would cost a small document more than its parse. Counted with the work clock of test/work-counts.js, so
+// that the rates learnt are the same on any machine, never timed. A file of its own: the rate is the process's, and
+// these tests start from the prior. Node 14 syntax (services/node14-fibers/test/parse-whole.test.js runs it there).
+const assert = require('assert');
+const { countWork } = require('./work-counts');
+const { tree } = require('../bench/tree-families');
+const test = require('./test-runner');
+
+const FAST_PARSE = require.resolve('../fast-parse');
+const { parse } = require(FAST_PARSE);
+
+// Trees of small objects: 12 k characters (too short to teach a rate: document-rate.js' MIN_LEARN_CHARS), 76 k
+// (native's 0.6 ms at the work clock's rate, 3.8 ms at the module's prior of 20 characters a microsecond) and 312 k
+// (2.5 ms at the work clock's rate).
+const TINY = JSON.stringify(tree('objects', 'small', 2, 7, 1));
+const SMALL = JSON.stringify(tree('objects', 'small', 4, 5, 1));
+const LARGER = JSON.stringify(tree('objects', 'small', 4, 6, 2));
+
+/** One counted parse: {value, counts, stats, turned: whether a turn of the event loop came before it resolved}. */
+async function countedParse(text, yieldMs) {
+  const stats = {};
+  let value;
+  let turned = false;
+  const counts = await countWork(FAST_PARSE, async () => {
+    setImmediate(() => {
+      turned = true;
+    });
+    value = await parse(text, { yieldMs, stats });
+  });
+  assert.deepStrictEqual(value, JSON.parse(text));
+  return { counts, stats, turned };
+}
+
+function assertWhole(name, text, run) {
+  const figures = `${name}: ${JSON.stringify(run.counts)}, ${JSON.stringify(run.stats)}`;
+  assert.strictEqual(run.counts.nativeCalls, 1, `not one native call: ${figures}`);
+  assert.strictEqual(run.counts.nativeChars, text.length, `native did not read the text once: ${figures}`);
+  assert.strictEqual(run.stats.yields, 0, `yielded: ${figures}`);
+  assert.strictEqual(run.turned, false, `waited for a turn of the event loop: ${figures}`);
+}
+
+test('the first parse in a process, of a short text, is one native call in the caller\'s turn', async () => {
+  assertWhole('12 k characters, yieldMs 5', TINY, await countedParse(TINY, 5));
+});
+
+test('a text that fits a slice only at the rate its own sliced parse taught is sliced once, then read whole', async () => {
+  // At the prior, 76 k characters are about four slices of 1 ms (the test before taught nothing): walked in batches.
+  const first = await countedParse(SMALL, 1);
+  assert.ok(first.counts.nativeCalls > 1 && first.turned, `read whole at the prior: ${JSON.stringify(first.counts)}`);
+  assertWhole('76 k characters, yieldMs 1, after its sliced parse taught the rate', SMALL, await countedParse(SMALL, 1));
+  const larger = await countedParse(LARGER, 1);
+  assert.ok(larger.stats.yields > 0, `312 k characters were read whole in a slice of 1 ms: ${JSON.stringify(larger.stats)}`);
+});
