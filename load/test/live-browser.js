@@ -61,7 +61,7 @@ async function checkLivePageDuringRun(driverUrl, prometheus, options = {}) {
           break;
         }
       }
-      return newest !== null && newest >= Math.floor(since) && { newest, points: p99.filter((v) => v !== null).length, labels: chart.plot.series.slice(1).map((s) => s.label) };
+      return newest !== null && newest >= Math.ceil(since) && { newest, points: p99.filter((v) => v !== null).length, labels: chart.plot.series.slice(1).map((s) => s.label) };
     }, { timeout: BROWSER_TIMEOUT_MS, polling: 250 }, shown.target, since)).jsonValue();
 
     // Scenarios that ended appear in the ranking, each one the run has completed.
