@@ -4,7 +4,7 @@
 // (lag, probe and scenario latency, scenario spans), the ranking of ended scenarios, the runs with their reports and a
 // comparison; then every bad parameter and every way out of the results folder (../, %2e%2e, %2F in a segment,
 // absolute paths, links to outside), the same-site guard, Prometheus gone (a clear 502, the page saying so in
-// Chromium, the driver serving on) and PROMETHEUS_URL=none (503). Counts and contents, no durations.
+// Chromium, the driver serving on; its start and stop buttons still work) and PROMETHEUS_URL=none (503). Counts and contents, no durations.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -270,6 +270,29 @@ test('the live page: its routes over a real run and a real Prometheus, bad reque
       const listed = await page.waitForFunction(() => document.querySelectorAll('#run-list tbody tr').length > 0 && [...document.querySelectorAll('#run-list tbody tr')].map((tr) => tr.dataset.run), { timeout: BROWSER_TIMEOUT_MS });
       const ids = await listed.jsonValue();
       assert.ok(ids.includes(first.id) && ids.includes(second.id) && !ids.includes('linked-run'), ids.join());
+      // Start and stop from the page: its POSTs carry its own Origin, which the driver's guard lets through.
+      const latest = async () => (await get('/runs/latest')).json;
+      await page.waitForFunction(() => document.querySelectorAll('#suite option').length > 0 && !document.querySelector('#start').disabled, { timeout: BROWSER_TIMEOUT_MS });
+      await page.select('#suite', 'live');
+      await page.click('#start');
+      const third = await until('a run started from the page', 120000, async () => {
+        const run = await latest();
+        return { done: ![first.id, second.id].includes(run.id) && run.state === 'passed', value: run, why: `${run.id} ${run.state}` };
+      });
+      await page.waitForFunction(() => !document.querySelector('#start').disabled, { timeout: BROWSER_TIMEOUT_MS });
+      await page.click('#loop');
+      await page.click('#start');
+      await until('the looping run running', 120000, async () => {
+        const run = await latest();
+        return { done: run.id !== third.id && run.loop === true && run.state === 'running', why: `${run.id} ${run.state}` };
+      });
+      await page.waitForFunction(() => !document.querySelector('#stop').disabled, { timeout: BROWSER_TIMEOUT_MS });
+      await page.click('#stop');
+      const stopped = await until('the run stopped from the page', 120000, async () => {
+        const run = await latest();
+        return { done: run.state === 'stopped', value: run, why: run.state };
+      });
+      assert.strictEqual(stopped.loop, true);
       assert.deepStrictEqual(errors, []);
     } finally {
       await browser.close(); // before the driver stops, which would wait for the browser's idle connections

@@ -13,7 +13,7 @@
   const STROKE = { lagP99: '#d62728', lagMax: '#ff7f0e', gc: '#8c564b', probe: '#9467bd', request: '#1f77b4', cpu: '#d62728', rss: '#9467bd' };
   const CHART = { width: 440, height: 220 };
 
-  const live = { state: null, series: null, seriesError: null, charts: [], updates: 0 };
+  const live = { ready: false, state: null, series: null, seriesError: null, charts: [], updates: 0 };
   window.labLive = live;
   const $ = (selector, root = document) => root.querySelector(selector);
   const field = (name) => $(`[data-field="${name}"]`);
@@ -217,11 +217,42 @@
     runsKey = key;
   }
 
+  // Start and stop go through the driver's own guarded POST /runs and /runs/stop (a same-origin fetch carries this
+  // page's Origin, which the driver accepts; another site's page is refused there, not here).
+  async function post(target) {
+    const res = await fetch(target, { method: 'POST' });
+    const body = await res.json().catch(() => null);
+    setText('control', res.ok ? `${target}: ${res.status}` : `${target}: ${res.status} ${body && body.error ? body.error : ''}`);
+  }
+
+  function setUpControl(suites) {
+    const select = $('#suite');
+    for (const name of suites) {
+      const option = document.createElement('option');
+      option.value = name;
+      option.textContent = name;
+      select.appendChild(option);
+    }
+    $('#start').addEventListener('click', () => post(`/runs?suite=${encodeURIComponent(select.value)}&loop=${$('#loop').checked ? 1 : 0}`));
+    $('#stop').addEventListener('click', () => post('/runs/stop'));
+  }
+
+  function showControl(run) {
+    const running = Boolean(run) && ['waiting', 'running'].includes(run.state);
+    $('#start').disabled = running;
+    $('#stop').disabled = !running;
+  }
+
   async function pollState() {
     try {
       const s = await getJson('/live/state');
       live.state = s;
-      if (live.charts.length === 0) for (const target of s.targets) createRow(target);
+      if (!live.ready) {
+        live.ready = true;
+        setUpControl(s.suites);
+        for (const target of s.targets) createRow(target);
+      }
+      showControl(s.run);
       showState(s);
       await refreshTable(s.run);
       await refreshRuns(s.run);

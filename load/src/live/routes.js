@@ -9,6 +9,7 @@ const path = require('node:path');
 const { parseOnlyParams } = require('../../../node-kit/params');
 const { HttpError, badRequest } = require('../../../node-kit/errors');
 const { readManifests } = require('../../../lab-topology/manifests');
+const { suiteNames } = require('../suites');
 const { createLiveSeries, SECONDS } = require('./series');
 const { createResultsFolder } = require('./results-folder');
 const { progressOf } = require('./progress');
@@ -66,7 +67,7 @@ function liveRoutes({ config, runner }) {
     'GET /live/state': (res, query) => {
       parseOnlyParams({}, query);
       const run = runner.latest();
-      sendJson(res, { at: new Date().toISOString(), prometheus: config.prometheusUrl, targets, run, progress: progressOf(run, Date.now()) });
+      sendJson(res, { at: new Date().toISOString(), prometheus: config.prometheusUrl, targets, suites: suiteNames(config.suitesDir), run, progress: progressOf(run, Date.now()) });
     },
     'GET /live/series': async (res, query) => {
       const { seconds } = parseOnlyParams({ seconds: SECONDS }, query);
