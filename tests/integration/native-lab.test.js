@@ -52,6 +52,11 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
     if (lab.exitCode === null && lab.signalCode === null) lab.kill('SIGTERM');
     if (process.env.LAB_TEST_VERBOSE || t.passed === false) console.log(output);
   });
+  // Prometheus' data and the lab's state: removed once the lab has exited (it writes there until then).
+  t.after(async () => {
+    await exited;
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  });
 
   await t.test('every Prometheus target is up', async () => {
     await until('all targets up', STARTUP_TIMEOUT_MS, async () => {
