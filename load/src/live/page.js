@@ -78,7 +78,7 @@
       const { top, height } = u.bbox;
       ctx.save();
       ctx.font = `${Math.round(10 * window.devicePixelRatio)}px system-ui, sans-serif`;
-      for (const span of spans) {
+      for (const [i, span] of spans.entries()) {
         const x0 = u.valToPos(span.start, 'x', true);
         const x1 = u.valToPos(span.end, 'x', true);
         ctx.fillStyle = 'rgba(255, 160, 0, 0.12)';
@@ -91,7 +91,8 @@
         ctx.lineTo(x1, top + height);
         ctx.stroke();
         ctx.fillStyle = '#8a4b00';
-        ctx.fillText(span.scenario, x0 + 3, top + 12 * window.devicePixelRatio);
+        // Names on three lines in turn: short scenarios side by side would otherwise write over each other.
+        ctx.fillText(span.scenario, x0 + 3, top + 12 * (1 + (i % 3)) * window.devicePixelRatio);
       }
       ctx.restore();
     };
