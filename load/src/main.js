@@ -18,7 +18,7 @@ function main() {
   const log = (message) => console.log(`[load] ${message}`);
   const metrics = createMetrics();
   const runner = createRunner({ config, metrics, log });
-  const server = createServer({ runner, metrics, suitesDir: config.suitesDir, timeouts: config.timeouts, hostNames: config.hostNames });
+  const server = createServer({ runner, metrics, config, suitesDir: config.suitesDir, timeouts: config.timeouts, hostNames: config.hostNames });
   server.listen(config.port, config.host, () => {
     log(`listening on ${config.host}:${server.address().port}; targets: ${Object.entries(config.targets).map(([n, u]) => `${n}=${u}`).join(' ')}`);
     if (config.suite !== SUITE_NONE) runner.start(config.suite, config.loop);

@@ -52,4 +52,4 @@ function readRunFolder(runDir) {
   };
 }
 
-module.exports = { RUN_FILE, scenarioFileName, readRunFolder, notARun };
+module.exports = { RUN_FILE, SCENARIO_FILE, scenarioFileName, readRunFolder, notARun };

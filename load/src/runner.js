@@ -50,6 +50,23 @@ function labOf(env = process.env) {
   return { commit: env.LAB_GIT_COMMIT || null, images };
 }
 
+/** The scenario running now as /runs/latest's currentScenario: what it sends where, for how long, since when. */
+function currentScenarioOf(scenario, index) {
+  const run = runOf(scenario);
+  return {
+    index: index + 1,
+    name: scenario.name,
+    target: scenario.target,
+    request: `${scenario.method || 'GET'} ${scenario.path}`,
+    workload: run ? run.workload : null,
+    approach: run ? run.approach : null,
+    connections: scenario.connections,
+    durationSeconds: scenario.durationSeconds,
+    maxRequests: scenario.maxRequests === undefined ? null : scenario.maxRequests,
+    startedAt: new Date().toISOString(),
+  };
+}
+
 function createRunner({ config, metrics, log }) {
   let latest = null;
   let current = null; // the autocannon instance running now
@@ -62,7 +79,7 @@ function createRunner({ config, metrics, log }) {
     const names = new Set(loaded.scenarios.map((s) => s.target).concat(coverageTargets(loaded, manifests, config.targets)));
     const targets = Object.fromEntries([...names].map((t) => [t, config.targets[t]]));
     const run = newRunDir(config.resultsDir, loaded.name);
-    const status = { id: run.id, suite: loaded.name, loop, state: 'waiting', resultsDir: run.dir, scenarios: loaded.scenarios.length, completed: [], current: null };
+    const status = { id: run.id, suite: loaded.name, loop, state: 'waiting', resultsDir: run.dir, scenarios: loaded.scenarios.length, completed: [], current: null, currentScenario: null, upcomingSeconds: null };
     latest = status;
     const meta = { suite: loaded.name, description: loaded.description };
     let suite = loaded;
@@ -95,7 +112,11 @@ function createRunner({ config, metrics, log }) {
         break;
       }
       status.current = scenario.name;
+      // What the live page shows of the scenario running now (its progress and time left) and after it.
+      status.currentScenario = currentScenarioOf(scenario, i);
+      status.upcomingSeconds = suite.scenarios.slice(i + 1).reduce((sum, s) => sum + s.durationSeconds, 0);
       const labels = { scenario: scenario.name, target: scenario.target };
+      const requestLatency = metrics.requestLatency.labels(labels); // one label lookup, not one per response
       const probe = scenario.probe ? `, probe GET ${scenario.probe.path} at ${scenario.probe.ratePerSecond}/s` : '';
       log(`[${i + 1}/${suite.scenarios.length}] ${scenario.name}: ${scenario.method || 'GET'} ${scenario.target}${scenario.path}, ${scenario.connections} connections, ${scenario.durationSeconds} s${probe}`);
       metrics.scenarioActive.set(labels, 1);
@@ -115,6 +136,9 @@ function createRunner({ config, metrics, log }) {
           },
           onProbeResponse(seconds) {
             metrics.probeLatency.observe(labels, seconds);
+          },
+          onResponse(seconds) {
+            requestLatency.observe(seconds);
           },
         });
       } finally {
@@ -142,10 +166,13 @@ function createRunner({ config, metrics, log }) {
       log(`  ${describeSummary(summary, outcome.probe ? describeProbe(outcome.probe) : null)}`);
       if (!summary.passed && outcome.checks.samples.length > 0) log(`  first bad response: ${outcome.checks.samples[0]}`);
       status.current = null;
+      status.currentScenario = null;
       // run.json after every scenario: a driver killed outright still leaves the run so far, marked running.
       writeJson(run.dir, RUN_FILE, Object.assign(meta, { state: 'running', summary: status.completed }));
     }
     status.current = null;
+    status.currentScenario = null;
+    status.upcomingSeconds = 0;
     status.endedAt = new Date().toISOString();
     if (signal.aborted) status.state = 'stopped';
     else status.state = status.completed.length === suite.scenarios.length && status.completed.every((s) => s.passed) ? 'passed' : 'failed';

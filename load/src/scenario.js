@@ -43,7 +43,8 @@ function responseChecker(expect) {
 /**
  * Resolves to {scenario, url, window: {startedAt, endedAt, startMs, endMs}, result (autocannon's JSON), perSecond,
  * driver, littlesLaw, checks, passed, problems} and, with a probe, `probe` (its section, see probe.js). The probe
- * never adds to `problems`. onProbeResponse(seconds, statusCode) sees each probe response live.
+ * never adds to `problems`. onProbeResponse(seconds, statusCode) sees each probe response live, onResponse(seconds)
+ * each of the scenario's own.
  */
 async function runScenario(scenario, baseUrl, options) {
   const body = scenario.bodyFrom === undefined ? scenario.body : await fetchBody(baseUrl, scenario.bodyFrom);
@@ -83,7 +84,7 @@ function firstAnswerWindow(durationSeconds, timeoutSeconds) {
   };
 }
 
-function runWithBody(scenario, baseUrl, { onStart, onProbeResponse } = {}) {
+function runWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse } = {}) {
   const checker = responseChecker(scenario.expect);
   const body = scenario.body === undefined ? undefined : typeof scenario.body === 'string' ? scenario.body : JSON.stringify(scenario.body);
   const headers = Object.assign(body !== undefined ? { 'content-type': 'application/json' } : {}, scenario.headers);
@@ -133,7 +134,10 @@ function runWithBody(scenario, baseUrl, { onStart, onProbeResponse } = {}) {
         resolve(outcome);
       });
     });
-    instance.on('response', (client, statusCode, resBytes, responseTimeMs) => seconds.record(statusCode, responseTimeMs));
+    instance.on('response', (client, statusCode, resBytes, responseTimeMs) => {
+      seconds.record(statusCode, responseTimeMs);
+      if (onResponse) onResponse(responseTimeMs / 1000);
+    });
     if (!ended) releaseWindow = window.attach(instance);
     // autocannon reports bad options synchronously through the callback: then there is nothing to probe beside.
     if (scenario.probe && !ended) probe = startProbe(scenario.probe, baseUrl, scenario.durationSeconds, onProbeResponse);

@@ -13,12 +13,18 @@ const QUERY_TIMEOUT_MS = 5000;
 const SETTLE_MS = 3000;
 const POLL_MS = 200;
 
-// series name -> PromQL, one series per job.
+// series name -> PromQL, one series per job. These are the one definition of each figure: scenario results and the
+// live page (src/live/series.js) both read them.
 const JOB_QUERIES = {
   lagP99Seconds: 'max by (job) (nodejs_eventloop_lag_p99_seconds)',
   lagMaxSeconds: 'max by (job) (nodejs_eventloop_lag_max_seconds)',
   cpuCores: 'sum by (job) (irate(process_cpu_seconds_total[5s]))',
   rssBytes: 'sum by (job) (process_resident_memory_bytes)',
+  // The JVM has no event loop; what stops every one of its request threads at once is a stop-the-world GC pause. The
+  // Java client's jvm_gc_collection_seconds counts the pauses of every collector G1 reports (young and mixed, full,
+  // and since Java 20 "G1 Concurrent GC": the remark and cleanup pauses of a concurrent cycle), so its rate is the
+  // share of each second the JVM was paused. A summary without quantiles: no p99 or max pause can be had from it.
+  gcPauseSecondsPerSecond: 'sum by (job) (irate(jvm_gc_collection_seconds_sum[5s]))',
 };
 
 /** The workload and approach a scenario runs, from its path (/run/<workload>?approach=<a>); null for other routes. */
@@ -52,14 +58,25 @@ async function queryRange(prometheus, expr, window) {
   }));
 }
 
+/** An instant query's result ([{metric, value: [t, text]}]), or a thrown error naming the query. */
+async function queryInstant(prometheus, expr) {
+  const params = new URLSearchParams({ query: expr });
+  const res = await fetch(`${prometheus}/api/v1/query?${params}`, { signal: AbortSignal.timeout(QUERY_TIMEOUT_MS) });
+  const body = await res.json().catch(() => null);
+  if (!res.ok || !body || body.status !== 'success') throw new Error(`query ${expr}: HTTP ${res.status}`);
+  return body.data.result;
+}
+
+/** Why asking Prometheus failed, in words: a timeout, a refused connection (its code), or the answer's error. */
+function describeFailure(err) {
+  if (err.name === 'TimeoutError') return `Prometheus did not answer in ${QUERY_TIMEOUT_MS} ms`;
+  return err.cause ? `${err.message}: ${err.cause.code || err.cause.message}` : err.message;
+}
+
 /** Waits until Prometheus holds a scrape of job taken after afterMs, or until deadlineMs. */
 async function scrapedAfter(prometheus, job, afterMs, deadlineMs) {
-  const params = new URLSearchParams({ query: `max(timestamp(up{job=${quote(job)}}))` });
   for (;;) {
-    const res = await fetch(`${prometheus}/api/v1/query?${params}`, { signal: AbortSignal.timeout(QUERY_TIMEOUT_MS) });
-    const body = await res.json().catch(() => null);
-    if (!res.ok || !body || body.status !== 'success') throw new Error(`query ${params.get('query')}: HTTP ${res.status}`);
-    const [sample] = body.data.result;
+    const [sample] = await queryInstant(prometheus, `max(timestamp(up{job=${quote(job)}}))`);
     if ((sample && Number(sample.value[1]) * 1000 > afterMs) || Date.now() + POLL_MS > deadlineMs) return;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -96,7 +113,7 @@ async function serverSeries(prometheus, scenario, startMs, endMs, { settleMs = S
     }
     return { prometheus, available: true, window, stepSeconds: STEP_SECONDS, jobs, run };
   } catch (err) {
-    return { prometheus, available: false, window, error: err.name === 'TimeoutError' ? `Prometheus did not answer in ${QUERY_TIMEOUT_MS} ms` : err.cause ? `${err.message}: ${err.cause.code || err.cause.message}` : err.message };
+    return { prometheus, available: false, window, error: describeFailure(err) };
   }
 }
 
@@ -112,4 +129,4 @@ function peakMs(points) {
   return round(Math.max(...points.map(([, v]) => v)) * 1000, 3);
 }
 
-module.exports = { serverSeries, runOf, targetSeriesOf, peakMs, JOB_QUERIES };
+module.exports = { serverSeries, runOf, targetSeriesOf, peakMs, queryRange, queryInstant, describeFailure, quote, JOB_QUERIES, STEP_SECONDS };

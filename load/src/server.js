@@ -1,6 +1,6 @@
 'use strict';
 // The driver's own HTTP face: /healthz and /metrics like every lab service, POST /runs?suite=NAME&loop=0|1 to start a
-// suite on demand, GET /runs/latest to follow it and POST /runs/stop to end it. Every request passes CONTRACT.md's
+// suite on demand, GET /runs/latest to follow it and POST /runs/stop to end it, and the live page (src/live/). Every request passes CONTRACT.md's
 // "Errors" checks first, in the table's order and with the services' answers (node-kit reads the raw target, matches
 // the route table and writes the JSON refusal), on node-kit's server, which answers unparsable heads and cuts clients
 // that stall. No express here: the routes are few and take no body.
@@ -12,9 +12,12 @@ const { sendError, logUnexpected } = require('../../node-kit/answers');
 const { HttpError, badRequest } = require('../../node-kit/errors');
 const { checkSameSite, ownNames } = require('../../node-kit/cross-site');
 const { suiteNames } = require('./suites');
+const { liveRoutes } = require('./live/routes');
 
-// What the 404 lists; POST /runs takes suite (required) and loop, POST /runs/stop nothing (README.md).
-const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop'];
+// What the 404 lists; POST /runs takes suite (required) and loop, POST /runs/stop nothing, the live page's routes
+// (src/live/routes.js) what README.md says (README.md).
+const LIVE_ROUTES = ['GET /', 'GET /live/page.js', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file'];
+const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop'].concat(LIVE_ROUTES);
 const LOOP = { default: 0, min: 0, max: 1 };
 // What Prometheus and health checks reach by whatever name they were given (a compose or Swarm service name): read-only
 // and about nothing but the driver itself. Every other route is kept from other sites' pages (checkSameSite).
@@ -34,7 +37,16 @@ function runParams(query, suitesDir) {
   return params;
 }
 
-function createServer({ runner, metrics, suitesDir, timeouts, hostNames }) {
+/** The route a checked request's segments matched, as ROUTES writes it (`:name` takes one segment). */
+function routeOf(method, segments) {
+  return ROUTES.find((route) => {
+    const [m, pattern] = route.split(' ');
+    const parts = pattern.slice(1).split('/');
+    return m === method && parts.length === segments.length && parts.every((p, i) => (p.startsWith(':') ? segments[i] !== '' : p === segments[i]));
+  });
+}
+
+function createServer({ runner, metrics, suitesDir, timeouts, hostNames, config }) {
   let shuttingDown = false;
   const names = ownNames(hostNames);
   const check = routeTable(ROUTES);
@@ -68,14 +80,15 @@ function createServer({ runner, metrics, suitesDir, timeouts, hostNames }) {
       sendJson(res, 200, await stopped); // the run's state once its scenario has stopped and its results are written
     },
   };
+  Object.assign(handlers, liveRoutes({ config, runner }));
   const server = createLabServer((req, res) => {
     Promise.resolve()
       .then(() => {
         const target = checkRequest(check, req);
-        // The route table matched the segments exactly (no route has a parameter), so this is the route.
-        const route = `${req.method} ${target.path}`;
+        // The route table matched the segments (else it refused the request), so one route is this request's.
+        const route = routeOf(req.method, target.segments);
         if (!OPEN_ROUTES.has(route)) checkSameSite(req, names);
-        return handlers[route](res, target.query);
+        return handlers[route](res, target.query, target.segments);
       })
       .catch((err) => {
         logUnexpected(err, { service: 'load', route: `${req.method} ${req.url}` });

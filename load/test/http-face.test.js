@@ -17,6 +17,7 @@ const STALLED = 200;
 /** An idle driver (the shipped suites, nothing started) on port 0; env overrides its settings. */
 async function idleDriver(t, env) {
   const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-face-'));
+  t.after(() => fs.rmSync(resultsDir, { recursive: true, force: true }));
   const driver = await startDriver(Object.assign({ PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', RESULTS_DIR: resultsDir }, env));
   t.after(() => stopDriver(driver));
   return driver;
@@ -52,7 +53,7 @@ test('every bad request gets the contract\'s JSON answer, and the driver keeps s
     assert.strictEqual(health.status, 200, `/healthz after ${testCase.name}: ${health.text}`);
   }
   const notFound = await request(`${driver.url}/nope`);
-  assert.deepStrictEqual(notFound.json.routes, ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop']);
+  assert.deepStrictEqual(notFound.json.routes, ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop', 'GET /', 'GET /live/page.js', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file']);
   assert.strictEqual(driver.exitCode, null, 'the driver is still running');
 });
 

@@ -20,6 +20,7 @@ const { request, until } = require('../../node-kit/testing');
 const { edgeCases, runCases, checkCases } = require('../contract/bad-requests');
 const { holdSlowConnections } = require('../contract/slow-clients');
 const { checkReportInBrowser, findChromium } = require('../../load/test/report-browser');
+const { checkLivePageDuringRun } = require('../../load/test/live-browser');
 
 const OFFSET = Number(process.env.LAB_TEST_PORT_OFFSET || 20000);
 const STARTUP_TIMEOUT_MS = 180000;
@@ -51,6 +52,11 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
     if (lab.exitCode === null && lab.signalCode === null) lab.kill('SIGTERM');
     if (process.env.LAB_TEST_VERBOSE || t.passed === false) console.log(output);
   });
+  // Prometheus' data and the lab's state: removed once the lab has exited (it writes there until then).
+  t.after(async () => {
+    await exited;
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  });
 
   await t.test('every Prometheus target is up', async () => {
     await until('all targets up', STARTUP_TIMEOUT_MS, async () => {
@@ -71,16 +77,40 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
   });
 
   let smokeRun;
+  let live; // what the live page showed during the smoke run: {found} or {error}
   await t.test('the smoke suite passes through the load driver', async () => {
     const load = byName.load.url;
     const started = await request(`${load}/runs?suite=smoke`, { method: 'POST' });
     assert.strictEqual(started.status, 202, started.text);
+    // The live page is opened while the suite runs, and checked in the next test.
+    const watching = findChromium()
+      ? checkLivePageDuringRun(load, prometheus, { nodeTargets: NODE_SERVICES, screenshot: process.env.LAB_LIVE_SCREENSHOT }).then((found) => ({ found }), (error) => ({ error }))
+      : Promise.resolve({ skip: true });
     smokeRun = await until('smoke suite finished', 300000, async () => {
       const latest = (await request(`${load}/runs/latest`)).json;
       return { done: !['waiting', 'running'].includes(latest.state), value: latest, why: latest.state };
     });
+    live = await watching;
     assert.strictEqual(smokeRun.state, 'passed', JSON.stringify(smokeRun.completed, null, 2));
     assert.ok(fs.existsSync(path.join(smokeRun.resultsDir, 'run.json')));
+  });
+
+  await t.test('during the smoke run, the live page showed the scenario running and a lag chart as new as Prometheus', (st) => {
+    if (live.skip) {
+      st.skip("no chromium executable: install Debian's chromium (scripts/install-system-packages.sh) or set CHROMIUM_PATH");
+      return;
+    }
+    if (live.error) throw live.error;
+    const { found } = live;
+    if (process.env.LAB_TEST_VERBOSE) console.log(JSON.stringify(found));
+    assert.ok(smokeRun.completed.some((s) => s.name === found.scenario && s.target === found.target), `${found.scenario} on ${found.target} is not a scenario of the run`);
+    assert.ok(found.chartNewest >= Math.ceil(found.prometheusNewestAtStart) && found.lagPoints > 0, JSON.stringify(found));
+    assert.deepStrictEqual(found.lagLabels, ['lag p99 (ms)', 'lag max (ms)']);
+    // A row of charts for every target: lag (the JVM: its GC pauses), the probe beside the scenario, CPU and RSS.
+    for (const c of components.filter((x) => x.kind !== 'load')) {
+      const kinds = found.charts.filter((chart) => chart.startsWith(`${c.name}/`)).map((chart) => chart.split('/')[1]);
+      assert.deepStrictEqual(kinds, [c.kind === 'jvm' ? 'gc' : 'lag', 'latency', 'resources'], c.name);
+    }
   });
 
   await t.test("each scenario's result holds the server's side from Prometheus and its thresholds evaluated", () => {

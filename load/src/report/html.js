@@ -49,16 +49,20 @@ ${targets}
 </header>`;
 }
 
-function ranking(groups, unranked) {
+/**
+ * The ranking tables (and the scenarios not ranked); href(section) is where a scenario's name links: its section of
+ * the report, or (the live page, before any report exists) its result file.
+ */
+function ranking(groups, unranked, href = (s) => `#${s.id}`) {
   const tables = groups.map((g) => `<h3>${escapeHtml(g.target)} · ${escapeHtml(g.workload)}</h3>
 <table class="ranking" data-target="${escapeHtml(g.target)}" data-workload="${escapeHtml(g.workload)}">
 <thead><tr><th>#</th><th>approach</th><th>scenario</th><th>requests/s</th><th>p50 ms</th><th>p99 ms</th><th>server lag p99 peak ms</th><th>server lag max peak ms</th><th>verdict</th></tr></thead>
 <tbody>
-${g.rows.map((s, i) => `<tr data-scenario="${escapeHtml(s.name)}"><td>${i + 1}</td><td>${text(s.approach)}</td><td><a href="#${s.id}">${escapeHtml(s.name)}</a></td>
+${g.rows.map((s, i) => `<tr data-scenario="${escapeHtml(s.name)}"><td>${i + 1}</td><td>${text(s.approach)}</td><td><a href="${escapeHtml(href(s))}">${escapeHtml(s.name)}</a></td>
 ${cell('requestsPerSecond', s.numbers.requestsPerSecond)}${cell('latencyP50Ms', s.numbers.latencyP50Ms)}${cell('latencyP99Ms', s.numbers.latencyP99Ms)}${cell('serverLagP99PeakMs', s.serverLagP99PeakMs)}${cell('serverLagMaxPeakMs', s.serverLagMaxPeakMs)}
 <td>${verdict(s.verdict)}${s.flags.length ? ' <span class="flag-mark" title="flagged">⚑ flagged</span>' : ''}</td></tr>`).join('\n')}
 </tbody></table>`).join('\n');
-  const others = unranked.length ? `<p>Not ranked (not a <code>/run</code> workload): ${unranked.map((s) => `<a href="#${s.id}">${escapeHtml(s.name)}</a>`).join(', ')}.</p>` : '';
+  const others = unranked.length ? `<p>Not ranked (not a <code>/run</code> workload): ${unranked.map((s) => `<a href="${escapeHtml(href(s))}">${escapeHtml(s.name)}</a>`).join(', ')}.</p>` : '';
   return `<section id="summary"><h2>Approaches ranked by requests/s, per target and workload</h2>
 ${tables || '<p>No /run scenarios in this run.</p>'}
 ${others}</section>`;
@@ -134,4 +138,4 @@ ${model.sections.map(scenario).join('\n')}
 `;
 }
 
-module.exports = { renderHtml, escapeHtml, safeJson, num };
+module.exports = { renderHtml, ranking, escapeHtml, safeJson, num };

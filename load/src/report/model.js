@@ -53,6 +53,7 @@ function sectionOf(file, index) {
   const { charts, serverNotice } = chartsOf(file);
   return {
     id: `scenario-${index + 1}`,
+    index,
     name: s.name,
     target: s.target,
     request: `${s.method || 'GET'} ${s.path}`,
