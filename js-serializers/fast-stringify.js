@@ -31,9 +31,10 @@
  * toJSON or a getter throws. Invalid options throw (stringify and pipeTo reject; chunks throws when called).
  *
  * How: a document that an estimate of its size (subtreeUnits) says native serializes within one slice, at the rates
- * learnt from earlier batches, is one native call. Otherwise containers near the top (the root, containers wider
- * than LARGE_CONTAINER, and the container children of small containers whose estimated subtree would not fit a
- * slice) are walked here with an explicit stack, so depth costs no call stack; their children are handed to the
+ * learnt from earlier batches, is one native call, made in the caller's turn with no turn of the loop waited for (its
+ * estimate runs there for any document: at most ESTIMATE_MAX_CONTAINERS containers read). Otherwise containers near
+ * the top (the root, containers wider than LARGE_CONTAINER, and the container children of small containers whose
+ * estimated subtree would not fit a slice) are walked here with an explicit stack, so depth costs no call stack; their children are handed to the
  * native JSON.stringify in batches whose size comes from the measured milliseconds per unit of work, so that a slice
  * lasts about yieldMs; a child that fits a slice but not what is left of it waits for the next. A batch of array
  * elements is a copy of the elements, so elements with a toJSON (which would see the copy's index) are serialized one
@@ -386,6 +387,7 @@ class Walker {
     // Containers an estimate found larger than any batch (subtreeUnits' budget.large): walked without another.
     this.large = new WeakSet();
     this.nativeCalls = 0;
+    this.done = false; // set by start() when oneStep did the whole document
     // Prior for containers not measured yet: the batches measured anywhere, in this run and the ones before (LEARNT).
     this.msPerUnit = LEARNT.units > 0 ? LEARNT.msPerUnit() : INITIAL_MS_PER_UNIT;
     this.charsPerUnit = LEARNT.units > 0 ? LEARNT.charsPerUnit() : INITIAL_CHARS_PER_UNIT; // characters a unit produces
@@ -413,11 +415,6 @@ class Walker {
       this.started = true;
       const value = this.value;
       this.value = undefined;
-      const units = this.unitsIfWholeFits(value);
-      if (units > 0) {
-        this.whole(value, units);
-        return true;
-      }
       this.single(ROOT_FRAME, '', value);
       this.rootKeys = null;
     }
@@ -439,14 +436,38 @@ class Walker {
   }
 
   /**
-   * Whether a document is estimated (subtreeUnits) to take native less than one slice, at the rates learnt so far:
-   * then slicing it buys nothing, and it is done in one native call (a document of 1 MB takes native 5-13 ms: walked,
-   * it paid 1.7-2.6 times that). Half the slice's characters at most, for an estimate that is short. Not a proxy, nor
-   * a value with a toJSON (whose result the estimate cannot see), nor before anything was measured. Its estimated
-   * units when it fits, 0 otherwise.
+   * Done in one native call, in the caller's turn, when the document is estimated to take native less than a slice
+   * (unitsIfWholeFits); says whether it was. Called once, before the first slice: such a document has no second slice
+   * for its first to share a turn of the loop with, and waiting a turn for it (slicesOf's first) cost more than
+   * native's whole run on documents under 0.1 MB. After a collection, the turn runs the tasks V8 left for the loop
+   * (0.1-0.3 ms here): 2-4x native's time on those documents, where the call itself costs 1.1-1.3x.
+   */
+  oneStep(sliceMs) {
+    this.sliceMs = sliceMs;
+    const units = this.unitsIfWholeFits(this.value);
+    if (units === 0) return false;
+    this.started = true;
+    const value = this.value;
+    this.value = undefined;
+    this.whole(value, units);
+    return true;
+  }
+
+  /**
+   * Whether a document is estimated (subtreeUnits) to take native less than one slice, at the rates learnt so far
+   * (before anything was measured, at the slow prior INITIAL_MS_PER_UNIT, so that a small document is one call from
+   * the first run on): then slicing it buys nothing, and it is done in one native call (a document of 1 MB takes
+   * native 5-13 ms: walked, it paid 1.7-2.6 times that). Half the slice's characters at most, for an estimate that is
+   * short. Not a proxy, nor a value with a toJSON (whose result the estimate cannot see). Its estimated units when it
+   * fits, 0 otherwise.
    */
   unitsIfWholeFits(value) {
-    if (typeof value !== 'object' || value === null || LEARNT.units === 0) return 0;
+    // A scalar at the top is one unit, a string one per STRING_CHARS_PER_UNIT characters up to LONG_STRING (a longer
+    // one is written in pieces); a function, which may have a toJSON, is left to the walk.
+    const type = typeof value;
+    if (type === 'string') return value.length > LONG_STRING ? 0 : 1 + value.length / STRING_CHARS_PER_UNIT;
+    if (type === 'function') return 0;
+    if (type !== 'object' || value === null) return 1;
     if (types.isProxy(value) || 'toJSON' in value) return 0;
     // Listing a wide object's keys is a step of its own (descend()): listed once, for the estimate and the walk.
     this.rootKeys = Array.isArray(value) ? null : { container: value, keys: Object.keys(value) };
@@ -772,11 +793,26 @@ function readOptions(options) {
   return Object.assign(readSliceOptions(options), { end: Boolean(options && options.end === true) });
 }
 
-/** Runs a Walker slice by slice (node-kit's slice loop), yielding it after each slice. */
-async function* slices(value, settings) {
-  const stats = settings.stats || {};
+/**
+ * A Walker of value, with stats reset; walker.done when it did the whole document in one step (Walker.oneStep), in
+ * the caller's turn, and the slice loop is not needed.
+ */
+function start(value, settings) {
+  const stats = settings.stats || (settings.stats = {});
   Object.assign(stats, { yields: 0, nativeCalls: 0, maxSliceMs: 0, chars: 0, maxSliceChars: 0 });
+  throwIfAborted(settings.signal);
   const walker = new Walker(value, settings.maxSliceChars);
+  const started = now();
+  if (walker.oneStep(settings.yieldMs)) {
+    walker.done = true;
+    Object.assign(stats, { nativeCalls: walker.nativeCalls, maxSliceMs: now() - started, chars: walker.outChars, maxSliceChars: walker.outChars });
+  }
+  return walker;
+}
+
+/** Runs a started Walker slice by slice (node-kit's slice loop), yielding it after each slice. */
+async function* slices(walker, settings) {
+  const stats = settings.stats;
   const step = (deadline) => {
     const started = now();
     const charsBefore = walker.outChars;
@@ -794,9 +830,13 @@ async function* slices(value, settings) {
 
 async function stringify(value, options) {
   const settings = readOptions(options);
-  const stats = settings.stats || (settings.stats = {});
-  let walker;
-  for await (const w of slices(value, settings)) walker = w;
+  const walker = start(value, settings);
+  const stats = settings.stats;
+  if (walker.done) {
+    stats.joinChars = 0; // one piece: nothing to join
+    return walker.text();
+  }
+  for await (const w of slices(walker, settings)) void w;
   // Making the one flat string is a copy of the whole output that cannot be split (about 0.4 ms a MB): a slice of its
   // own when it is large. chunks() and pipeTo() never make it.
   if (walker.outChars > JOIN_ALONE_CHARS) {
@@ -817,9 +857,14 @@ async function stringify(value, options) {
  * joined, a slice's output was copied once more in the same turn (3-5 ms for the 5 M characters of a slice).
  */
 async function* chunksOf(settings, value) {
+  const started = start(value, settings);
+  if (started.done) {
+    if (!started.undefinedResult) yield started.text();
+    return;
+  }
   let pending = [];
   let pendingChars = 0;
-  for await (const walker of slices(value, settings)) {
+  for await (const walker of slices(started, settings)) {
     if (walker.undefinedResult) return;
     const pieces = walker.take();
     for (let i = 0; i < pieces.length; i++) {

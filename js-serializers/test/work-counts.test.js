@@ -99,6 +99,32 @@ for (const member of members(TREE_SCALE)) {
   });
 }
 
+// A document whose native run fits in an eighth of a slice at the modelled rates is done in one native call with
+// no turn of the loop (Walker.oneStep): slicing it buys nothing, and its estimate, setup and turn cost 2-4x native's
+// time on documents under 0.1 MB. After the families above, so that the module's learnt rates are the modelled ones;
+// the estimate may read a few hundred values (INSPECTIONS.base), never the document.
+const ONE_STEP_SHARE = 1 / 8;
+
+test('a document native does within an eighth of a slice is one native call, with no yield', async () => {
+  const small = [];
+  for (const member of members(TREE_SCALE)) small.push({ name: member.name, value: member.make() });
+  for (const shape of SHAPES.filter((s) => s.workloads.includes('stringify'))) small.push({ name: shape.name, value: shape.make(SHAPE_SCALE) });
+  let checked = 0;
+  for (const { name, value } of small) {
+    const expected = JSON.stringify(value);
+    if (nativeMs(expected.length) > ONE_STEP_SHARE * YIELD_MS) continue;
+    const counts = await checkBounds(name, value, expected);
+    const stats = {};
+    await countWork(FAST_STRINGIFY, () => fast.stringify(value, { yieldMs: YIELD_MS, stats }));
+    const figures = `${name}: ${JSON.stringify(counts)}, ${expected.length} characters, stringify's ${JSON.stringify(stats)}`;
+    assert.strictEqual(counts.nativeCalls, 1, `more than one native call: ${figures}`);
+    assert.ok(counts.inspections <= INSPECTIONS.base, `more than ${INSPECTIONS.base} inspections: ${figures}`);
+    assert.deepStrictEqual([stats.nativeCalls, stats.yields], [1, 0], figures);
+    checked++;
+  }
+  assert.ok(checked >= 10, `only ${checked} documents under an eighth of a slice`);
+});
+
 test('work per node and per character is bounded: the shape family and the plain documents of the torture corpus', async () => {
   for (const shape of SHAPES.filter((s) => s.workloads.includes('stringify'))) {
     const value = shape.make(SHAPE_SCALE);
