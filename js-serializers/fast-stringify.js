@@ -108,6 +108,10 @@ const INITIAL_MS_PER_UNIT = 0.002;
 // And a unit as long as a long scalar: a first batch that is too small only costs a native call, and one that is too
 // large is what overshoots a slice's characters.
 const INITIAL_CHARS_PER_UNIT = 64;
+// The one-step decision's prior (Walker.unitsIfWholeFits) before anything was measured: 0.2 us a unit, 4-10 times what
+// native takes here. At the batches' prior, a 16 KB tree of objects (1100 units) was more than a 1 ms slice, and the
+// first run of a process walked it in 3 native calls.
+const INITIAL_WHOLE_MS_PER_UNIT = 0.0002;
 const INITIAL_STRING_CHARS_PER_MS = 1 << 14; // escaping can be as slow as 15 ns a character
 // The first batch of a container is a probe of this fraction of the slice, so that a misjudged first estimate cannot
 // overshoot the slice by much.
@@ -220,7 +224,14 @@ function containerUnits(container, budget, listedKeys) {
   } else if (isArray) {
     const first = plainValue(container, 0);
     if (width > 1 && typeof first === 'object' && first !== null) budget.guessed = true;
-    units = 1 + width * (typeof first === 'object' && first !== null ? childUnits(first, budget) : scalarArrayUnits(container, width, first));
+    if (typeof first === 'object' && first !== null) {
+      // The first element's estimate is called from here, not from otherElementUnits: a chain's levels each add
+      // frames to the estimate's stack, which must reach MAX_BATCH_DEPTH.
+      const firstUnits = childUnits(first, budget);
+      units = 1 + width * (width < 3 || firstUnits === Infinity ? firstUnits : otherElementUnits(container, width, first, firstUnits, budget));
+    } else {
+      units = 1 + width * scalarArrayUnits(container, width, first);
+    }
   } else {
     units = objectUnits(container, keys, budget);
   }
@@ -274,6 +285,25 @@ function readAlike(read, child) {
   return null;
 }
 
+/**
+ * Units per element of an array whose first element is a container (of firstUnits): the most of its first, middle and
+ * last elements', the other two read only when they differ from the first in kind or width (a tree's nodes are alike,
+ * and are not read again). Counted from the first alone, the world atlas' 4635 arcs of 5 to 17 thousand pairs came to
+ * a twentieth of their cost (its first arc has 5), and the whole document went to native in one call of 18 ms.
+ */
+function otherElementUnits(container, width, first, firstUnits, budget) {
+  const firstWidth = widthOf(first);
+  const firstIsArray = Array.isArray(first);
+  let most = firstUnits;
+  for (let i = 1; i <= 2; i++) {
+    const other = plainValue(container, i === 1 ? width >> 1 : width - 1);
+    if (typeof other !== 'object' || other === null) continue;
+    if (Array.isArray(other) === firstIsArray && widthOf(other) === firstWidth) continue;
+    most = Math.max(most, childUnits(other, budget));
+  }
+  return most;
+}
+
 /** A child's part of subtreeUnits(): a scalar is a unit, a string a unit per STRING_CHARS_PER_UNIT characters. */
 function childUnits(child, budget) {
   if (typeof child === 'string') return 1 + child.length / STRING_CHARS_PER_UNIT;
@@ -282,16 +312,27 @@ function childUnits(child, budget) {
 
 /**
  * Units per element of an array that starts with a scalar (first, read already without running code): the mean of its
- * first and last elements' (a string a unit per STRING_CHARS_PER_UNIT characters), the last read only when no getter
- * stands behind it. Counted a unit each, a leaf [id, text] of 1000 characters was 3 units: the learnt rates, averaged
- * over such batches, came to 20 times native's cost per unit elsewhere, and a 12 KB tree of objects was then walked
- * in 15 native calls rather than done in one.
+ * first and last elements' (a string a unit per STRING_CHARS_PER_UNIT characters; the last counts only when it is a
+ * scalar read without running code, lastScalarUnits). Counted a unit each, a leaf [id, text] of 1000 characters was 3
+ * units: the learnt rates, averaged over such batches, came to 20 times native's cost per unit elsewhere, and a 12 KB
+ * tree of objects was then walked in 15 native calls rather than done in one.
  */
 function scalarArrayUnits(array, width, first) {
   const firstUnits = typeof first === 'string' ? 1 + first.length / STRING_CHARS_PER_UNIT : 1;
-  if (width < 2 || !readsWithoutCode(array, width - 1)) return firstUnits;
+  const lastUnits = width < 2 ? -1 : lastScalarUnits(array, width);
+  return lastUnits < 0 ? firstUnits : (firstUnits + lastUnits) / 2;
+}
+
+/**
+ * The units of an array's last element when it is a scalar whose serialization runs no code (not a BigInt, which a
+ * toJSON of BigInt.prototype may serialize) and whose own property no getter stands behind, -1 otherwise.
+ */
+function lastScalarUnits(array, width) {
+  if (!readsWithoutCode(array, width - 1)) return -1;
   const last = array[width - 1];
-  return (firstUnits + (typeof last === 'string' ? 1 + last.length / STRING_CHARS_PER_UNIT : 1)) / 2;
+  const type = typeof last;
+  if (type === 'string') return last.length > LONG_STRING ? -1 : 1 + last.length / STRING_CHARS_PER_UNIT;
+  return last === null || (type !== 'object' && type !== 'function' && type !== 'bigint') ? 1 : -1;
 }
 
 /** A property read that runs code (a getter, a proxy trap) must not be moved before earlier values are serialized. */
@@ -387,6 +428,7 @@ class Walker {
     // Containers an estimate found larger than any batch (subtreeUnits' budget.large): walked without another.
     this.large = new WeakSet();
     this.nativeCalls = 0;
+    this.effectFree = false; // the last child unitsInBatch counted runs no code when native serializes it
     this.done = false; // set by start() when oneStep did the whole document
     // Prior for containers not measured yet: the batches measured anywhere, in this run and the ones before (LEARNT).
     this.msPerUnit = LEARNT.units > 0 ? LEARNT.msPerUnit() : INITIAL_MS_PER_UNIT;
@@ -455,7 +497,7 @@ class Walker {
 
   /**
    * Whether a document is estimated (subtreeUnits) to take native less than one slice, at the rates learnt so far
-   * (before anything was measured, at the slow prior INITIAL_MS_PER_UNIT, so that a small document is one call from
+   * (before anything was measured, at the prior INITIAL_WHOLE_MS_PER_UNIT, so that a small document is one call from
    * the first run on): then slicing it buys nothing, and it is done in one native call (a document of 1 MB takes
    * native 5-13 ms: walked, it paid 1.7-2.6 times that). Half the slice's characters at most, for an estimate that is
    * short. Not a proxy, nor a value with a toJSON (whose result the estimate cannot see). Its estimated units when it
@@ -472,7 +514,8 @@ class Walker {
     // Listing a wide object's keys is a step of its own (descend()): listed once, for the estimate and the walk.
     this.rootKeys = Array.isArray(value) ? null : { container: value, keys: Object.keys(value) };
     const units = subtreeUnits(value, newEstimateBudget(ESTIMATE_MAX_CONTAINERS), this.rootKeys && this.rootKeys.keys);
-    return units * this.msPerUnit <= this.sliceMs && units * this.charsPerUnit <= this.maxSliceChars / 2 ? units : 0;
+    const msPerUnit = LEARNT.units > 0 ? this.msPerUnit : INITIAL_WHOLE_MS_PER_UNIT;
+    return units * msPerUnit <= this.sliceMs && units * this.charsPerUnit <= this.maxSliceChars / 2 ? units : 0;
   }
 
   /** The whole document in one native call, which is also a batch to learn from. */
@@ -573,6 +616,7 @@ class Walker {
    * for each of its batches, and the walk would go on down the next child that straddles a batch's end.
    */
   unitsInBatch(frame, value, sliceUnits) {
+    this.effectFree = false;
     switch (typeof value) {
       case 'string':
         return value.length > LONG_STRING ? -1 : 1 + value.length / STRING_CHARS_PER_UNIT;
@@ -592,10 +636,14 @@ class Walker {
     const isArray = Array.isArray(value);
     const width = isArray ? value.length : Object.keys(value).length;
     if (isArray && startsWithScalar(value)) {
-      const units = 1 + width * scalarArrayUnits(value, width, width > 0 ? value[0] : undefined);
+      const first = width > 0 ? value[0] : undefined;
+      const units = 1 + width * scalarArrayUnits(value, width, first);
+      // A pair of scalars (a coordinate) both read without code, runs none when native serializes it: the reads after
+      // it in the batch need no check (arrayBatch's mayHaveEffects). Checked, they were a fifth of the world atlas' time.
+      this.effectFree = width === 0 || (width <= 2 && typeof first !== 'bigint' && (width === 1 || lastScalarUnits(value, width) >= 0));
       return (units <= sliceUnits || width <= LARGE_CONTAINER) ? units : -1;
     }
-    if (width > LARGE_CONTAINER) return -1;
+    if (width > LARGE_CONTAINER) return isArray ? this.rowsUnits(value, width, sliceUnits) : -1;
     if (!frame.small) return (1 + width) * this.childScale(frame, value, width, sliceUnits);
     if (this.large.has(value)) return -1;
     const reads = Math.min(ESTIMATE_MAX_CONTAINERS, Math.max(MIN_ESTIMATE_PATH, sliceUnits * ESTIMATE_PATH_PER_SLICE_UNIT));
@@ -608,6 +656,20 @@ class Walker {
     // their first 32 of 660, scaled, came to a fifth of the rest): one child goes to native whole only when even
     // that would leave the slice in bounds.
     return units > (budget.guessed ? sliceUnits * GUESSED_FRACTION : sliceUnits) ? -1 : units;
+  }
+
+  /**
+   * A long array whose first element is a short array of scalars (a list of coordinates, the rows of a table) costs as
+   * many times that element's units as it is long, and goes whole into a batch when that fits GUESSED_FRACTION of a
+   * slice (only its first element read), -1 otherwise: walked, its elements each cost the checks of a read and an
+   * estimate, more than native's work on them (the world atlas' 61 arcs of 1 to 17 thousand pairs: 44 % of its time).
+   */
+  rowsUnits(array, width, sliceUnits) {
+    if (!readsWithoutCode(array, 0)) return -1;
+    const row = array[0];
+    if (typeof row !== 'object' || row === null || types.isProxy(row) || !Array.isArray(row) || 'toJSON' in row || row.length > SMALL_CONTAINER || !startsWithScalar(row)) return -1;
+    const units = 1 + width * (1 + row.length * scalarArrayUnits(row, row.length, row.length > 0 ? row[0] : undefined));
+    return units <= sliceUnits * GUESSED_FRACTION ? units : -1;
   }
 
   /**
@@ -683,12 +745,13 @@ class Walker {
           this.single(frame, index, value);
           return;
         }
+        const effectFree = pending === null && this.effectFree;
         if (!this.fitIn(cost, units, maxUnits)) {
           frame.pending = { value, cost }; // read already: not read again (a getter runs once)
           break;
         }
         units += cost;
-        mayHaveEffects = mayHaveEffects || type === 'object' || type === 'function';
+        mayHaveEffects = mayHaveEffects || ((type === 'object' || type === 'function') && !effectFree);
       }
       values[index - first] = value;
       index++;

@@ -115,14 +115,37 @@ test('a document native does within an eighth of a slice is one native call, wit
     if (nativeMs(expected.length) > ONE_STEP_SHARE * YIELD_MS) continue;
     const counts = await checkBounds(name, value, expected);
     const stats = {};
+    // No turn of the loop either, not even the first slice's (which stats.yields does not count): promises alone
+    // never give the loop one, so the immediate runs only if the module waited for a turn.
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
     await countWork(FAST_STRINGIFY, () => fast.stringify(value, { yieldMs: YIELD_MS, stats }));
     const figures = `${name}: ${JSON.stringify(counts)}, ${expected.length} characters, stringify's ${JSON.stringify(stats)}`;
     assert.strictEqual(counts.nativeCalls, 1, `more than one native call: ${figures}`);
     assert.ok(counts.inspections <= INSPECTIONS.base, `more than ${INSPECTIONS.base} inspections: ${figures}`);
     assert.deepStrictEqual([stats.nativeCalls, stats.yields], [1, 0], figures);
+    assert.strictEqual(turned, false, `a turn of the loop was waited for: ${figures}`);
     checked++;
   }
   assert.ok(checked >= 10, `only ${checked} documents under an eighth of a slice`);
+});
+
+test('a small document is one native call from a process\'s first run on, before anything was measured', async () => {
+  // A fresh copy of the module: its learnt rates are empty, and the one-step estimate judges at its slow prior.
+  const cached = require.cache[FAST_STRINGIFY];
+  delete require.cache[FAST_STRINGIFY];
+  const fresh = require(FAST_STRINGIFY);
+  require.cache[FAST_STRINGIFY] = cached;
+  const value = members(TREE_SCALE).find((m) => m.name === 'objects, small leaves, branching 16, depth 2').make();
+  const stats = {};
+  let text;
+  const counts = await countWork(FAST_STRINGIFY, async () => {
+    text = await fresh.stringify(value, { yieldMs: YIELD_MS, stats });
+  });
+  assert.ok(text === JSON.stringify(value));
+  assert.deepStrictEqual([counts.nativeCalls, stats.yields], [1, 0], `${JSON.stringify(counts)}, ${text.length} characters`);
 });
 
 test('work per node and per character is bounded: the shape family and the plain documents of the torture corpus', async () => {
