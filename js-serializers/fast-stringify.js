@@ -318,8 +318,12 @@ function childUnits(child, budget) {
  * tree of objects was then walked in 15 native calls rather than done in one.
  */
 function scalarArrayUnits(array, width, first) {
+  return meanUnits(first, width < 2 ? -1 : lastScalarUnits(array, width));
+}
+
+/** scalarArrayUnits() from the first element and lastScalarUnits()' answer. */
+function meanUnits(first, lastUnits) {
   const firstUnits = typeof first === 'string' ? 1 + first.length / STRING_CHARS_PER_UNIT : 1;
-  const lastUnits = width < 2 ? -1 : lastScalarUnits(array, width);
   return lastUnits < 0 ? firstUnits : (firstUnits + lastUnits) / 2;
 }
 
@@ -637,10 +641,11 @@ class Walker {
     const width = isArray ? value.length : Object.keys(value).length;
     if (isArray && startsWithScalar(value)) {
       const first = width > 0 ? value[0] : undefined;
-      const units = 1 + width * scalarArrayUnits(value, width, first);
+      const lastUnits = width < 2 ? -1 : lastScalarUnits(value, width);
+      const units = 1 + width * meanUnits(first, lastUnits);
       // A pair of scalars (a coordinate) both read without code, runs none when native serializes it: the reads after
       // it in the batch need no check (arrayBatch's mayHaveEffects). Checked, they were a fifth of the world atlas' time.
-      this.effectFree = width === 0 || (width <= 2 && typeof first !== 'bigint' && (width === 1 || lastScalarUnits(value, width) >= 0));
+      this.effectFree = width === 0 || (width <= 2 && typeof first !== 'bigint' && (width === 1 || lastUnits >= 0));
       return (units <= sliceUnits || width <= LARGE_CONTAINER) ? units : -1;
     }
     if (width > LARGE_CONTAINER) return isArray ? this.rowsUnits(value, width, sliceUnits) : -1;

@@ -23,6 +23,7 @@ const path = require('path');
 const assert = require('assert');
 const { countWork, sizeOf, WORK_MS } = require('./work-counts');
 const { members } = require('../bench/tree-families');
+const { mulberry32 } = require('../../payloads/js/index');
 const { SHAPES, textOf, shapeNamed } = require('../bench/shapes');
 const { cases } = require('./torture-corpus');
 
@@ -146,6 +147,40 @@ test('a small document is one native call from a process\'s first run on, before
   });
   assert.ok(text === JSON.stringify(value));
   assert.deepStrictEqual([counts.nativeCalls, stats.yields], [1, 0], `${JSON.stringify(counts)}, ${text.length} characters`);
+});
+
+// A TopoJSON-like document (the world atlas' shape): arcs of [x, y] pairs, one in eight longer than LARGE_CONTAINER
+// (1500-4500 pairs), the others of 4-43. Deterministic (mulberry32).
+function coordinateArcs(count, seed) {
+  const next = mulberry32(seed);
+  const arcs = [];
+  for (let a = 0; a < count; a++) {
+    const length = a % 8 === 1 ? 1500 + (next() % 3000) : 4 + (next() % 40);
+    const arc = [[next() % 99999, next() % 99999]];
+    for (let i = 1; i < length; i++) arc.push([(next() % 41) - 20, (next() % 41) - 20]);
+    arcs.push(arc);
+  }
+  return { type: 'Topology', arcs, transform: { scale: [0.001, 0.001], translate: [-180, -90] } };
+}
+// At most this many inspections a pair past INSPECTIONS.base. A long arc that fits a batch goes to native whole
+// (rowsUnits), and a pair read without code needs no check of the read after it: 0.08 a pair. Walked pair by pair, as
+// before both, the arcs cost 2.9-3.8 (a read check, an Array.isArray and the pair's own checks).
+const ARC_INSPECTIONS_PER_PAIR = 1 / 4;
+const ARC_YIELD_MS = 5; // the default slice, in which most long arcs fit a batch (in the guard's 1 ms, they are walked)
+
+test('a long array of coordinate pairs goes to native in batches, not pair by pair: a TopoJSON-like document', async () => {
+  const value = coordinateArcs(400, 7);
+  const expected = JSON.stringify(value);
+  let pairs = 0;
+  for (const arc of value.arcs) pairs += arc.length;
+  const stats = {};
+  let output;
+  const counts = await countWork(FAST_STRINGIFY, async () => {
+    output = (await collect(fast.chunks(value, { yieldMs: ARC_YIELD_MS, stats }))).join('');
+  });
+  assert.ok(output === expected, 'output differs from JSON.stringify');
+  const bound = INSPECTIONS.base + ARC_INSPECTIONS_PER_PAIR * pairs;
+  assert.ok(counts.inspections <= bound, `more than ${Math.floor(bound)} inspections for ${pairs} pairs: ${JSON.stringify(counts)}, ${stats.yields} yields`);
 });
 
 test('work per node and per character is bounded: the shape family and the plain documents of the torture corpus', async () => {
