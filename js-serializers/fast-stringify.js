@@ -427,10 +427,13 @@ class Walker {
     this.out = [];
     this.outChars = 0;
     this.stack = [];
-    this.path = new Set(); // containers being walked here, for native's cycle TypeError
+    // Containers being walked here, for native's cycle TypeError. This and `large` are made when the walk starts
+    // (step): a document done in one step (oneStep) never needs them, and right after a collection each first
+    // allocation of a kind costs 5-50 us, more than native's whole run on a small document.
+    this.path = null;
     this.endSlice = false; // the current slice ends before its next step, whatever its time and characters
     // Containers an estimate found larger than any batch (subtreeUnits' budget.large): walked without another.
-    this.large = new WeakSet();
+    this.large = null;
     this.nativeCalls = 0;
     this.effectFree = false; // the last child unitsInBatch counted runs no code when native serializes it
     this.done = false; // set by start() when oneStep did the whole document
@@ -459,6 +462,8 @@ class Walker {
     this.sliceMs = deadline - now();
     if (!this.started) {
       this.started = true;
+      this.path = new Set();
+      this.large = new WeakSet();
       const value = this.value;
       this.value = undefined;
       this.single(ROOT_FRAME, '', value);
@@ -858,7 +863,9 @@ class Walker {
 }
 
 function readOptions(options) {
-  return Object.assign(readSliceOptions(options), { end: Boolean(options && options.end === true) });
+  const settings = readSliceOptions(options);
+  settings.end = Boolean(options && options.end === true);
+  return settings;
 }
 
 /**
@@ -866,14 +873,22 @@ function readOptions(options) {
  * the caller's turn, and the slice loop is not needed.
  */
 function start(value, settings) {
+  // Fields set one by one, not by Object.assign: on the one-step path, every call made cold by a collection counts.
   const stats = settings.stats || (settings.stats = {});
-  Object.assign(stats, { yields: 0, nativeCalls: 0, maxSliceMs: 0, chars: 0, maxSliceChars: 0 });
+  stats.yields = 0;
+  stats.nativeCalls = 0;
+  stats.maxSliceMs = 0;
+  stats.chars = 0;
+  stats.maxSliceChars = 0;
   throwIfAborted(settings.signal);
   const walker = new Walker(value, settings.maxSliceChars);
   const started = now();
   if (walker.oneStep(settings.yieldMs)) {
     walker.done = true;
-    Object.assign(stats, { nativeCalls: walker.nativeCalls, maxSliceMs: now() - started, chars: walker.outChars, maxSliceChars: walker.outChars });
+    stats.nativeCalls = walker.nativeCalls;
+    stats.maxSliceMs = now() - started;
+    stats.chars = walker.outChars;
+    stats.maxSliceChars = walker.outChars;
   }
   return walker;
 }
