@@ -64,14 +64,14 @@ function readArgs(argv) {
   return args;
 }
 
-/** fast-stringify.js at revision rev, written beside today's (its relative requires must resolve), and its remover. */
+/** fast-stringify.js at revision rev, written beside today's (its relative requires must resolve): {module, file, remove}. */
 function loadBaseline(rev) {
   const file = path.join(__dirname, '..', `.fast-stringify-at-${rev.replace(/[^A-Za-z0-9]/g, '_')}.js`);
   const source = execFileSync('git', ['show', `${rev}:js-serializers/fast-stringify.js`], { cwd: __dirname, encoding: 'utf8' });
   fs.writeFileSync(file, source);
   const remove = () => fs.existsSync(file) && fs.unlinkSync(file);
   process.on('exit', remove);
-  return { module: require(file), remove };
+  return { module: require(file), file, remove };
 }
 
 const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');
@@ -247,4 +247,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { render };
+module.exports = { render, loadBaseline };
