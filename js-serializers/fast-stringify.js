@@ -49,8 +49,9 @@
  * once it has produced its characters, so it ends at most one batch past them.
  *
  * Before changing this module: `make bench-shapes-quick` (a few minutes: the generated tree families against native,
- * the worst ratio and block per family) and test/work-counts.test.js (native calls, characters and inspections per
- * node, counted, in `make test`) tell whether a change costs work anywhere.
+ * the worst ratio and block per family), bench/modelled-work.js (the same documents' work counted, not timed: the
+ * algorithm's share of a gap, on a loaded machine too) and test/work-counts.test.js (native calls, characters and
+ * inspections per node, counted, in `make test`) tell whether a change costs work anywhere.
  *
  * Limits:
  * - A slice can outlast yieldMs when one step cannot be split: listing the keys of a very wide object (V8 takes
