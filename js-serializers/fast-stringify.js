@@ -199,6 +199,22 @@ function subtreeUnits(container, budget, listedKeys) {
 }
 
 /**
+ * subtreeUnits(), or Infinity where it runs out of stack. It runs no code of the value's (no getter, no proxy trap),
+ * so a RangeError there is the stack: its recursion takes three frames a level, and a cycle (read down to
+ * MAX_BATCH_DEPTH, 2048 levels) or a chain as deep, in code not yet optimized (larger frames), reached past the stack
+ * in some runs of the conformance corpus, where native throws a TypeError. Such a value is walked (the walk tells the
+ * cycle).
+ */
+function estimate(container, budget, listedKeys) {
+  try {
+    return subtreeUnits(container, budget, listedKeys);
+  } catch (error) {
+    if (error instanceof RangeError) return Infinity;
+    throw error;
+  }
+}
+
+/**
  * What one estimate may read: at most max containers (see ESTIMATE_CONTAINERS), none deeper than MAX_BATCH_DEPTH; a
  * container read whose subtree comes to more than largeUnits goes into budget.large (it will be walked).
  */
@@ -535,7 +551,8 @@ class Walker {
     if (types.isProxy(value) || 'toJSON' in value) return 0;
     // Listing a wide object's keys is a step of its own (descend()): listed once, for the estimate and the walk.
     this.rootKeys = Array.isArray(value) ? null : { container: value, keys: Object.keys(value) };
-    const units = subtreeUnits(value, newEstimateBudget(ESTIMATE_MAX_CONTAINERS), this.rootKeys && this.rootKeys.keys);
+    const units = estimate(value, newEstimateBudget(ESTIMATE_MAX_CONTAINERS), this.rootKeys && this.rootKeys.keys);
+    if (units === Infinity) return 0;
     const msPerUnit = LEARNT.units > 0 ? this.msPerUnit : INITIAL_WHOLE_MS_PER_UNIT;
     return units * msPerUnit <= this.sliceMs && units * this.charsPerUnit <= this.maxSliceChars / 2 ? units : 0;
   }
@@ -672,7 +689,7 @@ class Walker {
     const reads = Math.min(ESTIMATE_MAX_CONTAINERS, Math.max(MIN_ESTIMATE_PATH, sliceUnits * ESTIMATE_PATH_PER_SLICE_UNIT));
     const budget = newEstimateBudget(reads, sliceUnits);
     const started = now();
-    const units = subtreeUnits(value, budget);
+    const units = estimate(value, budget);
     this.estimateMs += now() - started;
     for (let i = 0; i < budget.large.length; i++) this.large.add(budget.large[i]);
     // An estimate that counted containers it did not read may be short several times over (MDN's CSS properties:
@@ -706,7 +723,7 @@ class Walker {
    */
   childScale(frame, child, width, sliceUnits) {
     if (frame.childScale === 0) {
-      const units = subtreeUnits(child, newEstimateBudget(MIN_ESTIMATE_PATH, sliceUnits));
+      const units = estimate(child, newEstimateBudget(MIN_ESTIMATE_PATH, sliceUnits));
       frame.childScale = Math.max(1, Math.min(units, sliceUnits) / (1 + width));
     }
     return frame.childScale;
