@@ -31,9 +31,10 @@
  * toJSON or a getter throws. Invalid options throw (stringify and pipeTo reject; chunks throws when called).
  *
  * How: a document that an estimate of its size (subtreeUnits) says native serializes within one slice, at the rates
- * learnt from earlier batches, is one native call. Otherwise containers near the top (the root, containers wider
- * than LARGE_CONTAINER, and the container children of small containers whose estimated subtree would not fit a
- * slice) are walked here with an explicit stack, so depth costs no call stack; their children are handed to the
+ * learnt from earlier batches, is one native call, made in the caller's turn with no turn of the loop waited for (its
+ * estimate runs there for any document: at most ESTIMATE_MAX_CONTAINERS containers read). Otherwise containers near
+ * the top (the root, containers wider than LARGE_CONTAINER, and the container children of small containers whose
+ * estimated subtree would not fit a slice) are walked here with an explicit stack, so depth costs no call stack; their children are handed to the
  * native JSON.stringify in batches whose size comes from the measured milliseconds per unit of work, so that a slice
  * lasts about yieldMs; a child that fits a slice but not what is left of it waits for the next. A batch of array
  * elements is a copy of the elements, so elements with a toJSON (which would see the copy's index) are serialized one
@@ -48,8 +49,9 @@
  * once it has produced its characters, so it ends at most one batch past them.
  *
  * Before changing this module: `make bench-shapes-quick` (a few minutes: the generated tree families against native,
- * the worst ratio and block per family) and test/work-counts.test.js (native calls, characters and inspections per
- * node, counted, in `make test`) tell whether a change costs work anywhere.
+ * the worst ratio and block per family), bench/modelled-work.js (the same documents' work counted, not timed: the
+ * algorithm's share of a gap, on a loaded machine too) and test/work-counts.test.js (native calls, characters and
+ * inspections per node, counted, in `make test`) tell whether a change costs work anywhere.
  *
  * Limits:
  * - A slice can outlast yieldMs when one step cannot be split: listing the keys of a very wide object (V8 takes
@@ -107,6 +109,10 @@ const INITIAL_MS_PER_UNIT = 0.002;
 // And a unit as long as a long scalar: a first batch that is too small only costs a native call, and one that is too
 // large is what overshoots a slice's characters.
 const INITIAL_CHARS_PER_UNIT = 64;
+// The one-step decision's prior (Walker.unitsIfWholeFits) before anything was measured: 0.2 us a unit, 4-10 times what
+// native takes here. At the batches' prior, a 16 KB tree of objects (1100 units) was more than a 1 ms slice, and the
+// first run of a process walked it in 3 native calls.
+const INITIAL_WHOLE_MS_PER_UNIT = 0.0002;
 const INITIAL_STRING_CHARS_PER_MS = 1 << 14; // escaping can be as slow as 15 ns a character
 // The first batch of a container is a probe of this fraction of the slice, so that a misjudged first estimate cannot
 // overshoot the slice by much.
@@ -193,6 +199,22 @@ function subtreeUnits(container, budget, listedKeys) {
 }
 
 /**
+ * subtreeUnits(), or Infinity where it runs out of stack. It runs no code of the value's (no getter, no proxy trap),
+ * so a RangeError there is the stack: its recursion takes three frames a level, and a cycle (read down to
+ * MAX_BATCH_DEPTH, 2048 levels) or a chain as deep, in code not yet optimized (larger frames), reached past the stack
+ * in some runs of the conformance corpus, where native throws a TypeError. Such a value is walked (the walk tells the
+ * cycle).
+ */
+function estimate(container, budget, listedKeys) {
+  try {
+    return subtreeUnits(container, budget, listedKeys);
+  } catch (error) {
+    if (error instanceof RangeError) return Infinity;
+    throw error;
+  }
+}
+
+/**
  * What one estimate may read: at most max containers (see ESTIMATE_CONTAINERS), none deeper than MAX_BATCH_DEPTH; a
  * container read whose subtree comes to more than largeUnits goes into budget.large (it will be walked).
  */
@@ -219,7 +241,14 @@ function containerUnits(container, budget, listedKeys) {
   } else if (isArray) {
     const first = plainValue(container, 0);
     if (width > 1 && typeof first === 'object' && first !== null) budget.guessed = true;
-    units = 1 + width * childUnits(first, budget);
+    if (typeof first === 'object' && first !== null) {
+      // The first element's estimate is called from here, not from otherElementUnits: a chain's levels each add
+      // frames to the estimate's stack, which must reach MAX_BATCH_DEPTH.
+      const firstUnits = childUnits(first, budget);
+      units = 1 + width * (width < 3 || firstUnits === Infinity ? firstUnits : otherElementUnits(container, width, first, firstUnits, budget));
+    } else {
+      units = 1 + width * scalarArrayUnits(container, width, first);
+    }
   } else {
     units = objectUnits(container, keys, budget);
   }
@@ -273,10 +302,70 @@ function readAlike(read, child) {
   return null;
 }
 
+/**
+ * Units per element of an array whose first element is a container (of firstUnits): the most of its first, middle and
+ * last elements', the other two read only when they differ from the first in kind or width (a tree's nodes are alike,
+ * and are not read again). Counted from the first alone, the world atlas' 4635 arcs of 5 to 17 thousand pairs came to
+ * a twentieth of their cost (its first arc has 5), and the whole document went to native in one call of 18 ms.
+ */
+function otherElementUnits(container, width, first, firstUnits, budget) {
+  const firstWidth = widthOf(first);
+  const firstIsArray = Array.isArray(first);
+  let most = firstUnits;
+  for (let i = 1; i <= 2; i++) {
+    const other = plainValue(container, i === 1 ? width >> 1 : width - 1);
+    if (typeof other !== 'object' || other === null) continue;
+    if (Array.isArray(other) === firstIsArray && widthOf(other) === firstWidth) continue;
+    most = Math.max(most, childUnits(other, budget));
+  }
+  return most;
+}
+
 /** A child's part of subtreeUnits(): a scalar is a unit, a string a unit per STRING_CHARS_PER_UNIT characters. */
 function childUnits(child, budget) {
   if (typeof child === 'string') return 1 + child.length / STRING_CHARS_PER_UNIT;
   return typeof child === 'object' && child !== null ? subtreeUnits(child, budget) : 1;
+}
+
+/**
+ * Units per element of an array that starts with a scalar (first, read already without running code): the mean of its
+ * first and last elements' (a string a unit per STRING_CHARS_PER_UNIT characters; the last counts only when it is a
+ * scalar read without running code, lastScalarUnits). Counted a unit each, a leaf [id, text] of 1000 characters was 3
+ * units: the learnt rates, averaged over such batches, came to 20 times native's cost per unit elsewhere, and a 12 KB
+ * tree of objects was then walked in 15 native calls rather than done in one.
+ */
+function scalarArrayUnits(array, width, first) {
+  return meanUnits(first, width < 2 ? -1 : lastScalarUnits(array, width));
+}
+
+/** scalarArrayUnits() from the first element and lastScalarUnits()' answer. */
+function meanUnits(first, lastUnits) {
+  const firstUnits = typeof first === 'string' ? 1 + first.length / STRING_CHARS_PER_UNIT : 1;
+  return lastUnits < 0 ? firstUnits : (firstUnits + lastUnits) / 2;
+}
+
+/**
+ * The units of an array's last element when it is a scalar whose serialization runs no code (not a BigInt, which a
+ * toJSON of BigInt.prototype may serialize) and whose own property no getter stands behind, -1 otherwise.
+ */
+function lastScalarUnits(array, width) {
+  if (!readsWithoutCode(array, width - 1)) return -1;
+  const last = array[width - 1];
+  const type = typeof last;
+  if (type === 'string') return last.length > LONG_STRING ? -1 : 1 + last.length / STRING_CHARS_PER_UNIT;
+  return last === null || (type !== 'object' && type !== 'function' && type !== 'bigint') ? 1 : -1;
+}
+
+/**
+ * array[index] when it is read without running code and is a plain array of at most SMALL_CONTAINER elements (length
+ * elements, unless length is -1) that starts with a scalar and has no toJSON; null otherwise.
+ */
+function shortScalarRow(array, index, length) {
+  if (!readsWithoutCode(array, index)) return null;
+  const row = array[index];
+  if (typeof row !== 'object' || row === null || types.isProxy(row) || !Array.isArray(row) || 'toJSON' in row) return null;
+  if (length === -1 ? row.length > SMALL_CONTAINER : row.length !== length) return null;
+  return startsWithScalar(row) ? row : null;
 }
 
 /** A property read that runs code (a getter, a proxy trap) must not be moved before earlier values are serialized. */
@@ -367,11 +456,16 @@ class Walker {
     this.out = [];
     this.outChars = 0;
     this.stack = [];
-    this.path = new Set(); // containers being walked here, for native's cycle TypeError
+    // Containers being walked here, for native's cycle TypeError. This and `large` are made when the walk starts
+    // (step): a document done in one step (oneStep) never needs them, and right after a collection each first
+    // allocation of a kind costs 5-50 us, more than native's whole run on a small document.
+    this.path = null;
     this.endSlice = false; // the current slice ends before its next step, whatever its time and characters
     // Containers an estimate found larger than any batch (subtreeUnits' budget.large): walked without another.
-    this.large = new WeakSet();
+    this.large = null;
     this.nativeCalls = 0;
+    this.effectFree = false; // the last child unitsInBatch counted runs no code when native serializes it
+    this.done = false; // set by start() when oneStep did the whole document
     // Prior for containers not measured yet: the batches measured anywhere, in this run and the ones before (LEARNT).
     this.msPerUnit = LEARNT.units > 0 ? LEARNT.msPerUnit() : INITIAL_MS_PER_UNIT;
     this.charsPerUnit = LEARNT.units > 0 ? LEARNT.charsPerUnit() : INITIAL_CHARS_PER_UNIT; // characters a unit produces
@@ -397,13 +491,10 @@ class Walker {
     this.sliceMs = deadline - now();
     if (!this.started) {
       this.started = true;
+      this.path = new Set();
+      this.large = new WeakSet();
       const value = this.value;
       this.value = undefined;
-      const units = this.unitsIfWholeFits(value);
-      if (units > 0) {
-        this.whole(value, units);
-        return true;
-      }
       this.single(ROOT_FRAME, '', value);
       this.rootKeys = null;
     }
@@ -425,19 +516,45 @@ class Walker {
   }
 
   /**
-   * Whether a document is estimated (subtreeUnits) to take native less than one slice, at the rates learnt so far:
-   * then slicing it buys nothing, and it is done in one native call (a document of 1 MB takes native 5-13 ms: walked,
-   * it paid 1.7-2.6 times that). Half the slice's characters at most, for an estimate that is short. Not a proxy, nor
-   * a value with a toJSON (whose result the estimate cannot see), nor before anything was measured. Its estimated
-   * units when it fits, 0 otherwise.
+   * Done in one native call, in the caller's turn, when the document is estimated to take native less than a slice
+   * (unitsIfWholeFits); says whether it was. Called once, before the first slice: such a document has no second slice
+   * for its first to share a turn of the loop with, and waiting a turn for it (slicesOf's first) cost more than
+   * native's whole run on documents under 0.1 MB. After a collection, the turn runs the tasks V8 left for the loop
+   * (0.1-0.3 ms here): 2-4x native's time on those documents, where the call itself costs 1.1-1.3x.
+   */
+  oneStep(sliceMs) {
+    this.sliceMs = sliceMs;
+    const units = this.unitsIfWholeFits(this.value);
+    if (units === 0) return false;
+    this.started = true;
+    const value = this.value;
+    this.value = undefined;
+    this.whole(value, units);
+    return true;
+  }
+
+  /**
+   * Whether a document is estimated (subtreeUnits) to take native less than one slice, at the rates learnt so far
+   * (before anything was measured, at the prior INITIAL_WHOLE_MS_PER_UNIT, so that a small document is one call from
+   * the first run on): then slicing it buys nothing, and it is done in one native call (a document of 1 MB takes
+   * native 5-13 ms: walked, it paid 1.7-2.6 times that). Half the slice's characters at most, for an estimate that is
+   * short. Not a proxy, nor a value with a toJSON (whose result the estimate cannot see). Its estimated units when it
+   * fits, 0 otherwise.
    */
   unitsIfWholeFits(value) {
-    if (typeof value !== 'object' || value === null || LEARNT.units === 0) return 0;
+    // A scalar at the top is one unit, a string one per STRING_CHARS_PER_UNIT characters up to LONG_STRING (a longer
+    // one is written in pieces); a function, which may have a toJSON, is left to the walk.
+    const type = typeof value;
+    if (type === 'string') return value.length > LONG_STRING ? 0 : 1 + value.length / STRING_CHARS_PER_UNIT;
+    if (type === 'function') return 0;
+    if (type !== 'object' || value === null) return 1;
     if (types.isProxy(value) || 'toJSON' in value) return 0;
     // Listing a wide object's keys is a step of its own (descend()): listed once, for the estimate and the walk.
     this.rootKeys = Array.isArray(value) ? null : { container: value, keys: Object.keys(value) };
-    const units = subtreeUnits(value, newEstimateBudget(ESTIMATE_MAX_CONTAINERS), this.rootKeys && this.rootKeys.keys);
-    return units * this.msPerUnit <= this.sliceMs && units * this.charsPerUnit <= this.maxSliceChars / 2 ? units : 0;
+    const units = estimate(value, newEstimateBudget(ESTIMATE_MAX_CONTAINERS), this.rootKeys && this.rootKeys.keys);
+    if (units === Infinity) return 0;
+    const msPerUnit = LEARNT.units > 0 ? this.msPerUnit : INITIAL_WHOLE_MS_PER_UNIT;
+    return units * msPerUnit <= this.sliceMs && units * this.charsPerUnit <= this.maxSliceChars / 2 ? units : 0;
   }
 
   /** The whole document in one native call, which is also a batch to learn from. */
@@ -538,6 +655,7 @@ class Walker {
    * for each of its batches, and the walk would go on down the next child that straddles a batch's end.
    */
   unitsInBatch(frame, value, sliceUnits) {
+    this.effectFree = false;
     switch (typeof value) {
       case 'string':
         return value.length > LONG_STRING ? -1 : 1 + value.length / STRING_CHARS_PER_UNIT;
@@ -556,20 +674,44 @@ class Walker {
     if (types.isProxy(value) || (frame.kind === ARRAY && 'toJSON' in value)) return -1;
     const isArray = Array.isArray(value);
     const width = isArray ? value.length : Object.keys(value).length;
-    if (isArray && startsWithScalar(value)) return (1 + width <= sliceUnits || width <= LARGE_CONTAINER) ? 1 + width : -1;
-    if (width > LARGE_CONTAINER) return -1;
+    if (isArray && startsWithScalar(value)) {
+      const first = width > 0 ? value[0] : undefined;
+      const lastUnits = width < 2 ? -1 : lastScalarUnits(value, width);
+      const units = 1 + width * meanUnits(first, lastUnits);
+      // A pair of scalars (a coordinate) both read without code, runs none when native serializes it: the reads after
+      // it in the batch need no check (arrayBatch's mayHaveEffects). Checked, they were a fifth of the world atlas' time.
+      this.effectFree = width === 0 || (width <= 2 && typeof first !== 'bigint' && (width === 1 || lastUnits >= 0));
+      return (units <= sliceUnits || width <= LARGE_CONTAINER) ? units : -1;
+    }
+    if (width > LARGE_CONTAINER) return isArray ? this.rowsUnits(value, width, sliceUnits) : -1;
     if (!frame.small) return (1 + width) * this.childScale(frame, value, width, sliceUnits);
     if (this.large.has(value)) return -1;
     const reads = Math.min(ESTIMATE_MAX_CONTAINERS, Math.max(MIN_ESTIMATE_PATH, sliceUnits * ESTIMATE_PATH_PER_SLICE_UNIT));
     const budget = newEstimateBudget(reads, sliceUnits);
     const started = now();
-    const units = subtreeUnits(value, budget);
+    const units = estimate(value, budget);
     this.estimateMs += now() - started;
     for (let i = 0; i < budget.large.length; i++) this.large.add(budget.large[i]);
     // An estimate that counted containers it did not read may be short several times over (MDN's CSS properties:
     // their first 32 of 660, scaled, came to a fifth of the rest): one child goes to native whole only when even
     // that would leave the slice in bounds.
     return units > (budget.guessed ? sliceUnits * GUESSED_FRACTION : sliceUnits) ? -1 : units;
+  }
+
+  /**
+   * A long array whose first element is a short array of scalars (a list of coordinates, the rows of a table) costs as
+   * many times that element's units as it is long, and goes whole into a batch when that fits what a slice takes
+   * (sliceUnits) if its middle and last elements are rows of the same length too, or GUESSED_FRACTION of it otherwise;
+   * -1 when it does not fit: walked, its elements each cost the checks of a read and an estimate, more than native's
+   * work on them (the world atlas' 61 arcs of 1 to 17 thousand pairs: 44 % of its time, and at GUESSED_FRACTION alone
+   * its five longest arcs were still walked, a fifth of it).
+   */
+  rowsUnits(array, width, sliceUnits) {
+    const row = shortScalarRow(array, 0, -1);
+    if (row === null) return -1;
+    const units = 1 + width * (1 + row.length * scalarArrayUnits(row, row.length, row.length > 0 ? row[0] : undefined));
+    const alike = shortScalarRow(array, width >> 1, row.length) !== null && shortScalarRow(array, width - 1, row.length) !== null;
+    return units <= sliceUnits * (alike ? 1 : GUESSED_FRACTION) ? units : -1;
   }
 
   /**
@@ -581,7 +723,7 @@ class Walker {
    */
   childScale(frame, child, width, sliceUnits) {
     if (frame.childScale === 0) {
-      const units = subtreeUnits(child, newEstimateBudget(MIN_ESTIMATE_PATH, sliceUnits));
+      const units = estimate(child, newEstimateBudget(MIN_ESTIMATE_PATH, sliceUnits));
       frame.childScale = Math.max(1, Math.min(units, sliceUnits) / (1 + width));
     }
     return frame.childScale;
@@ -645,12 +787,13 @@ class Walker {
           this.single(frame, index, value);
           return;
         }
+        const effectFree = pending === null && this.effectFree;
         if (!this.fitIn(cost, units, maxUnits)) {
           frame.pending = { value, cost }; // read already: not read again (a getter runs once)
           break;
         }
         units += cost;
-        mayHaveEffects = mayHaveEffects || type === 'object' || type === 'function';
+        mayHaveEffects = mayHaveEffects || ((type === 'object' || type === 'function') && !effectFree);
       }
       values[index - first] = value;
       index++;
@@ -752,14 +895,39 @@ class Walker {
 }
 
 function readOptions(options) {
-  return Object.assign(readSliceOptions(options), { end: Boolean(options && options.end === true) });
+  const settings = readSliceOptions(options);
+  settings.end = Boolean(options && options.end === true);
+  return settings;
 }
 
-/** Runs a Walker slice by slice (node-kit's slice loop), yielding it after each slice. */
-async function* slices(value, settings) {
-  const stats = settings.stats || {};
-  Object.assign(stats, { yields: 0, nativeCalls: 0, maxSliceMs: 0, chars: 0, maxSliceChars: 0 });
+/**
+ * A Walker of value, with stats reset; walker.done when it did the whole document in one step (Walker.oneStep), in
+ * the caller's turn, and the slice loop is not needed.
+ */
+function start(value, settings) {
+  // Fields set one by one, not by Object.assign: on the one-step path, every call made cold by a collection counts.
+  const stats = settings.stats || (settings.stats = {});
+  stats.yields = 0;
+  stats.nativeCalls = 0;
+  stats.maxSliceMs = 0;
+  stats.chars = 0;
+  stats.maxSliceChars = 0;
+  throwIfAborted(settings.signal);
   const walker = new Walker(value, settings.maxSliceChars);
+  const started = now();
+  if (walker.oneStep(settings.yieldMs)) {
+    walker.done = true;
+    stats.nativeCalls = walker.nativeCalls;
+    stats.maxSliceMs = now() - started;
+    stats.chars = walker.outChars;
+    stats.maxSliceChars = walker.outChars;
+  }
+  return walker;
+}
+
+/** Runs a started Walker slice by slice (node-kit's slice loop), yielding it after each slice. */
+async function* slices(walker, settings) {
+  const stats = settings.stats;
   const step = (deadline) => {
     const started = now();
     const charsBefore = walker.outChars;
@@ -777,9 +945,13 @@ async function* slices(value, settings) {
 
 async function stringify(value, options) {
   const settings = readOptions(options);
-  const stats = settings.stats || (settings.stats = {});
-  let walker;
-  for await (const w of slices(value, settings)) walker = w;
+  const walker = start(value, settings);
+  const stats = settings.stats;
+  if (walker.done) {
+    stats.joinChars = 0; // one piece: nothing to join
+    return walker.text();
+  }
+  for await (const w of slices(walker, settings)) void w;
   // Making the one flat string is a copy of the whole output that cannot be split (about 0.4 ms a MB): a slice of its
   // own when it is large. chunks() and pipeTo() never make it.
   if (walker.outChars > JOIN_ALONE_CHARS) {
@@ -800,9 +972,14 @@ async function stringify(value, options) {
  * joined, a slice's output was copied once more in the same turn (3-5 ms for the 5 M characters of a slice).
  */
 async function* chunksOf(settings, value) {
+  const started = start(value, settings);
+  if (started.done) {
+    if (!started.undefinedResult) yield started.text();
+    return;
+  }
   let pending = [];
   let pendingChars = 0;
-  for await (const walker of slices(value, settings)) {
+  for await (const walker of slices(started, settings)) {
     if (walker.undefinedResult) return;
     const pieces = walker.take();
     for (let i = 0; i < pieces.length; i++) {

@@ -74,14 +74,17 @@ function loadAtRevision(name, rev) {
   fs.writeFileSync(file, source);
   const remove = () => fs.existsSync(file) && fs.unlinkSync(file);
   process.on('exit', remove);
-  return { module: require(file), remove };
+  return { module: require(file), file, remove };
 }
 
-/** fast-stringify.js and fast-parse.js at revision rev: {stringify, parse, remove()}. */
+/**
+ * fast-stringify.js and fast-parse.js at revision rev: {stringify, parse, file (fast-stringify's copy, which
+ * bench/modelled-work.js loads in a process of its own), remove()}.
+ */
 function loadBaseline(rev) {
   const stringify = loadAtRevision('fast-stringify', rev);
   const parse = loadAtRevision('fast-parse', rev);
-  return { stringify: stringify.module, parse: parse.module, remove: () => { stringify.remove(); parse.remove(); } };
+  return { stringify: stringify.module, parse: parse.module, file: stringify.file, remove: () => { stringify.remove(); parse.remove(); } };
 }
 
 const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');
@@ -238,4 +241,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { render };
+module.exports = { render, loadBaseline };

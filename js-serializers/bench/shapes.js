@@ -128,6 +128,13 @@ const SHAPES = [
     // Quotes, backslashes, control characters, non-ASCII, surrogate pairs and lone surrogates (torture-corpus's mix).
     make: (scale) => ({ id: 2, body: torture.escapeHeavyString(scaled(16000000, scale), 15) }),
   },
+  // The peers' run of issue 34: many long strings, each longer than fast's LONG_STRING, in one array (json-ext's
+  // stringifyChunked was ahead of fast's chunks() there, 0.68x native against 0.76x, before the SIMD scan).
+  {
+    name: 'long strings 30 x 500 KB',
+    workloads: ['stringify'],
+    make: (scale) => Array.from({ length: 30 }, (unused, i) => plainText(scaled(500 * 1024, scale), 30 + i)),
+  },
   { name: 'float array 2M', workloads: BOTH, make: (scale) => floats(scaled(2000000, scale), 16) },
   { name: 'deep tree 2000 levels', workloads: BOTH, make: (scale) => torture.deepTree(1000, scaled(1600, scale)) },
   {

@@ -10,6 +10,7 @@ const { maxSliceChars } = require('../../node-kit/slices');
 const { cases, shapes } = require('./torture-corpus');
 const { SHAPES } = require('../bench/shapes');
 const { abortAfterYields } = require('./abort-after-yields');
+const { keepingSink } = require('../bench/keeping-sink');
 const { generate } = require('../../payloads/js/index');
 
 const CHUNK_MIN_CHARS = 1 << 16; // documented: every chunk but the last holds at least this many characters
@@ -211,14 +212,38 @@ test('every shape of the benchmark is serialized in slices bounded in characters
   }
 });
 
-test('no slice runs in the caller\'s turn of the loop, so the caller\'s own work and the first slice are two blocks', async () => {
+test('no slice of a document of several runs in the caller\'s turn of the loop, so the caller\'s own work and the first slice are two blocks', async () => {
   // Run at once, the first slice would share the caller's phase of the loop with the second slice's turn, and timers
   // would wait for both. Promises alone never give the loop a turn: only a slice's own turn can let it start.
+  const doc = generate({ document: 'records', seed: 1, size: 1000 }); // ~2 MB: more than a 1 ms slice's characters
   const stats = {};
-  const pending = [stringify([1, 2, 3], { stats }), collect(chunks({ a: [1] }, { stats: {} }))];
+  const pending = [stringify(doc, { stats, yieldMs: 1 }), collect(chunks(doc, { stats: {}, yieldMs: 1 }))];
   for (let i = 0; i < 50; i++) await null;
   assert.strictEqual(stats.chars, 0, JSON.stringify(stats));
-  assert.deepStrictEqual(await Promise.all(pending), ['[1,2,3]', ['{"a":[1]}']]);
+  const [text, pieces] = await Promise.all(pending);
+  assert.ok(text === JSON.stringify(doc) && pieces.join('') === text);
+  assert.ok(stats.yields > 0, JSON.stringify(stats));
+});
+
+test('a document native does within one slice is one native call in the caller\'s turn, with no turn waited for', async () => {
+  // It has no second slice for its first to share a turn with, and a turn of the loop cost more than native's whole
+  // run on documents under 0.1 MB. Promises alone never give the loop a turn: the immediate runs only after one.
+  let turned = false;
+  setImmediate(() => {
+    turned = true;
+  });
+  const stats = {};
+  const chunkStats = {};
+  const pipeStats = {};
+  const { sink, kept } = keepingSink();
+  const results = await Promise.all([
+    stringify([1, 2, 3], { stats }),
+    collect(chunks({ a: [1] }, { stats: chunkStats })),
+    pipeTo({ b: 'x' }, sink, { stats: pipeStats }).then(() => kept.join('')),
+  ]);
+  assert.strictEqual(turned, false, 'a turn of the loop ran before the results');
+  assert.deepStrictEqual(results, ['[1,2,3]', ['{"a":[1]}'], '{"b":"x"}']);
+  for (const s of [stats, chunkStats, pipeStats]) assert.deepStrictEqual([s.nativeCalls, s.yields], [1, 0], JSON.stringify(s));
 });
 
 test('abort rejects with AbortError at the next slice boundary, and nothing is written after it', async () => {

@@ -32,6 +32,7 @@ const path = require('path');
 const assert = require('assert');
 const { countWork, sizeOf, WORK_MS } = require('./work-counts');
 const { members } = require('../bench/tree-families');
+const { mulberry32 } = require('../../payloads/js/index');
 const { SHAPES, textOf, shapeNamed } = require('../bench/shapes');
 const { cases } = require('./torture-corpus');
 
@@ -53,7 +54,10 @@ const INSPECTIONS = { base: 400, perValue: 8, perCall: 150 };
 // perLevelCalls: a level of a chain walked on purpose may cost one native call's fixed cost (today's code makes about
 // one call every two levels of the deep tree). Until a native call's fixed cost was modelled as a batch's (3 us, not
 // 0.3), this allowance was 1 us a level, three calls' fixed cost then: one call is tighter.
-const MODELLED = { baseMs: 0.1, perNativeMs: 3, perLevelCalls: 1 };
+// On Node 14 a chain deeper than the estimate's stack (nested objects, 5000 levels) is walked a level at a time: 4907
+// native calls for 5001 levels and the inspections between them, 18.1 modelled ms where one call a level allowed 16.8;
+// a quarter of a call more a level covers those inspections.
+const MODELLED = { baseMs: 0.1, perNativeMs: 3, perLevelCalls: 1.25 };
 const SLICES = { base: 2, perNativeSlice: 2 };
 // A slice ends at most one batch past yieldMs, and its batches are sized to what is left of it from the learnt rates:
 // past half a slice more, a batch was sized from a rate learnt far too low (a rate a tenth of the learnt one made
@@ -78,6 +82,10 @@ const SLICE_KNOWN = {
   'long ASCII strings, each with one character far in': {
     maxSliceMs: 4.53,
     why: 'its 4 native calls produce 2.1 M characters, 0.5 M a call (2.6 modelled ms): pieces of a long string handed to native larger than a slice',
+  },
+  'long strings 30 x 500 KB': {
+    maxSliceMs: 1.55,
+    why: 'one native call for the whole document (0.3 M characters at this scale, no yield), as above: 1.54 modelled ms',
   },
   'long escape-dense string 16M chars': {
     maxSliceMs: 2.47,
@@ -150,6 +158,89 @@ for (const member of members(TREE_SCALE)) {
     await checkBounds(member.name, value, JSON.stringify(value));
   });
 }
+
+// A document whose native run fits in an eighth of a slice at the modelled rates is done in one native call with
+// no turn of the loop (Walker.oneStep): slicing it buys nothing, and its estimate, setup and turn cost 2-4x native's
+// time on documents under 0.1 MB. After the families above, so that the module's learnt rates are the modelled ones;
+// the estimate may read a few hundred values (INSPECTIONS.base), never the document.
+const ONE_STEP_SHARE = 1 / 8;
+
+test('a document native does within an eighth of a slice is one native call, with no yield', async () => {
+  const small = [];
+  for (const member of members(TREE_SCALE)) small.push({ name: member.name, value: member.make() });
+  for (const shape of SHAPES.filter((s) => s.workloads.includes('stringify'))) small.push({ name: shape.name, value: shape.make(SHAPE_SCALE) });
+  let checked = 0;
+  for (const { name, value } of small) {
+    const expected = JSON.stringify(value);
+    if (nativeMs(expected.length) > ONE_STEP_SHARE * YIELD_MS) continue;
+    const counts = await checkBounds(name, value, expected);
+    const stats = {};
+    // No turn of the loop either, not even the first slice's (which stats.yields does not count): promises alone
+    // never give the loop one, so the immediate runs only if the module waited for a turn.
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    await countWork(FAST_STRINGIFY, () => fast.stringify(value, { yieldMs: YIELD_MS, stats }));
+    const figures = `${name}: ${JSON.stringify(counts)}, ${expected.length} characters, stringify's ${JSON.stringify(stats)}`;
+    assert.strictEqual(counts.nativeCalls, 1, `more than one native call: ${figures}`);
+    assert.ok(counts.inspections <= INSPECTIONS.base, `more than ${INSPECTIONS.base} inspections: ${figures}`);
+    assert.deepStrictEqual([stats.nativeCalls, stats.yields], [1, 0], figures);
+    assert.strictEqual(turned, false, `a turn of the loop was waited for: ${figures}`);
+    checked++;
+  }
+  assert.ok(checked >= 10, `only ${checked} documents under an eighth of a slice`);
+});
+
+test('a small document is one native call from a process\'s first run on, before anything was measured', async () => {
+  // A fresh copy of the module: its learnt rates are empty, and the one-step estimate judges at its slow prior.
+  const cached = require.cache[FAST_STRINGIFY];
+  delete require.cache[FAST_STRINGIFY];
+  const fresh = require(FAST_STRINGIFY);
+  require.cache[FAST_STRINGIFY] = cached;
+  const value = members(TREE_SCALE).find((m) => m.name === 'objects, small leaves, branching 16, depth 2').make();
+  const stats = {};
+  let text;
+  const counts = await countWork(FAST_STRINGIFY, async () => {
+    text = await fresh.stringify(value, { yieldMs: YIELD_MS, stats });
+  });
+  assert.ok(text === JSON.stringify(value));
+  assert.deepStrictEqual([counts.nativeCalls, stats.yields], [1, 0], `${JSON.stringify(counts)}, ${text.length} characters`);
+});
+
+// A TopoJSON-like document (the world atlas' shape): arcs of [x, y] pairs, one in eight longer than LARGE_CONTAINER
+// (1500-4500 pairs), the others of 4-43. Deterministic (mulberry32).
+function coordinateArcs(count, seed) {
+  const next = mulberry32(seed);
+  const arcs = [];
+  for (let a = 0; a < count; a++) {
+    const length = a % 8 === 1 ? 1500 + (next() % 3000) : 4 + (next() % 40);
+    const arc = [[next() % 99999, next() % 99999]];
+    for (let i = 1; i < length; i++) arc.push([(next() % 41) - 20, (next() % 41) - 20]);
+    arcs.push(arc);
+  }
+  return { type: 'Topology', arcs, transform: { scale: [0.001, 0.001], translate: [-180, -90] } };
+}
+// At most this many inspections a pair past INSPECTIONS.base. A long arc that fits a batch goes to native whole
+// (rowsUnits), and a pair read without code needs no check of the read after it: 0.08 a pair. Walked pair by pair, as
+// before both, the arcs cost 2.9-3.8 (a read check, an Array.isArray and the pair's own checks).
+const ARC_INSPECTIONS_PER_PAIR = 1 / 4;
+const ARC_YIELD_MS = 5; // the default slice, in which most long arcs fit a batch (in the guard's 1 ms, they are walked)
+
+test('a long array of coordinate pairs goes to native in batches, not pair by pair: a TopoJSON-like document', async () => {
+  const value = coordinateArcs(400, 7);
+  const expected = JSON.stringify(value);
+  let pairs = 0;
+  for (const arc of value.arcs) pairs += arc.length;
+  const stats = {};
+  let output;
+  const counts = await countWork(FAST_STRINGIFY, async () => {
+    output = (await collect(fast.chunks(value, { yieldMs: ARC_YIELD_MS, stats }))).join('');
+  });
+  assert.ok(output === expected, 'output differs from JSON.stringify');
+  const bound = INSPECTIONS.base + ARC_INSPECTIONS_PER_PAIR * pairs;
+  assert.ok(counts.inspections <= bound, `more than ${Math.floor(bound)} inspections for ${pairs} pairs: ${JSON.stringify(counts)}, ${stats.yields} yields`);
+});
 
 test('work per node and per character is bounded: the shape family and the plain documents of the torture corpus', async () => {
   for (const shape of SHAPES.filter((s) => s.workloads.includes('stringify'))) {
