@@ -8,7 +8,6 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 // Before the lab's modules read the manifests: every one of them (and the lab's processes) sees the throwaway service.
@@ -16,7 +15,7 @@ process.env.LAB_EXTRA_SERVICES = path.join(__dirname, '..', 'fixtures', 'throwaw
 const { ROOT, readManifests, nodeServicesOf } = require('../../lab-topology/manifests');
 const { nativeLab } = require('../../lab-topology/topology');
 const { checkDashboardQueries } = require('../../dashboards/check-queries');
-const { request, until } = require('../../node-kit/testing');
+const { request, until, tempDir } = require('../../node-kit/testing');
 const { edgeCases, runCases, checkCases } = require('../contract/bad-requests');
 const { holdSlowConnections } = require('../contract/slow-clients');
 const { checkReportInBrowser, findChromium } = require('../../load/test/report-browser');
@@ -37,7 +36,7 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
   const { components, prometheus: prom } = nativeLab(OFFSET);
   const prometheus = `http://127.0.0.1:${prom.port}`;
   const byName = Object.fromEntries(components.map((c) => [c.name, c]));
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-native-'));
+  const stateDir = tempDir('lab-native-');
   const lab = spawn(process.execPath, [path.join(ROOT, 'scripts', 'native.js')], {
     cwd: ROOT,
     env: Object.assign({}, process.env, { LAB_PORT_OFFSET: String(OFFSET), LAB_STATE_DIR: stateDir, LOAD_SUITE: 'none' }),
