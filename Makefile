@@ -8,7 +8,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'node-kit/test/*.test.js' 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js'
 
-.PHONY: setup system-packages native bench-stringify bench-shapes bench-shapes-quick bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration smoke \
+.PHONY: setup system-packages native bench-stringify bench-shapes bench-shapes-quick bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -80,10 +80,24 @@ bench-jvm: setup
 bench-jvm-short: setup
 	$(MAKE) -C services/jvm-serializer bench-short
 
-test: setup test-components test-shared check-config lint test-integration smoke-if-engine chaos-if-engine soak-if-engine swarm-if-engine
+# make test's stages, in order; scripts/test-stages.js runs them, prints each one's wall time at the end and fails
+# the run if it left anything behind (a temp folder, a container, a network, a volume, swarm state, a process, a port).
+TEST_STAGES := test-components test-shared check-config lint test-integration test-images smoke-if-engine \
+	chaos-if-engine soak-if-engine swarm-if-engine
+test: setup
+	@$(NODE) scripts/test-stages.js $(TEST_STAGES)
 
+# The components' tests are independent (each starts its servers on port 0), so they run TEST_JOBS at a time. The
+# JVM's Maven build and tests are the longest, and services/jvm-serializer comes first in COMPONENTS, so it runs
+# beside the Node components one after another. --output-sync keeps each component's output together.
+TEST_JOBS ?= 2
+COMPONENT_TESTS := $(addprefix test-component-,$(COMPONENTS))
+.PHONY: $(COMPONENT_TESTS)
 test-components: setup
-	@for dir in $(COMPONENTS); do echo "== $$dir"; $(MAKE) -s -C $$dir test || exit 1; done
+	@$(MAKE) -s -j$(TEST_JOBS) --output-sync=target $(COMPONENT_TESTS)
+
+$(COMPONENT_TESTS): test-component-%:
+	@echo "== $*"; $(MAKE) -s -C $* test
 
 test-shared: setup
 	$(NODE) --test $(SHARED_TESTS)
@@ -147,6 +161,11 @@ swarm: $(NODE14_BIN)/node $(NODE24_BIN)/node
 swarm-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
 	$(NODE) docker/swarm.js --if-engine
 
+# The images smoke, chaos, soak and swarm run (lab/<service>:lab-check), built once per make test; each of those
+# checks run alone builds them itself (docker/check-images.js). Skipped, saying so, where no engine can run.
+test-images: $(NODE14_BIN)/node $(NODE24_BIN)/node
+	$(NODE) docker/check-images.js --if-engine
+
 # As `smoke`, but a machine with no engine and no way to start one skips it, saying so (make test).
 smoke-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
 	$(NODE) docker/smoke.js --if-engine
@@ -189,8 +208,10 @@ $(HADOLINT):
 $(ACTIONLINT):
 	GOBIN=$(TOOLS)/bin go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
+# ESLint turns on Node's compile cache, kept in the temp folder unless NODE_COMPILE_CACHE says where: beside ESLint,
+# so that make test leaves no node-compile-cache behind.
 lint: setup lint-tools
-	PATH="$(NODE24_BIN):$$PATH" $(ESLINT) --config lint/eslint.config.js --max-warnings 0 .
+	PATH="$(NODE24_BIN):$$PATH" NODE_COMPILE_CACHE=$(LAB_ROOT)/lint/node_modules/.compile-cache $(ESLINT) --config lint/eslint.config.js --max-warnings 0 .
 	$(HADOLINT) --no-color $(DOCKERFILES)
 	$(ACTIONLINT) .github/workflows/*.yml
 	shellcheck $(SHELL_SCRIPTS)
