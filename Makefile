@@ -89,7 +89,8 @@ test: setup
 
 # The components' tests are independent (each starts its servers on port 0), so they run TEST_JOBS at a time. The
 # JVM's Maven build and tests are the longest, and services/jvm-serializer comes first in COMPONENTS, so it runs
-# beside the Node components one after another. --output-sync keeps each component's output together.
+# beside the Node components one after another. --output-sync keeps each component's output together (its sub-make
+# prints it when the test ends), so the line after it names whose it was.
 TEST_JOBS ?= 2
 COMPONENT_TESTS := $(addprefix test-component-,$(COMPONENTS))
 .PHONY: $(COMPONENT_TESTS)
@@ -97,7 +98,7 @@ test-components: setup
 	@$(MAKE) -s -j$(TEST_JOBS) --output-sync=target $(COMPONENT_TESTS)
 
 $(COMPONENT_TESTS): test-component-%:
-	@echo "== $*"; $(MAKE) -s -C $* test
+	@$(MAKE) -s -C $* test && echo "== $*: passed" || { echo "== $*: FAILED"; exit 1; }
 
 test-shared: setup
 	$(NODE) --test $(SHARED_TESTS)
