@@ -109,9 +109,10 @@ check-config: setup
 		&& promtool check config $$dir/prometheus.yml; status=$$?; rm -rf $$dir; exit $$status
 
 # Every service, the load driver and Prometheus started natively (ports shifted, so a running `make native` is left
-# alone), the smoke suite, and every dashboard query against the real Prometheus.
+# alone), the smoke suite, and every dashboard query against the real Prometheus. Its two files run side by side
+# (node --test runs one at a time on two cores): each lab has its own port offset and state folder.
 test-integration: setup
-	$(NODE) --test 'tests/integration/*.test.js'
+	$(NODE) --test --test-concurrency=2 'tests/integration/*.test.js'
 
 # The containerized lab on a real Docker engine (docker/README.md): build, up, every target up, the smoke suite inside
 # the load container, its results and the dashboard queries checked, down -v. Installs and starts the engine where it
@@ -209,10 +210,8 @@ $(HADOLINT):
 $(ACTIONLINT):
 	GOBIN=$(TOOLS)/bin go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
-# ESLint turns on Node's compile cache, kept in the temp folder unless NODE_COMPILE_CACHE says where: beside ESLint,
-# so that make test leaves no node-compile-cache behind.
 lint: setup lint-tools
-	PATH="$(NODE24_BIN):$$PATH" NODE_COMPILE_CACHE=$(LAB_ROOT)/lint/node_modules/.compile-cache $(ESLINT) --config lint/eslint.config.js --max-warnings 0 .
+	PATH="$(NODE24_BIN):$$PATH" $(ESLINT) --config lint/eslint.config.js --max-warnings 0 .
 	$(HADOLINT) --no-color $(DOCKERFILES)
 	$(ACTIONLINT) .github/workflows/*.yml
 	shellcheck $(SHELL_SCRIPTS)
