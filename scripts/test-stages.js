@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 'use strict';
-// `make test`: its stages (make targets, given as arguments) one after another, stopping at the first that fails, then
-// a table of each stage's wall time, so the stage that made the next run slower is visible; and a check that the run
+// `make test`: its stages (make targets, given as arguments) one after another, each run even when one before it
+// failed (they are independent, and one failure should not hide the others' verdicts and times), then a table of each
+// stage's wall time and result, so the stage that made the next run slower is visible; and a check that the run
 // left nothing behind (scripts/leftovers.js): every stage gets a temp folder of its own (TMPDIR) that must be empty
 // at the end, and the engine's containers, networks, volumes and swarm state, the processes the run started and the
 // lab's ports must be as they were. A leftover fails the run, named.
@@ -52,19 +53,14 @@ async function main(stages) {
   const before = snapshot(where);
   const env = Object.assign({}, process.env, { TMPDIR: tmpDir, [MARKER]: runId });
   const rows = [];
-  let failed = false;
   for (const stage of stages) {
-    if (failed) {
-      rows.push({ stage, seconds: 0, result: 'not run' });
-      continue;
-    }
     const started = Date.now();
     const code = await runStage(stage, env);
     rows.push({ stage, seconds: (Date.now() - started) / 1000, result: code === 0 ? 'ok' : `FAILED (exit ${code})` });
     // After the images are built, the containerized checks use them as they are instead of building their own.
     if (stage === 'test-images' && code === 0) env.LAB_CHECK_IMAGES_BUILT = '1';
-    failed = code !== 0;
   }
+  const failed = rows.some((r) => r.result !== 'ok');
   const left = await settledLeftovers(before, where);
   fs.rmSync(tmpDir, { recursive: true, force: true });
   console.log(`\nmake test: wall time of each stage\n${table(rows)}`);
