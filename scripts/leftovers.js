@@ -1,7 +1,7 @@
 'use strict';
 // What a test run may leave behind, snapshotted before and after `make test` (scripts/test-stages.js) so that a test
 // which forgets its cleanup fails the run, named: entries of the run's own temp folder, Docker containers, networks,
-// volumes and swarm state, processes that carry the run's marker, and listening sockets on the lab's ports.
+// volumes and swarm state, processes that carry the run's marker, and the lab's ports they still listen on.
 // The machine is shared (other engineers, other labs), so each kind is narrowed to what this run can own: a private
 // TMPDIR instead of the shared /tmp, processes by an environment marker instead of by name, ports of the lab only.
 const fs = require('node:fs');
@@ -33,7 +33,7 @@ function dockerState() {
   };
 }
 
-/** "pid comm" of every process (but this one) whose environment holds MARKER=runId; [] where there is no /proc. */
+/** {pid, comm} of every process (but this one) whose environment holds MARKER=runId; [] where there is no /proc. */
 function markedProcesses(runId) {
   const wanted = `${MARKER}=${runId}`;
   const found = [];
@@ -47,7 +47,7 @@ function markedProcesses(runId) {
     try {
       if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(wanted)) continue;
       const comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-      if (!ENGINE_PROCESSES.test(comm)) found.push(`${pid} ${comm}`);
+      if (!ENGINE_PROCESSES.test(comm)) found.push({ pid, comm });
     } catch {
       // gone meanwhile, or not ours to read
     }
@@ -55,8 +55,28 @@ function markedProcesses(runId) {
   return found;
 }
 
-/** Ports in `ports` with a listening TCP socket (IPv4 or IPv6), from /proc/net. */
-function listening(ports) {
+/** The inodes of the sockets a process holds open. */
+function socketInodes(pid) {
+  const inodes = new Set();
+  try {
+    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+      const match = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (match) inodes.add(match[1]);
+    }
+  } catch {
+    // gone meanwhile
+  }
+  return inodes;
+}
+
+/**
+ * "port (pid comm)" for each of `ports` listening (TCP, IPv4 or IPv6) on a socket one of `holders` holds, from /proc.
+ * Only the run's own processes count: other labs on a shared machine use the same ports (seen: another checkout's
+ * native lab test on 23001-23005 during a run here). A container's published ports go with the container.
+ */
+function listening(ports, holders) {
+  const holderOf = new Map();
+  for (const p of holders) for (const inode of socketInodes(p.pid)) holderOf.set(inode, p);
   const open = new Set();
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text;
@@ -67,22 +87,24 @@ function listening(ports) {
     }
     for (const line of text.split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/);
-      // state 0A is LISTEN; local_address is HEX_IP:HEX_PORT
+      // state 0A is LISTEN; local_address is HEX_IP:HEX_PORT; field 9 the socket's inode
       if (fields[3] !== '0A') continue;
       const port = parseInt(fields[1].split(':').pop(), 16);
-      if (ports.has(port)) open.add(port);
+      const holder = holderOf.get(fields[9]);
+      if (ports.has(port) && holder) open.add(`${port} (${holder.pid} ${holder.comm})`);
     }
   }
-  return [...open].sort((a, b) => a - b).map(String);
+  return [...open].sort();
 }
 
 /** Everything the run could leave: {tmp, docker, processes, ports}. */
 function snapshot({ tmpDir, runId, ports }) {
+  const marked = runId ? markedProcesses(runId) : [];
   return {
     tmp: fs.existsSync(tmpDir) ? fs.readdirSync(tmpDir).sort() : [],
     docker: dockerState(),
-    processes: runId ? markedProcesses(runId) : [],
-    ports: listening(ports),
+    processes: marked.map((p) => `${p.pid} ${p.comm}`),
+    ports: listening(ports, marked),
   };
 }
 
