@@ -20,8 +20,12 @@ const ENGINE_UNAVAILABLE = 3;
 // (offset 0; the native lab test uses 20000), and below Linux's ephemeral ports (32768 and up), where a loopback
 // client's port can hold the very port a lab is to publish (seen: the soak's Prometheus, then on 41090, did not start).
 const PORT_OFFSETS = { swarm: 19000, smoke: 21000, chaos: 22000, soak: 23000, up: 24000 };
-// The one tag of the checks' images, never a lab in use's (latest).
+// The one tag of the checks' images (smoke, chaos, soak, swarm and make test's test-images stage): built once per
+// `make test` and shared by every check, never a lab in use's (latest).
 const CHECK_IMAGE_TAG = 'lab-check';
+// Written by `make test-images` (docker/check-images.js): the base images its build used, so that the checks after it
+// in the same `make test` (LAB_CHECK_IMAGES_BUILT=1, set by scripts/test-stages.js) run its images as they are.
+const CHECK_IMAGES_FILE = path.join(ROOT, '.images', 'check-images.json');
 const GRAFANA_PORT = 3000;
 // Services whose images are used as they are, not built.
 const PULLED = ['prometheus', 'grafana'];
@@ -144,13 +148,14 @@ async function allTargetsUp(prometheus, log) {
 
 /**
  * A compose project of the lab: {project, stateDir (results in stateDir/results), offset (added to every port), log,
- * imageTag (the project's name unless given: a check never replaces the images of a lab in use)}.
+ * imageTag (CHECK_IMAGE_TAG unless given: a check never replaces the images of a lab in use)}.
  * prepare() readies the engine and the base images (false where no engine runs and ifEngine allows skipping); build()
- * builds the images of `services` (all but those without an offline stand-in, tagged lab/<service>:<imageTag>); up()
+ * builds the images of `services` (all but those without an offline stand-in, tagged lab/<service>:<imageTag>), or,
+ * after `make test-images` in the same `make test`, uses its images where they are all there; up()
  * builds and starts them and waits for every Prometheus target;
  * compose(args, options) gives run()'s arguments for `docker compose ...` in the project; down() removes it all.
  */
-function composeLab({ project, stateDir, offset, log, imageTag = project }) {
+function composeLab({ project, stateDir, offset, log, imageTag = CHECK_IMAGE_TAG }) {
   const lab = { project, stateDir, offset, resultsDir: path.join(stateDir, 'results') };
   lab.compose = (args, options = {}) => ['docker', ['compose', ...args], Object.assign({ env: lab.env }, options)];
   lab.url = (name) => `http://127.0.0.1:${(readManifests().find((m) => m.name === name) || { port: 0 }).port + offset}`;
@@ -163,8 +168,12 @@ function composeLab({ project, stateDir, offset, log, imageTag = project }) {
       return false;
     }
     if (code !== 0) throw new Error(`preparing the Docker engine failed (exit ${code})`);
-    lab.mode = await chooseBaseImages(log);
-    const baseImages = lab.mode === 'offline' ? await offlineBaseImages() : {};
+    const built = builtThisRun(imageTag);
+    if (built) log(`using the images make test built (lab/<service>:${imageTag})`);
+    lab.reuse = Boolean(built);
+    lab.mode = built ? built.mode : await chooseBaseImages(log);
+    const baseImages = built ? built.baseImages : lab.mode === 'offline' ? await offlineBaseImages() : {};
+    lab.baseImages = baseImages;
     lab.env = composeEnv({ project, resultsDir: lab.resultsDir, baseImages, offset, resultsOwner: prepareResultsDir(lab.resultsDir), imageTag });
     lab.prometheus = `http://127.0.0.1:${lab.env.PROMETHEUS_PORT}`;
     const all = (await mustRun('listing services', ...lab.compose(['config', '--services']))).trim().split('\n');
@@ -180,6 +189,7 @@ function composeLab({ project, stateDir, offset, log, imageTag = project }) {
 
   lab.build = async () => {
     const built = lab.services.filter((s) => !PULLED.includes(s));
+    if (lab.reuse && (await imagesPresent(lab, built))) return;
     log(`building images for ${built.join(', ')} (build output: ${path.relative(ROOT, path.join(stateDir, 'build.log'))})`);
     const buildStarted = Date.now();
     const build = await run(...lab.compose(['build', ...built]));
@@ -248,9 +258,23 @@ function exitWith(name, main) {
   );
 }
 
+/** {mode, baseImages} of the images `make test-images` built for tag in this `make test`; null when it did not. */
+function builtThisRun(tag) {
+  if (process.env.LAB_CHECK_IMAGES_BUILT !== '1' || !fs.existsSync(CHECK_IMAGES_FILE)) return null;
+  const built = JSON.parse(fs.readFileSync(CHECK_IMAGES_FILE, 'utf8'));
+  return built.tag === tag ? built : null;
+}
+
+/** Whether every image the lab builds for `services` is in the engine's store (a check run alone builds its own). */
+async function imagesPresent(lab, services) {
+  const images = (await mustRun('listing the images', ...lab.compose(['config', '--images', ...services]))).trim().split('\n');
+  const { code } = await run('docker', ['image', 'inspect', ...images]);
+  return code === 0;
+}
+
 /** Every port a lab publishes with this offset. */
 function publishedPorts(offset) {
   return readManifests().map((m) => m.port).concat(PROMETHEUS_PORT, GRAFANA_PORT).map((port) => port + offset);
 }
 
-module.exports = { composeLab, allTargetsUp, exitWith, run, mustRun, chooseBaseImages, offlineBaseImages, PORT_OFFSETS, CHECK_IMAGE_TAG, publishedPorts };
+module.exports = { composeLab, allTargetsUp, exitWith, run, mustRun, chooseBaseImages, offlineBaseImages, PORT_OFFSETS, publishedPorts, CHECK_IMAGE_TAG, CHECK_IMAGES_FILE };

@@ -27,6 +27,7 @@ const ROLE_LABELS = ['lab.load=true', 'lab.sut=true'];
 // Bounds on a hung step: each is reached in seconds to a minute on a healthy engine (the JVM pre-touches its heap).
 const TASKS_TIMEOUT_MS = 300000;
 const REMOVED_TIMEOUT_MS = 120000;
+const GWBRIDGE = 'docker_gwbridge';
 
 const log = (message) => console.log(`swarm: ${message}`);
 
@@ -36,6 +37,8 @@ const lines = (output) => output.split('\n').map((l) => l.trim()).filter(Boolean
 async function joinSwarm() {
   const state = (await mustRun('reading the swarm state', 'docker', ['info', '--format', '{{.Swarm.LocalNodeState}}'])).trim();
   let initialized = false;
+  // docker swarm init makes the docker_gwbridge network and docker swarm leave keeps it: removed at the end if new.
+  const hadGwbridge = (await run('docker', ['network', 'inspect', GWBRIDGE])).code === 0;
   if (state !== 'active') {
     // One node on loopback: nothing else has to reach it.
     await mustRun('docker swarm init', 'docker', ['swarm', 'init', '--advertise-addr', '127.0.0.1']);
@@ -47,7 +50,7 @@ async function joinSwarm() {
   const added = ROLE_LABELS.filter((label) => !(label.split('=')[0] in before));
   await mustRun('labelling the node', 'docker', ['node', 'update', ...ROLE_LABELS.flatMap((label) => ['--label-add', label]), node]);
   log(`node ${node} labelled ${ROLE_LABELS.join(', ')}: the services under test and the load driver on the one node`);
-  return { initialized, node, added };
+  return { initialized, node, added, hadGwbridge };
 }
 
 /**
@@ -55,7 +58,7 @@ async function joinSwarm() {
  * cuts the embedded DNS of every running container on this engine (Docker 20.10; seen here: a compose lab's services
  * no longer resolved each other's names, for good), so then the engine stays a single-node swarm, which is harmless.
  */
-async function leaveSwarm({ initialized, node, added }) {
+async function leaveSwarm({ initialized, node, added, hadGwbridge }) {
   if (initialized) {
     const running = lines((await mustRun('listing running containers', 'docker', ['ps', '-q'])).trim());
     if (running.length) {
@@ -63,7 +66,8 @@ async function leaveSwarm({ initialized, node, added }) {
       return;
     }
     await mustRun('docker swarm leave', 'docker', ['swarm', 'leave', '--force']);
-    log('docker swarm leave: the engine is back out of swarm mode');
+    if (!hadGwbridge) await mustRun(`removing ${GWBRIDGE}`, 'docker', ['network', 'rm', GWBRIDGE]);
+    log(`docker swarm leave: the engine is back out of swarm mode${hadGwbridge ? '' : `, ${GWBRIDGE} removed`}`);
   } else if (added.length) {
     await mustRun('removing the labels', 'docker', ['node', 'update', ...added.flatMap((label) => ['--label-rm', label.split('=')[0]]), node]);
   }

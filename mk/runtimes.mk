@@ -14,6 +14,10 @@ NODE24_NPM_VERSION := 11.6.2
 # docker-compose.yml does (its x-node24-environment says why). The environment's NODE24_OPTIONS wins, as in compose.
 NODE24_OPTIONS ?= --max-semi-space-size=16
 
+# npm 11 and ESLint turn on Node 24's compile cache, which it keeps in the temp folder (node-compile-cache) for good:
+# off for everything make runs, so that setup and make test leave nothing there.
+export NODE_DISABLE_COMPILE_CACHE := 1
+
 NODE14_BIN := $(RUNTIMES)/node-$(NODE14_VERSION)/bin
 NODE24_BIN := $(RUNTIMES)/node-$(NODE24_VERSION)/bin
 

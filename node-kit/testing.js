@@ -1,10 +1,31 @@
 'use strict';
 // Test helpers for the Node services: a real server on port 0, real HTTP (Node 14 has no fetch), and the contract
 // checks every Node service runs against itself with its own express, prom-client and Node line.
+const fs = require('fs');
 const http = require('http');
+const os = require('os');
+const path = require('path');
 const { edgeCases, runCases, checkCases, checkPipeline, sendRaw, healthzThenBrokenHeads } = require('../tests/contract/bad-requests');
 const { exchange } = require('../tests/contract/raw-http');
 const { HTTP_METHODS } = require('./route-table');
+
+const madeDirs = [];
+
+/**
+ * A new folder in the temp directory (prefix: what it is for), removed when the test file's process exits, whether
+ * its tests passed or failed: after every after-hook has stopped what wrote into it (a driver, a native lab), which a
+ * per-test hook registered before theirs would not be.
+ */
+function tempDir(prefix) {
+  if (madeDirs.length === 0) {
+    process.once('exit', () => {
+      for (const dir of madeDirs) fs.rmSync(dir, { recursive: true, force: true });
+    });
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
+}
 
 async function startService(service) {
   const { port, close, server } = await service.start({ port: 0, host: '127.0.0.1', handleSignals: false });
@@ -179,4 +200,4 @@ async function until(what, timeoutMs, probe) {
   throw new Error(`${what} not reached in ${timeoutMs} ms: ${last && last.why}`);
 }
 
-module.exports = { startService, request, samples, sumOf, contractSuite, until };
+module.exports = { startService, request, samples, sumOf, contractSuite, until, tempDir };

@@ -4,9 +4,9 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
+const { tempDir } = require('../../node-kit/testing');
 const { readManifests, servicesOf, nodeServicesOf, ROOT } = require('../manifests');
 const { nativeLab, prometheusTargets, writeTargets } = require('../topology');
 const { validate } = require('../schema');
@@ -14,7 +14,7 @@ const SCHEMA = require('../service.schema.json');
 
 /** A lab root in a temp folder holding the given manifests (by folder name). */
 function labWith(manifests) {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-manifests-'));
+  const root = tempDir('lab-manifests-');
   for (const [dir, manifest] of Object.entries(manifests)) {
     fs.mkdirSync(path.join(root, dir), { recursive: true });
     fs.writeFileSync(path.join(root, dir, 'service.json'), typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
@@ -82,7 +82,7 @@ test('a native run shifts every port, and Prometheus gets every component and it
 test('prometheus.yml names no service, reads the targets file beside it, and promtool accepts both', () => {
   const config = fs.readFileSync(path.join(ROOT, 'prometheus.yml'), 'utf8');
   for (const m of readManifests({ extra: [] })) assert.ok(!config.includes(`${m.name}:${m.port}`), `prometheus.yml names ${m.name}`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prom-'));
+  const dir = tempDir('prom-');
   fs.writeFileSync(path.join(dir, 'prometheus.yml'), config);
   const file = writeTargets(dir, prometheusTargets(readManifests({ extra: [] }), { hostOf: () => '127.0.0.1', offset: 0 }));
   assert.strictEqual(path.relative(dir, file), path.join('targets', 'lab.json'));

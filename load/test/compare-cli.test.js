@@ -4,14 +4,14 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
+const { tempDir } = require('../../node-kit/testing');
 const { runCompare, scenarioResult, writeRun } = require('./compare-helper');
 
 const steady = (n, requests, ms) => Array.from({ length: n }, (_, i) => [requests + (i % 3), ms + (i % 4) * 0.1]);
 
 function fixtures(t) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compare-cli-'));
+  const dir = tempDir('compare-cli-');
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const fast = writeRun(dir, 'run-fast', [scenarioResult('wait', steady(8, 100, 20)), scenarioResult('only-a', steady(3, 5, 5))]);
   const slow = writeRun(dir, 'run-slow', [scenarioResult('wait', steady(8, 77, 26)), scenarioResult('only-b', steady(3, 5, 5))]);

@@ -28,9 +28,8 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const http = require('node:http');
-const os = require('node:os');
 const path = require('node:path');
-const { request, until } = require('../../node-kit/testing');
+const { request, until, tempDir } = require('../../node-kit/testing');
 const { startDriver, stopDriver } = require('./driver-process');
 const { runCompare } = require('./compare-helper');
 const { readRun } = require('../src/compare/read-run');
@@ -66,7 +65,7 @@ async function startTimerServer(t) {
 
 test('compare finds a planted 30 % slowdown between recorded runs and no regression between two runs of one server', async (t) => {
   const target = await startTimerServer(t);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compare-'));
+  const dir = tempDir('compare-');
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   fs.mkdirSync(path.join(dir, 'suites'));
   const scenario = { name: 'timer-wait', target: 'timer', method: 'GET', path: '/wait', connections: CONNECTIONS, durationSeconds: SECONDS, maxRequests: 100000, expect: 'status' };

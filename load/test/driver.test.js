@@ -4,9 +4,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { startService, request, sumOf, until } = require('../../node-kit/testing');
+const { startService, request, sumOf, until, tempDir } = require('../../node-kit/testing');
 const { makeService } = require('../../services/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 
@@ -19,7 +18,7 @@ function waitForEnd(url) {
 
 test('a suite started over HTTP checks responses, writes results and marks the scenario in metrics', async (t) => {
   const service = await startService(makeService());
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-'));
+  const dir = tempDir('load-');
   const scenario = (name, pathAndQuery, expect) => ({ name, target: 'node-async', path: pathAndQuery, connections: 2, durationSeconds: 1, maxRequests: 40, expect });
   fs.mkdirSync(path.join(dir, 'suites'));
   const probed = Object.assign(scenario('stringify', '/run/stringify?approach=async&size=20', 'validated'), { probe: { path: '/healthz', ratePerSecond: 10 } });

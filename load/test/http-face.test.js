@@ -4,10 +4,7 @@
 // neither stop /healthz nor stay forever. Counts and orderings only, no durations.
 const test = require('node:test');
 const assert = require('node:assert');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { request, until } = require('../../node-kit/testing');
+const { request, until, tempDir } = require('../../node-kit/testing');
 const { edgeCases, checkCases, checkPipeline, healthzThenBrokenHeads } = require('../../tests/contract/bad-requests');
 const { holdSlowConnections } = require('../../tests/contract/slow-clients');
 const { startDriver, stopDriver } = require('./driver-process');
@@ -16,8 +13,7 @@ const STALLED = 200;
 
 /** An idle driver (the shipped suites, nothing started) on port 0; env overrides its settings. */
 async function idleDriver(t, env) {
-  const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-face-'));
-  t.after(() => fs.rmSync(resultsDir, { recursive: true, force: true }));
+  const resultsDir = tempDir('load-face-');
   const driver = await startDriver(Object.assign({ PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', RESULTS_DIR: resultsDir }, env));
   t.after(() => stopDriver(driver));
   return driver;

@@ -5,9 +5,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { startService, request, until } = require('../../node-kit/testing');
+const { startService, request, until, tempDir } = require('../../node-kit/testing');
 const { makeService } = require('../../services/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 const { writeReport } = require('../src/report');
@@ -22,7 +21,7 @@ test('report.html of a real run draws every chart and holds the run\'s numbers i
     return;
   }
   const service = await startService(makeService());
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-report-'));
+  const dir = tempDir('load-report-');
   const scenario = (approach, thresholds) => ({
     name: `stringify-${approach}`, target: 'node-async', path: `/run/stringify?approach=${approach}&size=20`, connections: 2,
     durationSeconds: 2, maxRequests: 4000, expect: 'validated', probe: { path: '/healthz', ratePerSecond: 10 }, thresholds,

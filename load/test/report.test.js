@@ -4,9 +4,9 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { tempDir } = require('../../node-kit/testing');
 const { writeReport } = require('../src/report');
 const { readRun } = require('../src/report/read-run');
 const { buildModel } = require('../src/report/model');
@@ -38,7 +38,7 @@ function scenarioFile(name, approach, rps, server, extra = {}) {
 
 /** A run folder of 2 scenarios of one workload: the first with server series, the second without, hostile strings in both. */
 function writeFixture() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-unit-'));
+  const dir = tempDir('report-unit-');
   const run = path.join(dir, '2026-01-01T00-00-00-000Z-unit');
   fs.mkdirSync(run);
   const lag = [[T0, 0.002], [T0 + 1, 0.0125], [T0 + 2, 0.004]];
@@ -115,7 +115,7 @@ test('make-report writes the report, and refuses a missing folder or one that is
   const missing = spawnSync(process.execPath, [cli, path.join(run, 'nope')], { encoding: 'utf8' });
   assert.strictEqual(missing.status, 2);
   assert.match(missing.stderr, /nope: no such folder/);
-  const notARun = spawnSync(process.execPath, [cli, fs.mkdtempSync(path.join(os.tmpdir(), 'not-a-run-'))], { encoding: 'utf8' });
+  const notARun = spawnSync(process.execPath, [cli, tempDir('not-a-run-')], { encoding: 'utf8' });
   assert.strictEqual(notARun.status, 2);
   assert.match(notARun.stderr, /holds no scenario results/);
   assert.strictEqual(spawnSync(process.execPath, [cli], { encoding: 'utf8' }).status, 2);

@@ -6,9 +6,8 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const http = require('node:http');
-const os = require('node:os');
 const path = require('node:path');
-const { request, sumOf, until } = require('../../node-kit/testing');
+const { request, sumOf, until, tempDir } = require('../../node-kit/testing');
 const { startDriver, stopDriver } = require('./driver-process');
 
 const GIVE_UP_MS = 60000;
@@ -62,7 +61,7 @@ const LONG = { name: 'long', target: 'tiny', path: '/work', connections: 1, dura
 
 async function startLab(t) {
   const target = await startTarget(t);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-stop-'));
+  const dir = tempDir('load-stop-');
   fs.mkdirSync(path.join(dir, 'suites'));
   fs.writeFileSync(path.join(dir, 'suites', 'looping.json'), JSON.stringify({ scenarios: [LONG, Object.assign({}, LONG, { name: 'after' })] }));
   fs.writeFileSync(path.join(dir, 'suites', 'unreachable.json'), JSON.stringify({ scenarios: [Object.assign({}, LONG, { target: 'down' })] }));
@@ -171,7 +170,7 @@ test('SIGTERM stops the running scenario the same way, writes its results and ex
 
 test('a target that dies mid-scenario fails it at once with the reason; the next scenario waits for it and runs', async (t) => {
   const target = await startTarget(t);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-target-dies-'));
+  const dir = tempDir('load-target-dies-');
   fs.mkdirSync(path.join(dir, 'suites'));
   const quick = { name: 'quick', target: 'tiny', path: '/work', connections: 1, durationSeconds: 120, maxRequests: 5, expect: 'status' };
   fs.writeFileSync(path.join(dir, 'suites', 'dies.json'), JSON.stringify({ scenarios: [Object.assign({}, LONG, { probe: undefined }), quick] }));
@@ -208,7 +207,7 @@ test('a target that dies mid-scenario fails it at once with the reason; the next
 
 test('a target too busy to answer is not taken for dead: its scenario runs to its end and counts the timeouts', async (t) => {
   const target = await startTarget(t, { stallAfter: 3 });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-target-busy-'));
+  const dir = tempDir('load-target-busy-');
   fs.mkdirSync(path.join(dir, 'suites'));
   // Requests time out after a second, /healthz after two: a scenario taken for dead would end within 4 s of 8.
   const busy = { name: 'busy', target: 'tiny', path: '/work', connections: 2, durationSeconds: 8, timeoutSeconds: 1, maxRequests: 1000, expect: 'status' };

@@ -2,8 +2,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
+const { tempDir } = require('../../node-kit/testing');
 const { loadSuite, suiteNames, checkScenarios } = require('../src/suites');
 const { parseTargets, composeTargets } = require('../src/config');
 const { coverageOf, withCoverage, coverageTargets, COVERAGE } = require('../src/coverage');
@@ -21,7 +21,7 @@ test('the shipped suites load, and smoke and demo exist', () => {
 });
 
 test('a suite with a mistake is rejected naming the scenario and the field', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'suites-'));
+  const dir = tempDir('suites-');
   const good = { name: 'x', target: 'node-async', path: '/healthz', connections: 1, durationSeconds: 1, maxRequests: 10, expect: 'status' };
   const cases = [
     [{ target: 'nowhere' }, /target must be one of/],
@@ -53,7 +53,7 @@ test('a suite with a mistake is rejected naming the scenario and the field', () 
 });
 
 test('a probe is optional, and a good one is kept as written', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'suites-'));
+  const dir = tempDir('suites-');
   const scenario = { target: 'node-async', path: '/run/x', connections: 1, durationSeconds: 1, maxRequests: 10, expect: 'status' };
   const probes = [{ path: '/healthz', ratePerSecond: 20 }, { path: '/healthz?x=1', ratePerSecond: 1 }, { path: '/', ratePerSecond: 200 }];
   const scenarios = probes.map((probe, i) => Object.assign({ name: `p${i}`, probe }, scenario)).concat([Object.assign({ name: 'none' }, scenario)]);
@@ -107,7 +107,7 @@ test('a suite with coverage gets the generated scenarios first, for the targets 
   const plain = { name: 'p', scenarios: [] };
   assert.strictEqual(withCoverage(plain, manifests, infos), plain);
   assert.deepStrictEqual(coverageTargets(plain, manifests, { svc: 'u' }), []);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'suites-'));
+  const dir = tempDir('suites-');
   fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ coverage: 'everything', scenarios: [] }));
   assert.throws(() => loadSuite('bad', targets, dir), /coverage must be "every approach"/);
   fs.writeFileSync(path.join(dir, 'good.json'), JSON.stringify({ coverage: COVERAGE, scenarios: [] }));

@@ -5,11 +5,10 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { loadSuite } = require('../src/suites');
-const { startService } = require('../../node-kit/testing');
+const { startService, tempDir } = require('../../node-kit/testing');
 const { makeService } = require('../../services/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 
@@ -17,7 +16,7 @@ const TARGETS = { 'node-async': 'http://127.0.0.1:1' };
 const scenario = (extra) => Object.assign({ name: 'one', target: 'node-async', path: '/run/stringify?approach=async&size=20', connections: 1, durationSeconds: 1, maxRequests: 30, expect: 'validated' }, extra);
 
 function suitesDir(suites) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thresholds-'));
+  const dir = tempDir('thresholds-');
   for (const [name, suite] of Object.entries(suites)) fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(suite));
   return dir;
 }
@@ -52,7 +51,7 @@ function runSuite(suite, driverUrl) {
 
 test('a threshold the run cannot meet fails it (run-suite exits 1, naming it); a server threshold without Prometheus fails nothing', async (t) => {
   const service = await startService(makeService());
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thresholds-run-'));
+  const dir = tempDir('thresholds-run-');
   const suites = path.join(dir, 'suites');
   fs.mkdirSync(suites);
   // No server answers this many requests a second; errors 0 holds; the server's lag cannot be read (no Prometheus).

@@ -8,7 +8,6 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 // Before the lab's modules read the manifests: every one of them (and the lab's processes) sees the throwaway service.
@@ -16,7 +15,7 @@ process.env.LAB_EXTRA_SERVICES = path.join(__dirname, '..', 'fixtures', 'throwaw
 const { ROOT, readManifests, nodeServicesOf } = require('../../lab-topology/manifests');
 const { nativeLab } = require('../../lab-topology/topology');
 const { checkDashboardQueries } = require('../../dashboards/check-queries');
-const { request, until } = require('../../node-kit/testing');
+const { request, until, tempDir } = require('../../node-kit/testing');
 const { edgeCases, runCases, checkCases } = require('../contract/bad-requests');
 const { holdSlowConnections } = require('../contract/slow-clients');
 const { checkReportInBrowser, findChromium } = require('../../load/test/report-browser');
@@ -26,7 +25,7 @@ const OFFSET = Number(process.env.LAB_TEST_PORT_OFFSET || 20000);
 const STARTUP_TIMEOUT_MS = 180000;
 const NODE_SERVICES = nodeServicesOf(readManifests()).map((m) => m.name);
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const DASHBOARD_DATA_BOUND_MS = 60000;
 
 async function query(prometheus, expr) {
   const body = await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(expr)}`)).json();
@@ -38,7 +37,7 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
   const { components, prometheus: prom } = nativeLab(OFFSET);
   const prometheus = `http://127.0.0.1:${prom.port}`;
   const byName = Object.fromEntries(components.map((c) => [c.name, c]));
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-native-'));
+  const stateDir = tempDir('lab-native-');
   const lab = spawn(process.execPath, [path.join(ROOT, 'scripts', 'native.js')], {
     cwd: ROOT,
     env: Object.assign({}, process.env, { LAB_PORT_OFFSET: String(OFFSET), LAB_STATE_DIR: stateDir, LOAD_SUITE: 'none' }),
@@ -190,10 +189,13 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
   });
 
   await t.test('every dashboard query returns series from the real Prometheus', async () => {
-    await sleep(3000); // a few scrapes after the last scenario
-    const rows = await checkDashboardQueries(prometheus, { requireNodeJobs: true });
-    const bad = rows.filter((r) => r.status !== 'OK');
-    assert.deepStrictEqual(bad, [], bad.map((r) => `${r.status} ${r.panel}: ${r.query || r.expr} ${r.error || ''}`).join('\n'));
+    // Asked again until every query has data (a rate needs a few scrapes after the last scenario), not after a fixed
+    // sleep; DASHBOARD_DATA_BOUND_MS only bounds a query that never gets any.
+    const rows = await until('every dashboard query answered with series', DASHBOARD_DATA_BOUND_MS, async () => {
+      const all = await checkDashboardQueries(prometheus, { requireNodeJobs: true });
+      const bad = all.filter((r) => r.status !== 'OK');
+      return { done: bad.length === 0, value: all, why: bad.map((r) => `${r.status} ${r.panel}: ${r.query || r.expr} ${r.error || ''}`).join('\n') };
+    });
     assert.ok(rows.length >= 6, `only ${rows.length} queries`);
   });
 

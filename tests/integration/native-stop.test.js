@@ -10,12 +10,11 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const net = require('node:net');
-const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, readManifests } = require('../../lab-topology/manifests');
 const { nativeLab } = require('../../lab-topology/topology');
-const { until } = require('../../node-kit/testing');
+const { until, tempDir } = require('../../node-kit/testing');
 
 const OFFSET = 22000;
 const CRASHING = path.join(__dirname, '..', 'fixtures', 'crash-at-start');
@@ -52,7 +51,7 @@ async function portsInUse(ports) {
 /** scripts/native.js with only `only` (and Prometheus); resolves {child, exited, ports, urls, mark, output()}. */
 function startLab(t, only, extraEnv = {}) {
   const mark = `${process.pid}-${t.name.replace(/\W+/g, '-')}`;
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-stop-'));
+  const stateDir = tempDir('lab-stop-');
   const env = Object.assign({}, process.env, { LAB_PORT_OFFSET: String(OFFSET), LAB_STATE_DIR: stateDir, LOAD_SUITE: 'none', LAB_ONLY: only.join(','), LAB_STOP_TEST_MARK: mark }, extraEnv);
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'native.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
