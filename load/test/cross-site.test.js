@@ -9,13 +9,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const http = require('node:http');
 const path = require('node:path');
-const puppeteer = require('puppeteer-core');
 const { request } = require('../../node-kit/testing');
 const { startDriver, stopDriver } = require('./driver-process');
-const { findChromium } = require('./report-browser');
+const { findChromium, launchBrowser, BROWSER_TIMEOUT_MS } = require('./report-browser');
 
-// Bounds a hung browser; times nothing.
-const BROWSER_TIMEOUT_MS = 300000;
 
 async function idleDriver(t) {
   const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-cross-site-'));
@@ -69,7 +66,7 @@ test("in Chromium, another site's page sending a simple POST /runs gets 403 and 
   const site = http.createServer((req, res) => res.end(page, 'utf8'));
   await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise((resolve) => site.close(resolve)));
-  const browser = await puppeteer.launch({ executablePath: findChromium(), headless: true, args: ['--no-sandbox', '--disable-gpu'], timeout: BROWSER_TIMEOUT_MS, protocolTimeout: BROWSER_TIMEOUT_MS });
+  const browser = await launchBrowser();
   // Closed before the driver stops (the hooks above), which would otherwise wait for the browser's idle connections.
   try {
     await postFromOtherSite(browser, driver, site);

@@ -5,11 +5,7 @@
 // own timestamps, so a slow machine only makes the wait longer), the ranking of ended scenarios fills in, no request
 // leaves the driver and nothing is logged as an error. Returns what it saw; throws, naming the failures, otherwise.
 // Not a test file: the native lab's integration test calls it during its smoke run.
-const puppeteer = require('puppeteer-core');
-const { findChromium } = require('./report-browser');
-
-// Generous bounds for a loaded machine: they stop a hung browser or a page that never updates, they time nothing.
-const BROWSER_TIMEOUT_MS = 300000;
+const { launchBrowser, BROWSER_TIMEOUT_MS } = require('./report-browser');
 
 async function newestSample(prometheus, expr) {
   const body = await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(`max(timestamp(${expr}))`)}`)).json();
@@ -22,7 +18,7 @@ async function checkLivePageDuringRun(driverUrl, prometheus, options = {}) {
   const origin = new URL(driverUrl).origin;
   const failures = [];
   const requests = [];
-  const browser = await puppeteer.launch({ executablePath: findChromium(), headless: true, args: ['--no-sandbox', '--disable-gpu'], timeout: BROWSER_TIMEOUT_MS, protocolTimeout: BROWSER_TIMEOUT_MS });
+  const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
     await page.setViewport({ width: 1440, height: 900 });

@@ -10,15 +10,13 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const puppeteer = require('puppeteer-core');
 const { startService, request, until } = require('../../node-kit/testing');
 const { makeService } = require('../../services/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
-const { startPrometheus, findPrometheus, freePort } = require('./prometheus-process');
-const { findChromium } = require('./report-browser');
+const { startPrometheus, findPrometheus, freePort } = require('../../tests/prometheus-process');
+const { findChromium, launchBrowser, BROWSER_TIMEOUT_MS } = require('./report-browser');
 const { sendRaw } = require('../../tests/contract/bad-requests');
 
-const BROWSER_TIMEOUT_MS = 300000; // bounds a hung browser; times nothing
 const SCENARIO = 'live-stringify';
 
 function waitForEnd(url) {
@@ -252,7 +250,7 @@ test('the live page: its routes over a real run and a real Prometheus, bad reque
     assert.strictEqual((await get('/live/state')).status, 200);
     const chromium = findChromium();
     if (!chromium) return;
-    const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu'], timeout: BROWSER_TIMEOUT_MS, protocolTimeout: BROWSER_TIMEOUT_MS });
+    const browser = await launchBrowser(chromium);
     try {
       const page = await browser.newPage();
       const errors = [];

@@ -29,6 +29,14 @@ function findChromium() {
   return null;
 }
 
+/**
+ * Headless Chromium for the lab's page tests (executablePath: findChromium()'s by default). --no-sandbox: the lab's
+ * tests and containers run as root, where Chromium's sandbox refuses to start.
+ */
+function launchBrowser(executablePath = findChromium()) {
+  return puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'], timeout: BROWSER_TIMEOUT_MS, protocolTimeout: BROWSER_TIMEOUT_MS });
+}
+
 const round3 = (v) => Math.round(v * 1000) / 1000;
 const shown = (v) => (v === null || v === undefined ? '—' : String(round3(v)));
 const verdictOf = (s) => (s.stopped ? 'stopped' : s.passed ? 'passed' : 'failed');
@@ -159,8 +167,7 @@ async function checkReportInBrowser(reportFile, options = {}) {
   if (!executablePath) throw new Error('no Chromium found: install Debian\'s chromium (scripts/install-system-packages.sh) or set CHROMIUM_PATH');
   const fileUrl = pathToFileURL(path.resolve(reportFile)).href;
   const runFiles = readRun(path.dirname(path.resolve(reportFile)));
-  // --no-sandbox: the lab's tests and containers run as root, where Chromium's sandbox refuses to start.
-  const browser = await puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'], timeout: BROWSER_TIMEOUT_MS, protocolTimeout: BROWSER_TIMEOUT_MS });
+  const browser = await launchBrowser(executablePath);
   const failures = [];
   const requests = [];
   try {
@@ -210,4 +217,4 @@ async function checkReportInBrowser(reportFile, options = {}) {
   }
 }
 
-module.exports = { checkReportInBrowser, findChromium };
+module.exports = { checkReportInBrowser, findChromium, launchBrowser, BROWSER_TIMEOUT_MS };

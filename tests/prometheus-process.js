@@ -1,12 +1,13 @@
 'use strict';
 // A real Prometheus (the `prometheus` binary `make setup` installs) as a child process, scraping the given jobs every
-// second, for the tests that need the driver to read real series. Not a test file: the Makefile runs test/*.test.js.
+// second, for the tests that need real series (the load driver's live page) or a real query engine (the dashboards'
+// checker). Not a test file.
 const fs = require('node:fs');
 const os = require('node:os');
 const net = require('node:net');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-const { until } = require('../../node-kit/testing');
+const { until } = require('../node-kit/testing');
 
 /** Whether a `prometheus` binary is on PATH ($PROMETHEUS_BIN else). */
 function findPrometheus() {
