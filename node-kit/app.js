@@ -172,7 +172,9 @@ function buildApp(definition, metrics, state) {
   // eslint-disable-next-line no-unused-vars
   app.use((err, req, res, next) => {
     const answer = asClientError(err);
-    logUnexpected(answer, { service: definition.name, route: `${req.method} ${req.route ? req.baseUrl + req.route.path : req.path}` });
+    // A body cut off because its client left (Node's "aborted", ECONNRESET) is no failure of the service.
+    const clientLeft = (err && err.code === 'ECONNRESET') || (req.socket && req.socket.destroyed);
+    if (!clientLeft) logUnexpected(answer, { service: definition.name, route: `${req.method} ${req.route ? req.baseUrl + req.route.path : req.path}` });
     sendError(res, answer);
   });
   return gate(app, allRoutes, metrics, unknownWorkload(definition.workloads));
