@@ -16,7 +16,7 @@ const { liveRoutes } = require('./live/routes');
 
 // What the 404 lists; POST /runs takes suite (required) and loop, POST /runs/stop nothing, the live page's routes
 // (src/live/routes.js) what README.md says (README.md).
-const LIVE_ROUTES = ['GET /', 'GET /live/page.js', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file'];
+const LIVE_ROUTES = ['GET /', 'GET /live/page.js', 'GET /live/report.css', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file'];
 const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop'].concat(LIVE_ROUTES);
 const LOOP = { default: 0, min: 0, max: 1 };
 // What Prometheus and health checks reach by whatever name they were given (a compose or Swarm service name): read-only

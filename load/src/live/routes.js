@@ -34,6 +34,8 @@ function readAssets() {
   return {
     'GET /': file('text/html; charset=utf-8', __dirname, 'page.html'),
     'GET /live/page.js': file('text/javascript; charset=utf-8', __dirname, 'page.js'),
+    // The report's stylesheet first (its tables are the page's), then what the page adds.
+    'GET /live/report.css': file('text/css; charset=utf-8', __dirname, '..', 'report', 'report.css'),
     'GET /live/page.css': file('text/css; charset=utf-8', __dirname, 'page.css'),
     'GET /live/uplot.js': file('text/javascript; charset=utf-8', uplot, 'uPlot.iife.min.js'),
     'GET /live/uplot.css': file('text/css; charset=utf-8', uplot, 'uPlot.min.css'),
