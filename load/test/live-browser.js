@@ -5,7 +5,7 @@
 // own timestamps, so a slow machine only makes the wait longer), the ranking of ended scenarios fills in, no request
 // leaves the driver and nothing is logged as an error. Returns what it saw; throws, naming the failures, otherwise.
 // Not a test file: the native lab's integration test calls it during its smoke run.
-const { launchBrowser, BROWSER_TIMEOUT_MS } = require('./report-browser');
+const { launchBrowser, watchedPage, BROWSER_TIMEOUT_MS } = require('./report-browser');
 
 async function newestSample(prometheus, expr) {
   const body = await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(`max(timestamp(${expr}))`)}`)).json();
@@ -20,17 +20,8 @@ async function checkLivePageDuringRun(driverUrl, prometheus, options = {}) {
   const requests = [];
   const browser = await launchBrowser();
   try {
-    const page = await browser.newPage();
-    await page.setViewport({ width: 1440, height: 900 });
-    await page.setRequestInterception(true);
-    page.on('request', (request) => {
-      requests.push(request.url());
-      if (request.url().startsWith(`${origin}/`) || request.url().startsWith('data:')) return request.continue();
-      failures.push(`a request outside the driver: ${request.url()}`);
-      return request.abort();
-    });
-    page.on('console', (message) => message.type() === 'error' && failures.push(`console error: ${message.text()}`));
-    page.on('pageerror', (err) => failures.push(`page error: ${err.message}`));
+    const fromDriver = (url) => url.startsWith(`${origin}/`) || url.startsWith('data:');
+    const page = await watchedPage(browser, fromDriver, 'a request outside the driver', { failures, requests });
     await page.goto(`${origin}/`, { waitUntil: 'load', timeout: BROWSER_TIMEOUT_MS });
 
     /* global document, window -- the page's, in the functions below that run there */

@@ -37,6 +37,26 @@ function launchBrowser(executablePath = findChromium()) {
   return puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'], timeout: BROWSER_TIMEOUT_MS, protocolTimeout: BROWSER_TIMEOUT_MS });
 }
 
+/**
+ * A new tab of browser at 1440x900 that lets through only the requests allowed(url) accepts: every request's URL goes
+ * to requests, and a refused request (named by what, with its URL), an error logged to the console or an uncaught
+ * error on the page to failures.
+ */
+async function watchedPage(browser, allowed, what, { failures, requests }) {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1440, height: 900 });
+  await page.setRequestInterception(true);
+  page.on('request', (request) => {
+    requests.push(request.url());
+    if (allowed(request.url())) return request.continue();
+    failures.push(`${what}: ${request.url()}`);
+    return request.abort();
+  });
+  page.on('console', (message) => message.type() === 'error' && failures.push(`console error: ${message.text()}`));
+  page.on('pageerror', (err) => failures.push(`page error: ${err.message}`));
+  return page;
+}
+
 const round3 = (v) => Math.round(v * 1000) / 1000;
 const shown = (v) => (v === null || v === undefined ? '—' : String(round3(v)));
 const verdictOf = (s) => (s.stopped ? 'stopped' : s.passed ? 'passed' : 'failed');
@@ -171,17 +191,7 @@ async function checkReportInBrowser(reportFile, options = {}) {
   const failures = [];
   const requests = [];
   try {
-    const page = await browser.newPage();
-    await page.setViewport({ width: 1440, height: 900 });
-    await page.setRequestInterception(true);
-    page.on('request', (request) => {
-      requests.push(request.url());
-      if (request.url() === fileUrl) return request.continue();
-      failures.push(`a network request: ${request.url()}`);
-      return request.abort();
-    });
-    page.on('console', (message) => message.type() === 'error' && failures.push(`console error: ${message.text()}`));
-    page.on('pageerror', (err) => failures.push(`page error: ${err.message}`));
+    const page = await watchedPage(browser, (url) => url === fileUrl, 'a network request', { failures, requests });
     await page.goto(fileUrl, { waitUntil: 'load', timeout: BROWSER_TIMEOUT_MS });
     await page.waitForFunction(() => document.body.dataset.chartsDrawn !== undefined, { timeout: BROWSER_TIMEOUT_MS });
     const found = await page.evaluate(readPage);
@@ -217,4 +227,4 @@ async function checkReportInBrowser(reportFile, options = {}) {
   }
 }
 
-module.exports = { checkReportInBrowser, findChromium, launchBrowser, BROWSER_TIMEOUT_MS };
+module.exports = { checkReportInBrowser, findChromium, launchBrowser, watchedPage, BROWSER_TIMEOUT_MS };
