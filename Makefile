@@ -177,12 +177,12 @@ images: $(NODE14_BIN)/node $(NODE24_BIN)/node
 	$(NODE) docker/images.js
 
 # docker-compose.yml as a stack on a single-node swarm of this engine: every task placed and running, every target
-# up, the smoke suite passed, docker stack rm leaving nothing (docker/swarm.js).
+# up, the smoke suite (SWARM_SUITE) passed, docker stack rm leaving nothing (docker/swarm.js).
 swarm: $(NODE14_BIN)/node $(NODE24_BIN)/node
 	$(NODE) docker/swarm.js
 
 swarm-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	$(NODE) docker/swarm.js --if-engine
+	SWARM_SUITE=soak-short $(NODE) docker/swarm.js --if-engine
 
 # The whole lab in containers, as `docker compose up -d` starts it, on any machine (docker/up.js): the engine started
 # where it can be, upstream or offline base images as for smoke, Grafana where its image can be had, the settings of

@@ -277,4 +277,4 @@ function publishedPorts(offset) {
   return readManifests().map((m) => m.port).concat(PROMETHEUS_PORT, GRAFANA_PORT).map((port) => port + offset);
 }
 
-module.exports = { composeLab, allTargetsUp, exitWith, run, mustRun, chooseBaseImages, offlineBaseImages, PORT_OFFSETS, publishedPorts, CHECK_IMAGE_TAG, CHECK_IMAGES_FILE };
+module.exports = { composeLab, allTargetsUp, exitWith, run, mustRun, chooseBaseImages, offlineBaseImages, PORT_OFFSETS, publishedPorts, CHECK_IMAGE_TAG, CHECK_IMAGES_FILE, ENGINE_UNAVAILABLE };

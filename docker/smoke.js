@@ -20,7 +20,7 @@ const { checkDashboardQueries } = require('../dashboards/check-queries');
 const { assertGrafana } = require('./grafana-check');
 const { composeLab, exitWith, run, mustRun, PORT_OFFSETS } = require('./compose-lab');
 const { edgeCases, runCases, checkCases } = require('../tests/contract/bad-requests');
-const { checkSmokeResults } = require('./smoke-results');
+const { checkSuiteResults } = require('./suite-results');
 
 const PROJECT = 'lab-smoke';
 const STATE_DIR = path.join(ROOT, '.smoke');
@@ -75,7 +75,7 @@ async function main(argv) {
   return lab.session(started, async () => {
     log('running the smoke suite inside the load container');
     await mustRun('the smoke suite', ...lab.compose(['exec', '-T', 'load', 'node', 'src/run-suite.js', 'smoke'], { show: true, timeoutMs: SUITE_TIMEOUT_MS }));
-    await checkReportAndCompare(checkSmokeResults(lab.resultsDir, log));
+    await checkReportAndCompare(checkSuiteResults(lab.resultsDir, 'smoke', log));
     await checkDashboards(lab.prometheus);
     if (lab.services.includes('grafana')) log(await assertGrafana(`http://127.0.0.1:${lab.env.GRAFANA_PORT}`));
     else log('Grafana check SKIPPED: the offline base images have no stand-in for Grafana, so it was left out; the dashboards were checked by their queries against Prometheus only');

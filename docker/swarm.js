@@ -5,19 +5,23 @@
 // as `make images` builds them; the engine joins a swarm of its own if it is in none (and leaves it at the end); the
 // node gets the labels lab.load=true and lab.sut=true; the stack is deployed with every published port shifted
 // (SWARM_PORT_OFFSET, default in compose-lab.js). Then: every service has its one task running where its placement
-// says, reached by DNS round robin and published in host mode; every Prometheus target is up; the smoke suite passes
-// (run through the driver's HTTP API, its results checked as make smoke checks them); Grafana answers as make smoke
-// checks it, where its image runs (upstream). Always ends with `docker stack rm` and a check that no service,
-// container, network or volume of the stack is left.
+// says, reached by DNS round robin and published in host mode; every Prometheus target is up; a suite passes (run
+// through the driver's HTTP API, its results checked as make smoke checks them); Grafana answers as make smoke checks
+// it, where its image runs (upstream). Always ends with `docker stack rm` and a check that no service, container,
+// network or volume of the stack is left.
 //
-//   node docker/swarm.js [--if-engine]
+//   SWARM_SUITE=smoke node docker/swarm.js [--if-engine]
+//
+// SWARM_SUITE: the suite run through the stack, smoke by default. make test runs soak-short, one scenario or two per
+// service: what the stack adds to compose is its networking and placement, which every service's answers and series
+// show; every approach under load is smoke's part, already run in compose by the same make test.
 //
 // --if-engine: where no Docker engine runs or can be started, say so and exit 0 (make test uses it).
 const path = require('node:path');
 const { ROOT, readManifests, servicesOf } = require('../lab-topology/manifests');
 const { composeLab, allTargetsUp, exitWith, run, mustRun, PORT_OFFSETS } = require('./compose-lab');
 const { runSuite } = require('./driver');
-const { checkSmokeResults } = require('./smoke-results');
+const { checkSuiteResults } = require('./suite-results');
 const { assertGrafana } = require('./grafana-check');
 const { until } = require('../node-kit/testing');
 
@@ -153,13 +157,14 @@ async function deployAndCheck(lab) {
   await tasksRunning();
   await checkServices();
   await allTargetsUp(lab.prometheus, log);
-  log('running the smoke suite through the driver\'s HTTP API');
-  const smoke = await runSuite(lab.url('load'), 'smoke', {
+  const suite = process.env.SWARM_SUITE || 'smoke';
+  log(`running the ${suite} suite through the driver's HTTP API`);
+  const run = await runSuite(lab.url('load'), suite, {
     resultsDir: lab.resultsDir,
-    onProgress: (status) => log(`smoke: ${status.completed.length}/${status.scenarios} scenarios`),
+    onProgress: (status) => log(`${suite}: ${status.completed.length}/${status.scenarios} scenarios`),
   });
-  log(`smoke ${smoke.verdict}`);
-  checkSmokeResults(lab.resultsDir, log);
+  log(`${suite} ${run.verdict}`);
+  checkSuiteResults(lab.resultsDir, suite, log);
   if (lab.services.includes('grafana')) log(await assertGrafana(`http://127.0.0.1:${lab.env.GRAFANA_PORT}`));
   else log('Grafana left out (replicas 0): the offline base images have no stand-in for it');
 }

@@ -11,9 +11,9 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { snapshot, leftovers, MARKER } = require('./leftovers');
-const { PORT_OFFSETS, publishedPorts } = require('../docker/compose-lab');
+const { PORT_OFFSETS, publishedPorts, ENGINE_UNAVAILABLE } = require('../docker/compose-lab');
 
 // The native lab tests' offsets (tests/integration) beside the containerized checks'.
 const NATIVE_TEST_OFFSETS = [20000, 22000];
@@ -45,11 +45,28 @@ async function settledLeftovers(before, where) {
   }
 }
 
+/**
+ * Starts the Docker engine where the engine stages would (docker/ensure-engine.sh), before the first snapshot: an
+ * engine that was stopped keeps its networks and volumes on disk, and only a running engine can show them. Taken
+ * where no engine answered, the snapshot assumed a fresh engine and blamed the run for what an earlier one had left
+ * (seen on CI: a docker_gwbridge from an earlier swarm, which the swarm check rightly kept as not its own).
+ */
+function startEngine(stages) {
+  if (!stages.some((stage) => stage.endsWith('-if-engine'))) return [];
+  const started = Date.now();
+  const { status } = spawnSync(path.join(__dirname, '..', 'docker', 'ensure-engine.sh'), [], { stdio: 'inherit' });
+  // 3: none here and none can be started; the engine stages say so themselves and skip. A failure is theirs to report.
+  const result = status === 0 ? 'ok' : status === ENGINE_UNAVAILABLE ? 'none here' : `failed (exit ${status}); the engine stages say why`;
+  return [{ stage: 'engine', seconds: (Date.now() - started) / 1000, result }];
+}
+
 async function main(stages) {
   const runId = `${process.pid}-${Date.now()}`;
   const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-test-run-'));
   const ports = new Set(Object.values(PORT_OFFSETS).concat(NATIVE_TEST_OFFSETS).flatMap(publishedPorts));
   const where = { tmpDir, runId, ports };
+  // Its row does not fail the run: the stages that need the engine do, where they cannot do without it.
+  const engineRows = startEngine(stages);
   const before = snapshot(where);
   const env = Object.assign({}, process.env, { TMPDIR: tmpDir, [MARKER]: runId });
   const rows = [];
@@ -61,6 +78,7 @@ async function main(stages) {
     if (stage === 'test-images' && code === 0) env.LAB_CHECK_IMAGES_BUILT = '1';
   }
   const failed = rows.some((r) => r.result !== 'ok');
+  rows.unshift(...engineRows);
   const left = await settledLeftovers(before, where);
   fs.rmSync(tmpDir, { recursive: true, force: true });
   console.log(`\nmake test: wall time of each stage\n${table(rows)}`);
