@@ -89,9 +89,10 @@ bench-jvm-short: setup
 # make test's stages, in order; scripts/test-stages.js runs them, prints each one's wall time at the end and fails
 # the run if it left anything behind (a temp folder, a container, a network, a volume, swarm state, a process, a port).
 # setup is a stage too, so a fresh machine's installs show in the table and are held to the same check; the stages
-# need only Node 24 to start.
-TEST_STAGES := setup test-components test-shared check-config lint test-integration test-images smoke-if-engine up-check-if-engine \
-	chaos-if-engine soak-if-engine swarm-if-engine
+# need only Node 24 to start. The images are built beside the tests that need no engine ('STAGE&', then wait): on a
+# fresh machine their build mostly waits on downloads.
+TEST_STAGES := setup 'test-images&' test-components test-shared check-config lint test-integration wait smoke-if-engine \
+	up-check-if-engine chaos-if-engine soak-if-engine swarm-if-engine
 test: $(NODE24_BIN)/node
 	@$(NODE) scripts/test-stages.js $(TEST_STAGES)
 
@@ -122,7 +123,7 @@ test-components-alone:
 	$(call test-one-by-one,$(ALONE_COMPONENTS))
 
 test-shared: setup
-	$(NODE) --test $(SHARED_TESTS)
+	$(NODE) --test --test-concurrency=2 $(SHARED_TESTS)
 
 # prometheus.yml with the targets file compose's topology service writes beside it, so promtool checks both.
 check-config: setup
@@ -172,7 +173,7 @@ soak-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
 	SOAK_MINUTES=2 SOAK_SUITE=soak-short SOAK_MAX_RSS_GROWTH=0.5 $(NODE) docker/soak.js --if-engine
 
 # The lab's images, built and named for a swarm: lab/<service>:latest (LAB_IMAGE_REPOSITORY, LAB_IMAGE_TAG; push them
-# to a registry every node can reach for more than one node: README.md, "The load generator on its own node").
+# to a registry every node can reach for more than one node: docker/README.md, "The load generator on its own node").
 images: $(NODE14_BIN)/node $(NODE24_BIN)/node
 	$(NODE) docker/images.js
 

@@ -7,7 +7,11 @@
 // at the end, and the engine's containers, networks, volumes and swarm state, the processes the run started and the
 // lab's ports must be as they were. A leftover fails the run, named.
 //
-//   node scripts/test-stages.js STAGE...      (MAKE: the make to run them with)
+// `STAGE&` runs beside the stages after it, its output held and printed in one block when it ends; `wait` waits for
+// every such stage before the next one starts. make test builds the images so, beside the CPU-bound tests: on a fresh
+// machine most of that build waits on the network and the disk (debootstrap, apt, npm, Maven downloads).
+//
+//   node scripts/test-stages.js STAGE[&]... [wait] STAGE...      (MAKE: the make to run them with)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -22,18 +26,25 @@ const NATIVE_TEST_OFFSETS = [20000, 22000];
 const SETTLE_MS = 30000;
 const SETTLE_POLL_MS = 1000;
 
-function runStage(stage, env) {
+/** Runs one make target; its row ({stage, seconds, result}) once it ends. `held`: its output printed at its end. */
+function runStage(stage, env, { held = false } = {}) {
+  const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.env.MAKE || 'make', ['--no-print-directory', stage], { stdio: 'inherit', env });
-    child.on('close', (code, signal) => resolve(code === null ? `killed (${signal})` : code));
+    const child = spawn(process.env.MAKE || 'make', ['--no-print-directory', stage], { stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
+    const output = [];
+    if (held) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code, signal) => {
+      if (held) process.stdout.write(`\n== ${stage} (beside the other stages), its output:\n${Buffer.concat(output)}== ${stage}: end\n`);
+      const result = code === 0 ? 'ok' : `FAILED (exit ${code === null ? `killed by ${signal}` : code})`;
+      resolve({ stage: held ? `${stage} (beside)` : stage, started, seconds: (Date.now() - started) / 1000, result });
+    });
   });
 }
 
-function table(rows) {
+function table(rows, wallSeconds) {
   const width = Math.max(5, ...rows.map((r) => r.stage.length));
   const line = (a, b, c) => `${a.padEnd(width)}  ${b.padStart(8)}  ${c}`;
-  const total = rows.reduce((sum, r) => sum + r.seconds, 0);
-  return [line('stage', 'seconds', 'result'), ...rows.map((r) => line(r.stage, r.seconds.toFixed(0), r.result)), line('total', total.toFixed(0), '')].join('\n');
+  return [line('stage', 'seconds', 'result'), ...rows.map((r) => line(r.stage, r.seconds.toFixed(0), r.result)), line('total', wallSeconds.toFixed(0), 'wall time')].join('\n');
 }
 
 async function settledLeftovers(before, where) {
@@ -61,6 +72,7 @@ function startEngine(stages) {
 }
 
 async function main(stages) {
+  const runStarted = Date.now();
   const runId = `${process.pid}-${Date.now()}`;
   const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-test-run-'));
   const ports = new Set(Object.values(PORT_OFFSETS).concat(NATIVE_TEST_OFFSETS).flatMap(publishedPorts));
@@ -70,18 +82,28 @@ async function main(stages) {
   const before = snapshot(where);
   const env = Object.assign({}, process.env, { TMPDIR: tmpDir, [MARKER]: runId });
   const rows = [];
-  for (const stage of stages) {
-    const started = Date.now();
-    const code = await runStage(stage, env);
-    rows.push({ stage, seconds: (Date.now() - started) / 1000, result: code === 0 ? 'ok' : `FAILED (exit ${code})` });
+  let beside = [];
+  const record = (row) => {
+    rows.push(row);
     // After the images are built, the containerized checks use them as they are instead of building their own.
-    if (stage === 'test-images' && code === 0) env.LAB_CHECK_IMAGES_BUILT = '1';
+    if (row.stage.startsWith('test-images') && row.result === 'ok') env.LAB_CHECK_IMAGES_BUILT = '1';
+  };
+  const waitBeside = async () => {
+    (await Promise.all(beside)).forEach(record);
+    beside = [];
+  };
+  for (const stage of stages) {
+    if (stage === 'wait') await waitBeside();
+    else if (stage.endsWith('&')) beside.push(runStage(stage.slice(0, -1), env, { held: true }));
+    else record(await runStage(stage, env));
   }
+  await waitBeside();
+  rows.sort((a, b) => a.started - b.started);
   const failed = rows.some((r) => r.result !== 'ok');
   rows.unshift(...engineRows);
   const left = await settledLeftovers(before, where);
   fs.rmSync(tmpDir, { recursive: true, force: true });
-  console.log(`\nmake test: wall time of each stage\n${table(rows)}`);
+  console.log(`\nmake test: wall time of each stage\n${table(rows, (Date.now() - runStarted) / 1000)}`);
   if (left.length) console.log(`\nmake test: LEFT BEHIND by the run (a test's cleanup is missing):\n  ${left.join('\n  ')}`);
   else console.log('\nmake test: nothing left behind (temp folder, containers, networks, volumes, swarm, processes, lab ports)');
   return failed || left.length ? 1 : 0;
