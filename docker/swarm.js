@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // `make swarm`: docker-compose.yml deployed as a stack to a Docker Swarm, on this machine's engine as a single-node
-// swarm carrying both roles (README.md, "The load generator on its own node", for two nodes). The images are built
+// swarm carrying both roles (docker/README.md, "The load generator on its own node", for two nodes). The images are built
 // as `make images` builds them; the engine joins a swarm of its own if it is in none (and leaves it at the end); the
 // node gets the labels lab.load=true and lab.sut=true; the stack is deployed with every published port shifted
 // (SWARM_PORT_OFFSET, default in compose-lab.js). Then: every service has its one task running where its placement

@@ -4,7 +4,7 @@
 // registry included. Starts the engine where `make smoke` would (docker/ensure-engine.sh), chooses the base images as
 // `make smoke` does (LAB_BASE_IMAGES=auto|upstream|offline: offline stand-ins where the pinned ones cannot be pulled),
 // runs Grafana where its image can be had and otherwise leaves it out, saying so, builds and starts every other
-// service with the settings of README.md's table (the environment, or a .env file), waits until each is healthy and
+// service with the settings of docker/README.md's table (the environment, or a .env file), waits until each is healthy and
 // prints what to open. A second `make up` while the lab runs says so and changes nothing; `make down` stops it.
 //
 //   node docker/up.js

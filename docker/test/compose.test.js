@@ -140,11 +140,11 @@ test('every Node 24 process of the compose lab starts with the options native ru
   for (const name of node24) assert.strictEqual(compose.services[name].environment.NODE_OPTIONS, `\${NODE24_OPTIONS:-${native}}`, name);
 });
 
-test('README.md lists every variable of docker-compose.yml with its default', () => {
-  const readme = read('README.md');
+test('docker/README.md lists every variable of docker-compose.yml with its default', () => {
+  const readme = read('docker/README.md');
   for (const [name, value] of Object.entries(defaults)) {
     const row = readme.split('\n').find((line) => line.startsWith(`| \`${name}\` `));
-    assert.ok(row, `README.md has no table row for ${name}`);
-    if (value !== '') assert.ok(row.includes(`\`${value}\``), `README.md's row for ${name} does not show the default ${value}`);
+    assert.ok(row, `docker/README.md has no table row for ${name}`);
+    if (value !== '') assert.ok(row.includes(`\`${value}\``), `docker/README.md's row for ${name} does not show the default ${value}`);
   }
 });

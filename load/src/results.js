@@ -14,7 +14,7 @@ function assertWritable(resultsDir) {
   } catch (err) {
     const uid = typeof process.getuid === 'function' ? process.getuid() : 'this user';
     throw new Error(`results directory ${resultsDir} is not writable by uid ${uid} (${err.code || err.message}): ` +
-      'make it writable for that uid, or in docker compose set LAB_UID/LAB_GID to its owner (README.md)', { cause: err });
+      'make it writable for that uid, or in docker compose set LAB_UID/LAB_GID to its owner (docker/README.md)', { cause: err });
   }
 }
 
