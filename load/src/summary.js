@@ -1,14 +1,15 @@
 'use strict';
 // A scenario's summary: what /runs/latest lists, run.json keeps and each printed line says (the driver's log and
 // run-suite.js print the same line).
-const { runOf } = require('./server-series');
+const { runOf, targetSeriesOf, peakMs } = require('./server-series');
+const { round } = require('../../node-kit/round');
 
 const verdictOf = (summary) => (summary.stopped ? 'stopped' : summary.passed ? 'passed' : 'failed');
 
 function summarize(outcome) {
   const r = outcome.result;
   const run = runOf(outcome.scenario);
-  return {
+  return Object.assign({
     name: outcome.scenario.name,
     target: outcome.scenario.target,
     path: outcome.scenario.path,
@@ -33,6 +34,25 @@ function summarize(outcome) {
     probeP99Ms: outcome.probe && outcome.probe.latencyMs ? outcome.probe.latencyMs.p99 : null,
     probeMaxMs: outcome.probe && outcome.probe.latencyMs ? outcome.probe.latencyMs.max : null,
     server: !outcome.server ? 'not asked' : outcome.server.available ? 'available' : `unavailable: ${outcome.server.error}`,
+  }, runFigures(outcome));
+}
+
+/**
+ * What the validated /run answers said of their runs (null without any): the mean time of one run as the service
+ * timed it, and the longest block of the target's event loop during the scenario: the worst second of its
+ * nodejs_eventloop_lag_max (Prometheus, as the report shows it), else the longest `eventLoop.maxBlockMs` the runs
+ * reported, with where it came from.
+ */
+function runFigures(outcome) {
+  const runs = outcome.checks.runs;
+  const job = targetSeriesOf(outcome);
+  const serverPeak = job ? peakMs(job.lagMaxSeconds) : null;
+  const reported = runs && runs.count > 0 ? runs.maxBlockMs : null;
+  return {
+    runs: runs ? runs.count : 0,
+    runMeanMs: runs && runs.count > 0 ? round(runs.totalMs / runs.count) : null,
+    longestBlockMs: serverPeak !== null ? serverPeak : reported,
+    longestBlockFrom: serverPeak !== null ? 'server lag max' : reported !== null ? 'runs' : null,
   };
 }
 
