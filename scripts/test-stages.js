@@ -15,8 +15,8 @@ const { spawn } = require('node:child_process');
 const { snapshot, leftovers, MARKER } = require('./leftovers');
 const { PORT_OFFSETS, publishedPorts } = require('../docker/compose-lab');
 
-// The native lab tests' offsets (tests/integration) beside the containerized checks'.
-const NATIVE_TEST_OFFSETS = [20000, 22000];
+// The native lab tests' offsets (tests/integration; 16000: make try's) beside the containerized checks'.
+const NATIVE_TEST_OFFSETS = [16000, 20000, 22000];
 // A stage that has just ended may still be reaping what it stopped (a container's docker-proxy, a killed server);
 // the check looks again for this long before it calls something left behind. A bound, not a timing.
 const SETTLE_MS = 30000;

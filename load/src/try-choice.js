@@ -1,7 +1,8 @@
 'use strict';
 // What a try run (a user's document through every approach, try-suite.js) tells its user, per service and workload:
 // the fastest approach, the one that kept the probe's p99 lowest, the one whose longest block was shortest, and the
-// approach to pick: the fastest whose longest block stays under the user's limit (blockMs). Read from the scenarios'
+// approach to pick: the fastest whose longest block stays under the user's limit (blockMs). The longest block is the
+// runs' own (summary.js says why), with the server's worst second of lag max beside it. Read from the scenarios'
 // summaries (summary.js), so the driver at the end of the run, `make try` and report.html say the same. An approach
 // that failed (an error, a refusal, an answer not validated, stopped) is listed as failed and never chosen; nor is one
 // whose longest block is unknown.
@@ -20,6 +21,7 @@ function rowOf(summary) {
     probeP99Ms: summary.probeP99Ms,
     longestBlockMs: summary.longestBlockMs,
     longestBlockFrom: summary.longestBlockFrom,
+    serverLagMaxMs: summary.serverLagMaxMs === undefined ? null : summary.serverLagMaxMs,
     problems: summary.passed ? [] : summary.problems.length ? summary.problems : ['no validated run'],
   };
 }
@@ -75,13 +77,14 @@ function describeChoice(choice) {
   const cell = (v) => (v === null || v === undefined ? '-' : String(v));
   for (const g of choice.groups) {
     lines.push(`${g.target} · ${g.workload}: pick ${g.pick || 'NONE'} — ${g.reason}`);
-    const rows = [['approach', 'ms/run', 'runs', 'probe p99 ms', 'longest block ms', 'verdict']].concat(g.rows.map((r) => {
+    const rows = [['approach', 'ms/run', 'runs', 'probe p99 ms', 'longest block ms', 'server lag max ms', 'verdict']].concat(g.rows.map((r) => {
       const marks = [r.approach === g.pick ? 'PICK' : null, r.approach === g.fastest ? 'fastest' : null, r.approach === g.lowestProbe ? 'lowest probe' : null, r.approach === g.shortestBlock ? 'shortest block' : null].filter(Boolean);
       const verdict = r.passed ? marks.join(', ') || 'ok' : `FAILED: ${r.problems.join('; ')}`;
-      return [r.approach, cell(r.runMeanMs), cell(r.runs), cell(r.probeP99Ms), cell(r.longestBlockMs), verdict];
+      return [r.approach, cell(r.runMeanMs), cell(r.runs), cell(r.probeP99Ms), cell(r.longestBlockMs), cell(r.serverLagMaxMs), verdict];
     }));
     const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-    for (const r of rows) lines.push(`  ${r.map((c, i) => (i === 5 ? c : i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')}`);
+    const last = rows[0].length - 1;
+    for (const r of rows) lines.push(`  ${r.map((c, i) => (i === last ? c : i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')}`);
   }
   return lines;
 }
