@@ -75,7 +75,7 @@ function currentScenarioOf(scenario, index) {
  * throws its 404 otherwise) and takes blockMs and durationSeconds; any other suite takes none of them. Throws the 400.
  */
 function checkRunOptions(suite, options) {
-  const given = ['document', 'blockMs', 'durationSeconds'].filter((name) => options[name] !== undefined && options[name] !== '' && options[name] !== 0);
+  const given = ['document', 'blockMs', 'durationSeconds'].filter((name) => options[name] !== undefined);
   if (suite.coverage !== DOCUMENT_COVERAGE) {
     if (given.length > 0) throw badRequest(`${given[0]} is for a suite of a stored document (try) only`, { parameter: given[0], allowed: [] });
     return;
