@@ -8,7 +8,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'node-kit/test/*.test.js' 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js'
 
-.PHONY: setup system-packages native bench-stringify bench-shapes bench-shapes-quick bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration test-images smoke \
+.PHONY: setup system-packages native try bench-stringify bench-shapes bench-shapes-quick bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -19,6 +19,11 @@ system-packages:
 
 native: setup
 	$(NODE) scripts/native.js
+
+# Your own JSON document (FILE=doc.json) through every stringify and parse approach of the services that keep
+# documents, in a native lab of its own, and which approach to pick (scripts/try.js lists the settings).
+try: setup
+	$(NODE) scripts/try.js $(FILE)
 
 # Seed 000's table for every approach of both Node services (each on its own Node line), fast's blocks in a heap of
 # its own and in the one it shares with the other approaches, then the lab's own fast serializer and parser against

@@ -60,4 +60,7 @@ const servicesOf = (manifests) => manifests.filter((m) => m.kind !== 'load');
 /** The Node services: the ones with prom-client's event-loop metrics. */
 const nodeServicesOf = (manifests) => manifests.filter((m) => m.kind === 'node');
 
-module.exports = { ROOT, MANIFEST, readManifests, servicesOf, nodeServicesOf };
+/** The services that keep users' documents (`documents: true`): what `make try` starts. */
+const documentServicesOf = (manifests) => manifests.filter((m) => m.documents === true);
+
+module.exports = { ROOT, MANIFEST, readManifests, servicesOf, nodeServicesOf, documentServicesOf };

@@ -4,6 +4,21 @@
 // text; when a new one needs room the least recently used is dropped, never one a run holds. Node 14 syntax.
 const { HttpError, busy } = require('./errors');
 
+/**
+ * The store's caps and the largest and deepest document a PUT /documents takes (CONTRACT.md, "Users' documents"),
+ * read through envInteger(name, default) as http-server.js' stallTimeouts are: one set of defaults for the services
+ * and the load driver. Deeper than native JSON.stringify goes on the lab's Node lines, about 3 600 levels inside a
+ * request, is refused.
+ */
+function documentSettings(envInteger) {
+  return {
+    maxCount: envInteger('DOCUMENTS_MAX_COUNT', 8),
+    maxBytes: envInteger('DOCUMENTS_MAX_BYTES', 64 * 1024 * 1024),
+    maxDocumentBytes: envInteger('DOCUMENT_MAX_BYTES', 64 * 1024 * 1024),
+    maxDepth: envInteger('DOCUMENT_MAX_DEPTH', 2000),
+  };
+}
+
 /** maxCount documents and maxBytes of their text at most. */
 function createDocumentStore({ maxCount, maxBytes }) {
   const documents = new Map(); // sha256 -> {sha256, bytes, text, value, holds}, least recently used first
@@ -76,4 +91,4 @@ function createDocumentStore({ maxCount, maxBytes }) {
   };
 }
 
-module.exports = { createDocumentStore };
+module.exports = { createDocumentStore, documentSettings };

@@ -13,7 +13,7 @@ const { jsonBody } = require('./json-body');
 const { round } = require('./round');
 const { cpuLayout } = require('./cpus');
 const { HttpError, badRequest, busy } = require('./errors');
-const { createDocumentStore } = require('./document-store');
+const { createDocumentStore, documentSettings } = require('./document-store');
 const { documentRoutes } = require('./document-upload');
 
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
@@ -83,18 +83,9 @@ function createService(serviceDefinition) {
   return { app, metrics, start, documents: documents && documents.store };
 }
 
-/**
- * The store of users' documents and its caps (CONTRACT.md, "Users' documents"): how many and how many bytes of text
- * it keeps, the largest document and the deepest nesting a PUT /documents takes (deeper than native JSON.stringify
- * goes on the lab's Node lines, about 3 600 levels inside a request, is refused).
- */
+/** The store of users' documents and its caps (document-store.js' documentSettings). */
 function documentsOf() {
-  const settings = {
-    maxCount: envInteger('DOCUMENTS_MAX_COUNT', 8),
-    maxBytes: envInteger('DOCUMENTS_MAX_BYTES', 64 * 1024 * 1024),
-    maxDocumentBytes: envInteger('DOCUMENT_MAX_BYTES', 64 * 1024 * 1024),
-    maxDepth: envInteger('DOCUMENT_MAX_DEPTH', 2000),
-  };
+  const settings = documentSettings(envInteger);
   return { store: createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes }), settings };
 }
 

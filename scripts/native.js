@@ -7,7 +7,8 @@
 // STOP_TIMEOUT_MS what is left is killed, and a second Ctrl-C kills at once. Settings: LAB_PORT_OFFSET (0),
 // LAB_STATE_DIR (.native: Prometheus data, its config and targets), LOAD_SUITE (demo; `none` leaves the load driver
 // idle), LOAD_LOOP (1), PROMETHEUS_BIN (prometheus), LAB_EXTRA_SERVICES (folders of more components, each with its
-// service.json), LAB_ONLY (component names, comma-separated: start only those, and Prometheus).
+// service.json), LAB_ONLY (component names, comma-separated: start only those, and Prometheus), LAB_RESULTS_DIR
+// (results: where the load driver writes its runs, as in compose).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
@@ -58,7 +59,7 @@ function main() {
   const loadTargets = components.filter((c) => serviceNames.includes(c.name)).map((c) => `${c.name}=${c.url}`).join(',');
   const loadDriverEnv = {
     LOAD_TARGETS: loadTargets,
-    RESULTS_DIR: path.join(ROOT, 'results'),
+    RESULTS_DIR: path.resolve(ROOT, env('LAB_RESULTS_DIR', 'results')),
     PROMETHEUS_URL: `http://127.0.0.1:${prometheus.port}`,
     LAB_GIT_COMMIT: gitCommit(),
   };

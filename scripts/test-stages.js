@@ -18,9 +18,8 @@ const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { snapshot, leftovers, MARKER } = require('./leftovers');
 const { PORT_OFFSETS, publishedPorts, ENGINE_UNAVAILABLE } = require('../docker/compose-lab');
+const { INTEGRATION_PORT_OFFSETS } = require('../tests/integration/port-offsets');
 
-// The native lab tests' offsets (tests/integration) beside the containerized checks'.
-const NATIVE_TEST_OFFSETS = [20000, 22000];
 // A stage that has just ended may still be reaping what it stopped (a container's docker-proxy, a killed server);
 // the check looks again for this long before it calls something left behind. A bound, not a timing.
 const SETTLE_MS = 30000;
@@ -75,7 +74,7 @@ async function main(stages) {
   const runStarted = Date.now();
   const runId = `${process.pid}-${Date.now()}`;
   const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-test-run-'));
-  const ports = new Set(Object.values(PORT_OFFSETS).concat(NATIVE_TEST_OFFSETS).flatMap(publishedPorts));
+  const ports = new Set(Object.values(PORT_OFFSETS).concat(Object.values(INTEGRATION_PORT_OFFSETS)).flatMap(publishedPorts));
   const where = { tmpDir, runId, ports };
   // Its row does not fail the run: the stages that need the engine do, where they cannot do without it.
   const engineRows = startEngine(stages);

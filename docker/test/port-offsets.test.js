@@ -3,16 +3,13 @@
 // the native lab test's, and none among Linux's ephemeral ports, where a loopback client can be holding one.
 const test = require('node:test');
 const assert = require('node:assert');
-const fs = require('node:fs');
-const path = require('node:path');
 const { PORT_OFFSETS, publishedPorts } = require('../compose-lab');
-const { ROOT } = require('../../lab-topology/manifests');
+const { INTEGRATION_PORT_OFFSETS } = require('../../tests/integration/port-offsets');
 
 const FIRST_EPHEMERAL_PORT = 32768; // Linux's default ip_local_port_range starts here
-const NATIVE_TEST_OFFSET = Number(/LAB_TEST_PORT_OFFSET \|\| (\d+)/.exec(fs.readFileSync(path.join(ROOT, 'tests/integration/native-lab.test.js'), 'utf8'))[1]);
 
-test('every check\'s lab publishes its ports below the ephemeral range, on ports no other lab uses', () => {
-  const labs = Object.assign({ 'a lab in use': 0, 'the native lab test': NATIVE_TEST_OFFSET }, PORT_OFFSETS);
+/** Fails on a port in the ephemeral range or published by two of `labs` ({name: offset}), which run at once. */
+function assertApart(labs) {
   const owner = new Map();
   for (const [lab, offset] of Object.entries(labs)) {
     for (const port of publishedPorts(offset)) {
@@ -21,4 +18,12 @@ test('every check\'s lab publishes its ports below the ephemeral range, on ports
       owner.set(port, lab);
     }
   }
+}
+
+test('every check\'s lab publishes its ports below the ephemeral range, on ports no other lab uses', () => {
+  assertApart(Object.assign({ 'a lab in use': 0, 'the native lab test': INTEGRATION_PORT_OFFSETS['native-lab'] }, PORT_OFFSETS));
+});
+
+test('the native integration tests, which run side by side, and a lab in use publish no port in common', () => {
+  assertApart(Object.assign({ 'a lab in use': 0 }, INTEGRATION_PORT_OFFSETS));
 });

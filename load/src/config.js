@@ -6,6 +6,7 @@
 // default (its image sets HOST=0.0.0.0, and compose publishes the port on LAB_BIND_ADDRESS only).
 const path = require('node:path');
 const { stallTimeouts } = require('../../node-kit/http-server');
+const { documentSettings } = require('../../node-kit/document-store');
 const { SUITES_DIR } = require('./suites');
 const { readManifests, servicesOf } = require('../../lab-topology/manifests');
 const { PROMETHEUS_PORT } = require('../../lab-topology/topology');
@@ -62,6 +63,8 @@ function readConfig() {
     // The names beside IP addresses, localhost and the machine's host name that a request may send in Host to reach
     // the driver's runs (node-kit/cross-site.js): its compose service name by default.
     hostNames: env('LOAD_HOST_NAMES', 'load').split(',').map((s) => s.trim()).filter(Boolean),
+    // PUT /documents (documents.js): the services' settings and defaults (DOCUMENT_MAX_BYTES, DOCUMENTS_MAX_COUNT, ...).
+    documents: documentSettings((name, fallback) => integer(name, fallback, 0)),
   };
 }
 

@@ -52,4 +52,4 @@ function withCoverage(suite, manifests, infos) {
 /** The services a suite's coverage needs, among the targets. */
 const coverageTargets = (suite, manifests, targets) => (suite.coverage === COVERAGE ? manifests.filter((m) => m.smoke && targets[m.name]).map((m) => m.name) : []);
 
-module.exports = { COVERAGE, coverageOf, withCoverage, coverageTargets };
+module.exports = { COVERAGE, PROBE, coverageOf, withCoverage, coverageTargets };

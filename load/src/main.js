@@ -7,6 +7,8 @@ const { createRunner } = require('./runner');
 const { createServer } = require('./server');
 const { assertWritable } = require('./results');
 const { loadSuite } = require('./suites');
+const { createDriverDocuments } = require('./documents');
+const { checkRunOptions } = require('./runner');
 const { gracefulCloser, onStopSignals } = require('../../node-kit/shutdown');
 
 const SHUTDOWN_TIMEOUT_MS = 8000;
@@ -14,11 +16,13 @@ const SHUTDOWN_TIMEOUT_MS = 8000;
 function main() {
   const config = readConfig();
   assertWritable(config.resultsDir);
-  if (config.suite !== SUITE_NONE) loadSuite(config.suite, config.targets, config.suitesDir); // a bad LOAD_SUITE fails here
+  // A bad LOAD_SUITE fails here, and so does the try suite, which needs a document PUT first.
+  if (config.suite !== SUITE_NONE) checkRunOptions(loadSuite(config.suite, config.targets, config.suitesDir), {});
   const log = (message) => console.log(`[load] ${message}`);
   const metrics = createMetrics();
-  const runner = createRunner({ config, metrics, log });
-  const server = createServer({ runner, metrics, config, suitesDir: config.suitesDir, timeouts: config.timeouts, hostNames: config.hostNames });
+  const documents = createDriverDocuments(config.documents, config.targets);
+  const runner = createRunner({ config, metrics, log, documents });
+  const server = createServer({ runner, metrics, config, documents, suitesDir: config.suitesDir, timeouts: config.timeouts, hostNames: config.hostNames });
   server.listen(config.port, config.host, () => {
     log(`listening on ${config.host}:${server.address().port}; targets: ${Object.entries(config.targets).map(([n, u]) => `${n}=${u}`).join(' ')}`);
     if (config.suite !== SUITE_NONE) runner.start(config.suite, config.loop);

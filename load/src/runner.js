@@ -14,6 +14,9 @@ const { summarize, describeSummary, verdictOf } = require('./summary');
 const { newRunDir, machine, writeJson } = require('./results');
 const { writeReport } = require('./report');
 const { RUN_FILE, scenarioFileName } = require('./run-folder');
+const { DOCUMENT_COVERAGE, withDocument } = require('./try-suite');
+const { chooseApproaches, DEFAULT_BLOCK_MS } = require('./try-choice');
+const { badRequest } = require('../../node-kit/errors');
 
 // What a scenario cut short by a stop says: it did not pass, whatever its answers were until then.
 const STOPPED_PROBLEM = 'stopped before its end (POST /runs/stop, or the driver shutting down)';
@@ -67,21 +70,46 @@ function currentScenarioOf(scenario, index) {
   };
 }
 
-function createRunner({ config, metrics, log }) {
+/**
+ * The options of a run of suite (loaded): a try suite needs the document (a sha256 the driver holds: documents.hold
+ * throws its 404 otherwise) and takes blockMs and durationSeconds; any other suite takes none of them. Throws the 400.
+ */
+function checkRunOptions(suite, options) {
+  const given = ['document', 'blockMs', 'durationSeconds'].filter((name) => options[name] !== undefined);
+  if (suite.coverage !== DOCUMENT_COVERAGE) {
+    if (given.length > 0) throw badRequest(`${given[0]} is for a suite of a stored document (try) only`, { parameter: given[0], allowed: [] });
+    return;
+  }
+  if (!options.document) throw badRequest(`suite ${suite.name} runs a stored document: give document=<sha256> (PUT /documents answers it)`, { parameter: 'document', allowed: { pattern: '[0-9a-f]{64}' } });
+}
+
+function createRunner({ config, metrics, log, documents }) {
   let latest = null;
   let current = null; // the autocannon instance running now
   let session = null; // the suite started last: {controller, done (its whole loop), ended}
 
   /** One pass over the suite; signal aborts it (the scenario in progress is stopped, no other starts). */
-  async function runOnce(suiteName, loop, signal) {
+  async function runOnce(suiteName, loop, signal, options) {
     const loaded = loadSuite(suiteName, config.targets, config.suitesDir);
     const manifests = readManifests();
-    const names = new Set(loaded.scenarios.map((s) => s.target).concat(coverageTargets(loaded, manifests, config.targets)));
+    // A try run's targets are those that stored its document, handed to every target again now (documents.js).
+    const handOff = loaded.coverage === DOCUMENT_COVERAGE ? await documents.handOff(options.document) : null;
+    if (handOff && !Object.values(handOff).some((h) => h.stored)) {
+      throw new Error(`no target stored document ${options.document}: ${Object.entries(handOff).map(([n, h]) => `${n}: ${h.error}`).join('; ')}`);
+    }
+    const names = handOff
+      ? new Set(Object.keys(handOff).filter((name) => handOff[name].stored))
+      : new Set(loaded.scenarios.map((s) => s.target).concat(coverageTargets(loaded, manifests, config.targets)));
     const targets = Object.fromEntries([...names].map((t) => [t, config.targets[t]]));
     const run = newRunDir(config.resultsDir, loaded.name);
     const status = { id: run.id, suite: loaded.name, loop, state: 'waiting', resultsDir: run.dir, scenarios: loaded.scenarios.length, completed: [], current: null, currentScenario: null, upcomingSeconds: null };
     latest = status;
     const meta = { suite: loaded.name, description: loaded.description };
+    if (handOff) {
+      const blockMs = options.blockMs === undefined ? DEFAULT_BLOCK_MS : options.blockMs;
+      meta.try = { document: options.document, bytes: options.bytes, blockMs, handOff };
+      status.try = meta.try;
+    }
     let suite = loaded;
     try {
       await waitForTargets(targets, config.waitTimeoutMs, log, signal);
@@ -91,7 +119,7 @@ function createRunner({ config, metrics, log }) {
     if (!signal.aborted) {
       Object.assign(meta, { startedAt: new Date().toISOString(), machine: machine(), lab: labOf(), prometheus: config.prometheusUrl, targets: await describeTargets(targets) });
       // The coverage comes from what the targets run now (their /info).
-      suite = withCoverage(loaded, manifests, meta.targets);
+      suite = handOff ? withDocument(loaded, meta.targets, handOff, options.document, options.durationSeconds) : withCoverage(loaded, manifests, meta.targets);
       checkScenarios(suite.name, suite.scenarios, config.targets);
       status.scenarios = suite.scenarios.length;
       writeJson(run.dir, RUN_FILE, meta);
@@ -188,6 +216,11 @@ function createRunner({ config, metrics, log }) {
       error: status.error || null,
       summary: status.completed,
     };
+    // What a try run tells its user (try-choice.js), kept with the run: report.html reads it from the scenarios again.
+    if (meta.try) {
+      end.choice = chooseApproaches(status.completed, meta.try.blockMs);
+      status.choice = end.choice;
+    }
     writeJson(run.dir, RUN_FILE, Object.assign(meta, end));
     // The report is for people: a problem writing it is logged and changes no verdict (make report redoes it).
     try {
@@ -205,11 +238,15 @@ function createRunner({ config, metrics, log }) {
    * Starts suiteName in the background (looping if asked, until stopped). Throws if a suite is already running, or if
    * the suite does not load. Returns a promise that resolves when it has ended, however it ended.
    */
-  function start(suiteName, loop) {
+  function start(suiteName, loop, options = {}) {
     if (running()) throw new Error(`suite ${latest.suite} is running`);
-    loadSuite(suiteName, config.targets, config.suitesDir); // fail now, in the caller, on a bad suite
+    const suite = loadSuite(suiteName, config.targets, config.suitesDir); // fail now, in the caller, on a bad suite
+    checkRunOptions(suite, options);
+    // A try run's document stays in the driver's store (never dropped for room) until the run ends.
+    const held = suite.coverage === DOCUMENT_COVERAGE ? documents.hold(options.document) : null;
+    const runOptions = Object.assign({}, options, held ? { bytes: held.bytes } : {});
     const controller = new AbortController();
-    const go = () => runOnce(suiteName, loop, controller.signal).then(() => (loop && !controller.signal.aborted ? go() : undefined));
+    const go = () => runOnce(suiteName, loop, controller.signal, runOptions).then(() => (loop && !controller.signal.aborted ? go() : undefined));
     const own = { controller, ended: false };
     session = own;
     latest = { suite: suiteName, loop, state: 'waiting', completed: [] };
@@ -219,6 +256,7 @@ function createRunner({ config, metrics, log }) {
         latest = Object.assign(latest, { state: 'error', error: err.message });
       })
       .finally(() => {
+        if (held) held.release();
         own.ended = true;
       });
     return own.done;
@@ -239,4 +277,4 @@ function createRunner({ config, metrics, log }) {
   return { start, stop, running, latest: () => latest };
 }
 
-module.exports = { createRunner };
+module.exports = { createRunner, checkRunOptions };

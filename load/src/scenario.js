@@ -12,9 +12,22 @@ const { startProbe } = require('./probe');
 const { perSecondRecorder } = require('./per-second');
 const { watchDriver, littlesLaw } = require('./saturation');
 
-/** A per-response check that counts what the scenario's `expect` rejects. */
+/**
+ * A per-response check that counts what the scenario's `expect` rejects, and keeps what a /run answer says of its own
+ * run (runs: how many, their total and longest `ms`, the longest `eventLoop.maxBlockMs`): the service's timing of the
+ * approach alone, without the HTTP around it.
+ */
 function responseChecker(expect) {
-  const counts = { checked: 0, invalid: 0, failedRuns: 0, samples: [] };
+  const counts = { checked: 0, invalid: 0, failedRuns: 0, samples: [], runs: { count: 0, totalMs: 0, maxMs: null, maxBlockMs: null } };
+  const keepRun = (result) => {
+    if (typeof result.ms !== 'number') return;
+    const runs = counts.runs;
+    runs.count++;
+    runs.totalMs += result.ms;
+    runs.maxMs = Math.max(runs.maxMs === null ? 0 : runs.maxMs, result.ms);
+    const block = result.eventLoop && result.eventLoop.maxBlockMs;
+    if (typeof block === 'number') runs.maxBlockMs = Math.max(runs.maxBlockMs === null ? 0 : runs.maxBlockMs, block);
+  };
   const remember = (text) => {
     if (counts.samples.length < 3) counts.samples.push(text.slice(0, 300));
   };
@@ -35,7 +48,9 @@ function responseChecker(expect) {
     if (!result || result.validated !== true) {
       counts.invalid++;
       remember(body);
+      return;
     }
+    keepRun(result);
   }
   return { counts, onResponse };
 }

@@ -1,9 +1,11 @@
 'use strict';
 // The driver's own HTTP face: /healthz and /metrics like every lab service, POST /runs?suite=NAME&loop=0|1 to start a
-// suite on demand, GET /runs/latest to follow it and POST /runs/stop to end it, and the live page (src/live/). Every request passes CONTRACT.md's
-// "Errors" checks first, in the table's order and with the services' answers (node-kit reads the raw target, matches
-// the route table and writes the JSON refusal), on node-kit's server, which answers unparsable heads and cuts clients
-// that stall. No express here: the routes are few and take no body.
+// suite on demand, GET /runs/latest to follow it and POST /runs/stop to end it, PUT /documents for a user's document
+// (documents.js) and POST /runs?suite=try&document=<sha256> to run it through every approach, and the live page
+// (src/live/). Every request passes CONTRACT.md's "Errors" checks first, in the table's order and with the services'
+// answers (node-kit reads the raw target, matches the route table and writes the JSON refusal), on node-kit's server,
+// which answers unparsable heads and cuts clients that stall. No express here: the routes are few, and the one body
+// (PUT /documents) is read by node-kit's readDocument.
 const { createLabServer } = require('../../node-kit/http-server');
 const { checkRequest } = require('../../node-kit/gate');
 const { routeTable } = require('../../node-kit/route-table');
@@ -11,14 +13,22 @@ const { parseOnlyParams } = require('../../node-kit/params');
 const { sendError, logUnexpected } = require('../../node-kit/answers');
 const { HttpError, badRequest } = require('../../node-kit/errors');
 const { checkSameSite, ownNames } = require('../../node-kit/cross-site');
-const { suiteNames } = require('./suites');
+const { suiteNames, LIMITS } = require('./suites');
+const { DEFAULT_BLOCK_MS } = require('./try-choice');
 const { liveRoutes } = require('./live/routes');
 
 // What the 404 lists; POST /runs takes suite (required) and loop, POST /runs/stop nothing, the live page's routes
 // (src/live/routes.js) what README.md says (README.md).
 const LIVE_ROUTES = ['GET /', 'GET /live/page.js', 'GET /live/report.css', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file'];
-const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop'].concat(LIVE_ROUTES);
+const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop', 'PUT /documents', 'GET /documents'].concat(LIVE_ROUTES);
 const LOOP = { default: 0, min: 0, max: 1 };
+// A try run's own parameters (runner.js checkRunOptions refuses them for other suites): the stored document, the
+// longest block the user accepts (ms; try-choice.js) and each scenario's duration (0: the suite's).
+const TRY_PARAMS = {
+  document: { default: '', pattern: '[0-9a-f]{64}' },
+  blockMs: { default: DEFAULT_BLOCK_MS, min: 0, max: 60000 },
+  durationSeconds: { default: 0, min: 0, max: LIMITS.durationSeconds },
+};
 // What Prometheus and health checks reach by whatever name they were given (a compose or Swarm service name): read-only
 // and about nothing but the driver itself. Every other route is kept from other sites' pages (checkSameSite).
 const OPEN_ROUTES = new Set(['GET /healthz', 'GET /metrics']);
@@ -29,12 +39,16 @@ function sendJson(res, status, body) {
   res.end(text);
 }
 
-/** {suite, loop} from POST /runs' query, or a 400 naming the parameter. */
+/**
+ * {suite, loop, options} from POST /runs' query, or a 400 naming the parameter; options holds the try parameters the
+ * query gave (runner.js checks them against the suite).
+ */
 function runParams(query, suitesDir) {
   const suites = suiteNames(suitesDir);
-  const params = parseOnlyParams({ suite: { values: suites }, loop: LOOP }, query);
+  const params = parseOnlyParams(Object.assign({ suite: { values: suites }, loop: LOOP }, TRY_PARAMS), query);
   if (params.suite === undefined) throw badRequest(`parameter suite is required: one of ${suites.join(', ')}`, { parameter: 'suite', allowed: suites });
-  return params;
+  const options = Object.fromEntries(Object.keys(TRY_PARAMS).filter((name) => Object.prototype.hasOwnProperty.call(query, name)).map((name) => [name, params[name]]));
+  return { suite: params.suite, loop: params.loop, options };
 }
 
 /** The route a checked request's segments matched, as ROUTES writes it (`:name` takes one segment). */
@@ -46,7 +60,7 @@ function routeOf(method, segments) {
   });
 }
 
-function createServer({ runner, metrics, suitesDir, timeouts, hostNames, config }) {
+function createServer({ runner, metrics, suitesDir, timeouts, hostNames, config, documents }) {
   let shuttingDown = false;
   const names = ownNames(hostNames);
   const check = routeTable(ROUTES);
@@ -64,12 +78,19 @@ function createServer({ runner, metrics, suitesDir, timeouts, hostNames, config 
       sendJson(res, 200, latest);
     },
     'POST /runs': (res, query) => {
-      const { suite, loop } = runParams(query, suitesDir);
+      const { suite, loop, options } = runParams(query, suitesDir);
       if (shuttingDown) throw new HttpError(503, 'the load driver is shutting down');
       if (runner.running()) throw new HttpError(409, `suite ${runner.latest().suite} is running; POST /runs/stop ends it`, { state: runner.latest().state });
-      runner.start(suite, loop === 1);
-      sendJson(res, 202, { suite, loop, status: '/runs/latest', stop: '/runs/stop' });
+      runner.start(suite, loop === 1, options);
+      sendJson(res, 202, Object.assign({ suite, loop }, options, { status: '/runs/latest', stop: '/runs/stop' }));
     },
+    'PUT /documents': async (res, query, segments, req) => {
+      parseOnlyParams({}, query);
+      if (shuttingDown) throw new HttpError(503, 'the load driver is shutting down');
+      const { status, body } = await documents.put(req);
+      sendJson(res, status, body);
+    },
+    'GET /documents': (res) => sendJson(res, 200, documents.list()),
     'POST /runs/stop': async (res, query) => {
       parseOnlyParams({}, query);
       const stopped = runner.stop();
@@ -88,7 +109,7 @@ function createServer({ runner, metrics, suitesDir, timeouts, hostNames, config 
         // The route table matched the segments (else it refused the request), so one route is this request's.
         const route = routeOf(req.method, target.segments);
         if (!OPEN_ROUTES.has(route)) checkSameSite(req, names);
-        return handlers[route](res, target.query, target.segments);
+        return handlers[route](res, target.query, target.segments, req);
       })
       .catch((err) => {
         logUnexpected(err, { service: 'load', route: `${req.method} ${req.url}` });

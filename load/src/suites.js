@@ -4,6 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { COVERAGE } = require('./coverage');
+const { DOCUMENT_COVERAGE } = require('./try-suite');
 const { checkThresholds } = require('./thresholds');
 
 const SUITES_DIR = path.join(__dirname, '..', 'suites');
@@ -15,7 +16,9 @@ const METHODS = ['GET', 'POST'];
 const PROBE_FIELDS = ['path', 'ratePerSecond'];
 const PROBE_MAX_RATE = 200;
 // Every field a suite or scenario may have: a misspelt one (say "treshold") is an error, not a silent default.
-const SUITE_FIELDS = ['description', 'coverage', 'thresholds', 'thresholdsByApproach', 'scenarios'];
+const SUITE_FIELDS = ['description', 'coverage', 'documentScenarios', 'thresholds', 'thresholdsByApproach', 'scenarios'];
+// A suite of a user's document (try-suite.js) says how each generated scenario runs; timeoutSeconds bounds one run.
+const DOCUMENT_SCENARIO_LIMITS = Object.assign({ timeoutSeconds: 600 }, LIMITS);
 const SCENARIO_FIELDS = ['name', 'target', 'method', 'path', 'headers', 'body', 'bodyFrom', 'connections', 'durationSeconds', 'maxRequests', 'timeoutSeconds', 'expect', 'probe', 'thresholds'];
 
 function suiteNames(dir = SUITES_DIR) {
@@ -62,6 +65,21 @@ function checkProbe(probe, where) {
   check(Number.isInteger(rate) && rate >= 1 && rate <= PROBE_MAX_RATE, where, `probe.ratePerSecond must be an integer in [1, ${PROBE_MAX_RATE}]`);
 }
 
+/** documentScenarios: given exactly when the suite's coverage is a stored document, every setting in its bounds. */
+function checkDocumentScenarios(suite, where) {
+  const settings = suite.documentScenarios;
+  if (suite.coverage !== DOCUMENT_COVERAGE) {
+    check(settings === undefined, where, `documentScenarios is for coverage "${DOCUMENT_COVERAGE}" only`);
+    return;
+  }
+  check(settings !== null && typeof settings === 'object' && !Array.isArray(settings), where, 'documentScenarios must be an object: {connections, durationSeconds, maxRequests, timeoutSeconds}');
+  checkFields(settings, Object.keys(DOCUMENT_SCENARIO_LIMITS), `${where}, documentScenarios`);
+  for (const [field, max] of Object.entries(DOCUMENT_SCENARIO_LIMITS)) {
+    const value = settings[field];
+    check(Number.isInteger(value) && value >= 1 && value <= max, `${where}, documentScenarios`, `${field} must be an integer in [1, ${max}]`);
+  }
+}
+
 /** Checks every scenario of a suite, and that no two share a name. */
 function checkScenarios(name, scenarios, targets) {
   const seen = new Set();
@@ -83,7 +101,8 @@ function loadSuite(name, targets, dir = SUITES_DIR) {
   if (!known.includes(name)) throw new Error(`no suite "${name}"; suites: ${known.join(', ')}`);
   const suite = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8'));
   checkFields(suite, SUITE_FIELDS, `suite ${name}`);
-  check(suite.coverage === undefined || suite.coverage === COVERAGE, `suite ${name}`, `coverage must be "${COVERAGE}" when given`);
+  check(suite.coverage === undefined || suite.coverage === COVERAGE || suite.coverage === DOCUMENT_COVERAGE, `suite ${name}`, `coverage must be "${COVERAGE}" or "${DOCUMENT_COVERAGE}" when given`);
+  checkDocumentScenarios(suite, `suite ${name}`);
   check(Array.isArray(suite.scenarios) && (suite.scenarios.length > 0 || suite.coverage !== undefined), `suite ${name}`, 'scenarios must be a non-empty list');
   if (suite.thresholds !== undefined) checkThresholds(suite.thresholds, `suite ${name}`);
   const byApproach = suite.thresholdsByApproach;
@@ -98,8 +117,9 @@ function loadSuite(name, targets, dir = SUITES_DIR) {
     coverage: suite.coverage,
     thresholds: suite.thresholds || {},
     thresholdsByApproach: byApproach || {},
+    documentScenarios: suite.documentScenarios,
     scenarios: suite.scenarios,
   };
 }
 
-module.exports = { loadSuite, checkScenarios, suiteNames, LIMITS, SUITES_DIR };
+module.exports = { loadSuite, checkScenarios, suiteNames, LIMITS, DOCUMENT_SCENARIO_LIMITS, SUITES_DIR };

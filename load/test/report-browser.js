@@ -92,7 +92,9 @@ function readPage() {
     name: tr.dataset.scenario,
     fields: Object.fromEntries([...tr.querySelectorAll('[data-field]')].map((td) => [td.dataset.field, td.textContent.trim()])),
   })));
-  return { charts, sections, ranked, header: document.querySelector('header').textContent, drawn: Number(document.body.dataset.chartsDrawn) };
+  // A try run's choice (a user's document): the pick per service and workload, as target/workload/approach.
+  const picks = [...document.querySelectorAll('#document-choice [data-pick]')].map((e) => e.dataset.pick);
+  return { charts, sections, ranked, picks, header: document.querySelector('header').textContent, drawn: Number(document.body.dataset.chartsDrawn) };
 }
 
 /** Compares the page (readPage) with the run's files; returns the list of disagreements. */
@@ -106,6 +108,8 @@ function compare(page, { run, runId, scenarios }) {
     if (info.runtime) expect(page.header.includes(`${info.runtime.name} ${info.runtime.version}`), `the header lacks ${name}'s runtime ${info.runtime.version}`);
   }
   expect(page.drawn === page.charts.length, `body says ${page.drawn} charts drawn, window.labReport holds ${page.charts.length}`);
+  const picks = run.choice ? run.choice.groups.map((g) => `${g.target}/${g.workload}/${g.pick || ''}`) : [];
+  expect(JSON.stringify(page.picks) === JSON.stringify(picks), `the page's picks ${JSON.stringify(page.picks)} are not run.json's ${JSON.stringify(picks)}`);
   const summaries = run.summary || [];
   expect(summaries.length === scenarios.length, `run.json summarises ${summaries.length} scenarios, the folder holds ${scenarios.length}`);
   expect(page.ranked.length === summaries.filter((s) => s.workload).length, `the ranking lists ${page.ranked.length} rows for ${summaries.filter((s) => s.workload).length} /run scenarios`);
@@ -220,6 +224,7 @@ async function checkReportInBrowser(reportFile, options = {}) {
       charts: found.charts.length,
       serverCharts,
       notices,
+      picks: found.picks,
       screenshots,
     };
   } finally {

@@ -7,6 +7,7 @@ const { tempDir } = require('../../node-kit/testing');
 const { loadSuite, suiteNames, checkScenarios } = require('../src/suites');
 const { parseTargets, composeTargets } = require('../src/config');
 const { coverageOf, withCoverage, coverageTargets, COVERAGE } = require('../src/coverage');
+const { withDocument } = require('../src/try-suite');
 const { readManifests, servicesOf } = require('../../lab-topology/manifests');
 
 const targets = parseTargets('node14-fibers=http://a:1,node-async=http://b:2,wasm-runner=http://c:3,jvm-serializer=http://d:4');
@@ -14,7 +15,8 @@ const targets = parseTargets('node14-fibers=http://a:1,node-async=http://b:2,was
 test('the shipped suites load, and smoke and demo exist', () => {
   const names = suiteNames();
   assert.ok(names.includes('smoke') && names.includes('demo'), names.join());
-  for (const name of names) assert.ok(loadSuite(name, targets).scenarios.length > 0, name);
+  // A suite with coverage may have no scenarios of its own (try: they are made from a stored document).
+  for (const name of names) assert.ok(loadSuite(name, targets).scenarios.length > 0 || loadSuite(name, targets).coverage, name);
   // The dashboards' probe panel needs probe observations for every target the smoke suite loads.
   const smoke = loadSuite('smoke', targets).scenarios;
   for (const target of new Set(smoke.map((s) => s.target))) assert.ok(smoke.some((s) => s.target === target && s.probe), `smoke probes no ${target} scenario`);
@@ -112,4 +114,43 @@ test('a suite with coverage gets the generated scenarios first, for the targets 
   assert.throws(() => loadSuite('bad', targets, dir), /coverage must be "every approach"/);
   fs.writeFileSync(path.join(dir, 'good.json'), JSON.stringify({ coverage: COVERAGE, scenarios: [] }));
   assert.deepStrictEqual(loadSuite('good', targets, dir).scenarios, []);
+});
+
+test("a try suite's documentScenarios are required, bounded, and for that coverage only", () => {
+  const dir = tempDir('suites-');
+  const write = (suite) => fs.writeFileSync(path.join(dir, 'x.json'), JSON.stringify(suite));
+  const settings = { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 };
+  write({ coverage: 'stored document', documentScenarios: settings, scenarios: [] });
+  assert.deepStrictEqual(loadSuite('x', targets, dir).documentScenarios, settings);
+  const cases = [
+    [{ coverage: 'stored document', scenarios: [] }, /documentScenarios must be an object/],
+    [{ coverage: 'stored document', documentScenarios: Object.assign({}, settings, { timeoutSeconds: 601 }), scenarios: [] }, /timeoutSeconds must be an integer in \[1, 600\]/],
+    [{ coverage: 'stored document', documentScenarios: Object.assign({ probe: 1 }, settings), scenarios: [] }, /unknown field probe/],
+    [{ coverage: 'every approach', documentScenarios: settings, scenarios: [] }, /documentScenarios is for coverage "stored document" only/],
+  ];
+  for (const [suite, message] of cases) {
+    write(suite);
+    assert.throws(() => loadSuite('x', targets, dir), message, JSON.stringify(suite));
+  }
+});
+
+test('a stored document gets a scenario per stringify and parse approach, the probe beside each, validated', () => {
+  const info = { workloads: { stringify: { approaches: ['native', 'fast'] }, parse: { approaches: ['native'] }, csv: { approaches: ['memory'] } } };
+  const sha = 'a'.repeat(64);
+  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 }, scenarios: [] };
+  const made = withDocument(suite, { 'node-async': info, 'wasm-runner': { workloads: {} } }, { 'node-async': { stored: true }, 'wasm-runner': { stored: false } }, sha, 2);
+  assert.deepStrictEqual(made.scenarios.map((s) => s.name), ['node-async-stringify-native', 'node-async-stringify-fast', 'node-async-parse-native']);
+  assert.deepStrictEqual(made.scenarios[1], {
+    name: 'node-async-stringify-fast',
+    target: 'node-async',
+    method: 'GET',
+    path: `/run/stringify?approach=fast&document=${sha}&timeoutMs=58000`,
+    expect: 'validated',
+    probe: { path: '/healthz', ratePerSecond: 20 },
+    connections: 1,
+    durationSeconds: 2,
+    maxRequests: 1000,
+    timeoutSeconds: 60,
+  });
+  checkScenarios('try', made.scenarios, { 'node-async': 'http://b:2' });
 });

@@ -3,7 +3,8 @@
 // `test` package on Node 14) and Node line: a user's JSON document kept by its sha256, listed by GET /documents and
 // its caps in /info; every bad upload refused with the contract's JSON (415, 413 before the body is read or as soon as
 // it passes the cap, 400 naming where the text stops being UTF-8 or JSON or how deep it nests), other sites' pages
-// kept out, and the service serving after each. Not a test file: each service's documents.test.js calls it.
+// kept out, and the service serving after each. Not a test file: each service's documents.test.js calls it, and the
+// load driver's test sends the same bad uploads (badUploads) to the driver's PUT /documents.
 const crypto = require('crypto');
 const http = require('http');
 const { startService, request } = require('../../node-kit/testing');
@@ -58,6 +59,25 @@ const USER_DOCUMENT = `{
 // user's document is reported as one (validated false), never timed as a result.
 const PROTO_DOCUMENT = '{"a": 1, "__proto__": {"x": 1}}';
 
+/**
+ * Every bad upload with its one answer, for a server at url with SETTINGS' caps (4096 bytes, 50 levels):
+ * [[what, send() -> {status, json}, status, detail(json) -> true when the answer names what it must]].
+ */
+function badUploads(url) {
+  return [
+    ['not sent as JSON', () => put(url, '{}', { 'Content-Type': 'text/plain' }), 415, (j) => j.accepted.includes('application/json')],
+    ['compressed', () => put(url, '{}', { 'Content-Encoding': 'gzip' }), 415, (j) => j.accepted.contentEncoding.includes('identity')],
+    ['declared over the cap', () => put(url, '{}', { 'Content-Length': '5000' }), 413, (j) => j.limitBytes === 4096],
+    ['growing past the cap, no length declared', () => put(url, ['[', '1,'.repeat(3000), '1]']), 413, (j) => j.limitBytes === 4096],
+    ['not JSON', () => put(url, '{\n  "a": 1,\n  "b": [1 2]\n}'), 400, (j) => j.line === 3 && j.column === 11 && j.excerpt.includes('[1 2]')],
+    ['empty', () => put(url, ''), 400, (j) => j.line === 1 && j.column === 1],
+    ['nested too deep', () => put(url, '['.repeat(51) + ']'.repeat(51)), 400, (j) => j.depth === 51 && j.maxDepth === 50],
+    ['not UTF-8', () => put(url, Buffer.from([0x22, 0xff, 0x22])), 400, (j) => j.byteOffset === 1],
+    ["another site's page", () => put(url, '{}', { Origin: 'http://evil.example' }), 403, (j) => Array.isArray(j.allowed)],
+    ['a rebound DNS name', () => put(url, '{}', { Host: 'evil.example' }), 403, (j) => Array.isArray(j.allowed)],
+  ];
+}
+
 /** Registers the checks; makeService() makes the service with its own express and prom-client. */
 function documentUploadSuite(test, assert, makeService) {
   test('every stringify and parse approach runs a stored document, validated against native, and holds it while it runs', async (t) => {
@@ -101,19 +121,7 @@ function documentUploadSuite(test, assert, makeService) {
 
   test('bad uploads get a clear refusal, the store is unchanged and the service keeps serving', async (t) => {
     const { url } = await documentService(t, makeService);
-    const cases = [
-      ['not sent as JSON', () => put(url, '{}', { 'Content-Type': 'text/plain' }), 415, (j) => j.accepted.includes('application/json')],
-      ['compressed', () => put(url, '{}', { 'Content-Encoding': 'gzip' }), 415, (j) => j.accepted.contentEncoding.includes('identity')],
-      ['declared over the cap', () => put(url, '{}', { 'Content-Length': '5000' }), 413, (j) => j.limitBytes === 4096],
-      ['growing past the cap, no length declared', () => put(url, ['[', '1,'.repeat(3000), '1]']), 413, (j) => j.limitBytes === 4096],
-      ['not JSON', () => put(url, '{\n  "a": 1,\n  "b": [1 2]\n}'), 400, (j) => j.line === 3 && j.column === 11 && j.excerpt.includes('[1 2]')],
-      ['empty', () => put(url, ''), 400, (j) => j.line === 1 && j.column === 1],
-      ['nested too deep', () => put(url, '['.repeat(51) + ']'.repeat(51)), 400, (j) => j.depth === 51 && j.maxDepth === 50],
-      ['not UTF-8', () => put(url, Buffer.from([0x22, 0xff, 0x22])), 400, (j) => j.byteOffset === 1],
-      ["another site's page", () => put(url, '{}', { Origin: 'http://evil.example' }), 403, (j) => Array.isArray(j.allowed)],
-      ['a rebound DNS name', () => put(url, '{}', { Host: 'evil.example' }), 403, (j) => Array.isArray(j.allowed)],
-    ];
-    for (const [name, send, status, detail] of cases) {
+    for (const [name, send, status, detail] of badUploads(url)) {
       const answer = await send();
       assert.strictEqual(answer.status, status, `${name}: ${JSON.stringify(answer.json)}`);
       assert.ok(typeof answer.json.error === 'string' && detail(answer.json), `${name}: ${JSON.stringify(answer.json)}`);
@@ -126,4 +134,4 @@ function documentUploadSuite(test, assert, makeService) {
   });
 }
 
-module.exports = { documentUploadSuite };
+module.exports = { documentUploadSuite, badUploads, put, SETTINGS, USER_DOCUMENT };

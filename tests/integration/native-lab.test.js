@@ -21,7 +21,8 @@ const { holdSlowConnections } = require('../contract/slow-clients');
 const { checkReportInBrowser, findChromium } = require('../../load/test/report-browser');
 const { checkLivePageDuringRun } = require('../../load/test/live-browser');
 
-const OFFSET = Number(process.env.LAB_TEST_PORT_OFFSET || 20000);
+const { INTEGRATION_PORT_OFFSETS } = require('./port-offsets');
+const OFFSET = INTEGRATION_PORT_OFFSETS['native-lab'];
 const STARTUP_TIMEOUT_MS = 180000;
 const NODE_SERVICES = nodeServicesOf(readManifests()).map((m) => m.name);
 
@@ -170,6 +171,8 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
     for (const c of components.filter((c) => c.kind !== 'load')) {
       const info = (await request(`${c.url}/info`)).json;
       assert.strictEqual(info.service, c.name);
+      // What make try starts (the manifest's `documents`) is what keeps documents (its /info's).
+      assert.strictEqual(Boolean(info.documents), readManifests().find((m) => m.name === c.name).documents === true, `${c.name}: manifest's documents and /info's disagree`);
       for (const [workload, w] of Object.entries(info.workloads)) {
         // Every approach, and with an `op` parameter (transfer: roundtrip, count, create) every approach of every op.
         const ops = w.params.op ? w.params.op.values : [undefined];

@@ -16,7 +16,8 @@ const { ROOT, readManifests } = require('../../lab-topology/manifests');
 const { nativeLab } = require('../../lab-topology/topology');
 const { until, tempDir } = require('../../node-kit/testing');
 
-const OFFSET = 22000;
+const { INTEGRATION_PORT_OFFSETS } = require('./port-offsets');
+const OFFSET = INTEGRATION_PORT_OFFSETS['native-stop'];
 const CRASHING = path.join(__dirname, '..', 'fixtures', 'crash-at-start');
 // Bounds on a hung lab, not timings: a start under load can take a minute, a stop at most its 12 s grace and a kill.
 const UP_TIMEOUT_MS = 240000;

@@ -127,6 +127,7 @@ function renderHtml(model, assets) {
 <body>
 ${header(model.header)}
 <main>
+${model.choice ? require('./choice-html').documentChoice(model.choice, model.document) : ''}
 ${ranking(model.ranking, model.unranked)}
 ${model.sections.map(scenario).join('\n')}
 </main>

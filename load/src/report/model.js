@@ -4,6 +4,7 @@
 const { chartsOf } = require('./chart-data');
 const { targetSeriesOf, peakMs } = require('../server-series');
 const { summarize, verdictOf } = require('../summary');
+const { chooseApproaches } = require('../try-choice');
 
 // The figures every scenario shows, as the run's summary holds them.
 const NUMBERS = ['requests', 'requestsPerSecond', 'latencyP50Ms', 'latencyP90Ms', 'latencyP99Ms', 'latencyMaxMs', 'errors', 'timeouts', 'non2xx', 'invalid'];
@@ -87,10 +88,18 @@ function rankingOf(sections) {
   return [...groups.values()].map((group) => Object.assign(group, { rows: group.rows.slice().sort((a, b) => b.numbers.requestsPerSecond - a.numbers.requestsPerSecond) }));
 }
 
-/** The report's model from readRun's {runId, run, scenarios}. */
+/**
+ * The report's model from readRun's {runId, run, scenarios}; a try run (run.try: a user's document) adds the choice
+ * of approach, made again from the scenario files (try-choice.js) with the run's blockMs.
+ */
 function buildModel({ runId, run, scenarios }) {
   const sections = scenarios.map((file, i) => sectionOf(file, i));
-  return { header: headerOf(runId, run), ranking: rankingOf(sections), unranked: sections.filter((x) => !x.workload), sections };
+  const model = { header: headerOf(runId, run), ranking: rankingOf(sections), unranked: sections.filter((x) => !x.workload), sections, choice: null, document: null };
+  if (run && run.try) {
+    model.document = run.try;
+    model.choice = chooseApproaches(scenarios.map((file) => summarize(Object.assign({ flags: [], thresholds: [] }, file))), run.try.blockMs);
+  }
+  return model;
 }
 
 module.exports = { buildModel };

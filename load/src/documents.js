@@ -1,0 +1,75 @@
+'use strict';
+// The driver's PUT /documents (CONTRACT.md, "The load driver's PUT /documents"): a user's JSON document, refused
+// exactly as the services refuse one (node-kit/document-upload.js' readDocument: 415, 413 before the body is read,
+// 400 naming the line and column, 400 for its depth; another site's page gets server.js' 403 before this), kept by
+// its sha256 in a bounded store of its own (node-kit/document-store.js), and handed to every target whose /info says
+// it keeps documents. The answer says, per target, whether it stored it or why not. A try run hands the document
+// again before it starts (try-suite.js), so a service restarted, or one that dropped it for room, has it back.
+const { readDocument } = require('../../node-kit/document-upload');
+const { createDocumentStore } = require('../../node-kit/document-store');
+
+// Generous: a service parses and hashes the document before it answers, and a 64 MB one takes seconds on a busy machine.
+const HAND_OFF_TIMEOUT_MS = 120000;
+const INFO_TIMEOUT_MS = 5000;
+
+/** Why a fetch failed, in words: a timeout, a refused connection (its code), or its message. */
+const failure = (err) => (err.name === 'TimeoutError' ? 'no answer in time' : err.cause ? err.cause.code || err.cause.message : err.message);
+
+/** {stored: true, status} or {stored: false, status?, error} for one target (its base url) and the document's text. */
+async function handTo(url, text) {
+  let info;
+  try {
+    const res = await fetch(`${url}/info`, { signal: AbortSignal.timeout(INFO_TIMEOUT_MS) });
+    if (!res.ok) return { stored: false, status: res.status, error: `its /info answered HTTP ${res.status}` };
+    info = await res.json();
+  } catch (err) {
+    return { stored: false, error: `its /info did not answer: ${failure(err)}` };
+  }
+  if (!info.documents) return { stored: false, error: 'it keeps no documents (its /info has no "documents")' };
+  try {
+    const res = await fetch(`${url}/documents`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: text, signal: AbortSignal.timeout(HAND_OFF_TIMEOUT_MS) });
+    const body = await res.json().catch(() => ({}));
+    if (res.ok) return { stored: true, status: res.status };
+    return { stored: false, status: res.status, error: body.error || `HTTP ${res.status}` };
+  } catch (err) {
+    return { stored: false, error: `PUT /documents failed: ${failure(err)}` };
+  }
+}
+
+/**
+ * The driver's documents: settings {maxCount, maxBytes, maxDocumentBytes, maxDepth} (node-kit's documentSettings),
+ * targets {name: url}. Returns {put(req) -> {status, body}, list(), handOff(sha256) -> {name: result}, hold(sha256)}.
+ */
+function createDriverDocuments(settings, targets) {
+  const store = createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes });
+
+  /** Hands the stored document to every target at once; {name: {stored, status?, error?}}. */
+  async function handOff(sha256) {
+    const held = store.hold(sha256); // a 404 naming what is stored when the driver has no such document
+    try {
+      const entries = await Promise.all(Object.entries(targets).map(async ([name, url]) => [name, await handTo(url, held.text)]));
+      return Object.fromEntries(entries);
+    } finally {
+      held.release();
+    }
+  }
+
+  return {
+    async put(req) {
+      const document = await readDocument(req, { maxBytes: settings.maxDocumentBytes, maxDepth: settings.maxDepth });
+      // The driver runs nothing on the value: only its text is kept, to be handed on.
+      const kept = store.add({ sha256: document.sha256, bytes: document.bytes, text: document.text, value: null, reference: document.reference });
+      const services = await handOff(document.sha256);
+      return {
+        status: kept.created ? 201 : 200,
+        body: { sha256: document.sha256, bytes: document.bytes, depth: document.depth, run: `POST /runs?suite=try&document=${document.sha256}`, services },
+      };
+    },
+    list: () => store.describe(),
+    handOff,
+    hold: (sha256) => store.hold(sha256),
+    settings,
+  };
+}
+
+module.exports = { createDriverDocuments };

@@ -1,0 +1,32 @@
+'use strict';
+// The top of a try run's report (a user's document through every approach): per service and workload, the approach
+// to pick and why, then every approach with the figures the choice was made on (try-choice.js), a failed one marked
+// as such. Strings go through escapeHtml like the rest of the page (html.js, which requires this file when it renders).
+const { escapeHtml, num } = require('./html');
+
+function groupTable(g) {
+  const mark = (r) => [r.approach === g.pick ? 'pick' : null, r.approach === g.fastest ? 'fastest' : null, r.approach === g.lowestProbe ? 'lowest probe p99' : null, r.approach === g.shortestBlock ? 'shortest block' : null].filter(Boolean).join(', ');
+  const rows = g.rows.map((r) => `<tr data-approach="${escapeHtml(r.approach)}"${r.approach === g.pick ? ' class="pick"' : ''}><td>${escapeHtml(r.approach)}</td>
+<td class="num">${num(r.runMeanMs)}</td><td class="num">${num(r.runs)}</td><td class="num">${num(r.probeP99Ms)}</td><td class="num">${num(r.longestBlockMs)}</td><td class="num">${num(r.serverLagMaxMs)}</td>
+<td>${r.passed ? escapeHtml(mark(r) || 'passed') : `<span class="bad">FAILED</span>: ${escapeHtml(r.problems.join('; '))}`}</td></tr>`).join('\n');
+  return `<h3>${escapeHtml(g.target)} · ${escapeHtml(g.workload)}: pick <strong data-pick="${escapeHtml(`${g.target}/${g.workload}/${g.pick || ''}`)}">${g.pick ? escapeHtml(g.pick) : 'none'}</strong></h3>
+<p>${escapeHtml(g.reason)}.</p>
+<table class="choice"><thead><tr><th>approach</th><th>ms a run (service-timed mean)</th><th>runs</th><th>probe p99 ms</th><th>longest block ms</th><th>server lag max ms (worst second)</th><th></th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`;
+}
+
+/** The section for choice ({blockMs, groups}) of the document try ({document, bytes, handOff}). */
+function documentChoice(choice, document) {
+  const handOff = Object.entries(document.handOff || {}).map(([name, h]) => `${escapeHtml(name)}: ${h.stored ? 'stored' : `not stored (${escapeHtml(h.error)})`}`).join('; ');
+  return `<section id="document-choice"><h2>Your document <code>${escapeHtml(String(document.document).slice(0, 12))}</code>${document.bytes ? ` (${num(document.bytes)} bytes)` : ''}: which approach to use</h2>
+<p class="small">The pick is the fastest approach (mean time of one run, as the service timed it) whose longest block of the event loop
+during its runs (each answer's <code>eventLoop.maxBlockMs</code>) stays under <strong>${num(choice.blockMs)} ms</strong>; an approach that
+failed is never picked. The server's worst second of event-loop lag max is shown beside it: it also holds the lab's own
+check of each answer and, at the scenario's edges, the scenario before. Handed to: ${handOff || '—'}.</p>
+${choice.groups.map(groupTable).join('\n')}
+</section>`;
+}
+
+module.exports = { documentChoice };

@@ -1,0 +1,92 @@
+'use strict';
+// What a try run (a user's document through every approach, try-suite.js) tells its user, per service and workload:
+// the fastest approach, the one that kept the probe's p99 lowest, the one whose longest block was shortest, and the
+// approach to pick: the fastest whose longest block stays under the user's limit (blockMs). The longest block is the
+// runs' own (summary.js says why), with the server's worst second of lag max beside it. Read from the scenarios'
+// summaries (summary.js), so the driver at the end of the run, `make try` and report.html say the same. An approach
+// that failed (an error, a refusal, an answer not validated, stopped) is listed as failed and never chosen; nor is one
+// whose longest block is unknown.
+
+const DEFAULT_BLOCK_MS = 10;
+
+/** The row of one scenario: its approach and the figures the choice is made on. */
+function rowOf(summary) {
+  return {
+    approach: summary.approach,
+    scenario: summary.name,
+    passed: summary.passed === true && summary.stopped !== true && summary.runMeanMs !== null && summary.runMeanMs !== undefined,
+    runs: summary.runs,
+    runMeanMs: summary.runMeanMs,
+    requestsPerSecond: summary.requestsPerSecond,
+    probeP99Ms: summary.probeP99Ms,
+    longestBlockMs: summary.longestBlockMs,
+    longestBlockFrom: summary.longestBlockFrom,
+    serverLagMaxMs: summary.serverLagMaxMs === undefined ? null : summary.serverLagMaxMs,
+    problems: summary.passed ? [] : summary.problems.length ? summary.problems : ['no validated run'],
+  };
+}
+
+/** The passed row lowest in field (the first of equals, in run order), or null. */
+function lowest(rows, field) {
+  return rows.filter((r) => r.passed && typeof r[field] === 'number').reduce((best, r) => (best === null || r[field] < best[field] ? r : best), null);
+}
+
+/** Why the pick is the pick (or why there is none), in words with the figures. */
+function reasonOf(pick, fastest, shortest, blockMs, anyPassed) {
+  if (!anyPassed) return 'every approach failed: nothing to pick';
+  if (!pick) return `no approach kept its longest block under ${blockMs} ms (the shortest: ${shortest ? `${shortest.approach}, ${shortest.longestBlockMs} ms` : 'unknown'})`;
+  const own = `${pick.runMeanMs} ms a run, longest block ${pick.longestBlockMs} ms < ${blockMs} ms`;
+  if (pick === fastest) return `the fastest, and its longest block stays under ${blockMs} ms (${own})`;
+  return `the fastest whose longest block stays under ${blockMs} ms (${own}); ${fastest.approach} is faster (${fastest.runMeanMs} ms) but blocked ${fastest.longestBlockMs === null ? 'for an unknown time' : `for ${fastest.longestBlockMs} ms`}`;
+}
+
+/**
+ * summaries: the run's scenario summaries (only /run scenarios count); blockMs: the longest block the user accepts.
+ * Returns {blockMs, groups: [{target, workload, rows, fastest, lowestProbe, shortestBlock, pick, reason}]}, each of
+ * fastest.. pick an approach's name or null.
+ */
+function chooseApproaches(summaries, blockMs = DEFAULT_BLOCK_MS) {
+  const groups = new Map();
+  for (const summary of summaries.filter((s) => s.workload && s.approach)) {
+    const key = `${summary.target}\u0000${summary.workload}`;
+    if (!groups.has(key)) groups.set(key, { target: summary.target, workload: summary.workload, rows: [] });
+    groups.get(key).rows.push(rowOf(summary));
+  }
+  return {
+    blockMs,
+    groups: [...groups.values()].map((group) => {
+      const fastest = lowest(group.rows, 'runMeanMs');
+      const shortest = lowest(group.rows, 'longestBlockMs');
+      const under = group.rows.filter((r) => r.passed && typeof r.longestBlockMs === 'number' && r.longestBlockMs < blockMs);
+      const pick = lowest(under, 'runMeanMs');
+      const name = (row) => (row ? row.approach : null);
+      return Object.assign(group, {
+        fastest: name(fastest),
+        lowestProbe: name(lowest(group.rows, 'probeP99Ms')),
+        shortestBlock: name(shortest),
+        pick: name(pick),
+        reason: reasonOf(pick, fastest, shortest, blockMs, group.rows.some((r) => r.passed)),
+      });
+    }),
+  };
+}
+
+/** The choice as lines of text for a terminal: one table per service and workload, the pick and why. */
+function describeChoice(choice) {
+  const lines = [];
+  const cell = (v) => (v === null || v === undefined ? '-' : String(v));
+  for (const g of choice.groups) {
+    lines.push(`${g.target} · ${g.workload}: pick ${g.pick || 'NONE'} — ${g.reason}`);
+    const rows = [['approach', 'ms/run', 'runs', 'probe p99 ms', 'longest block ms', 'server lag max ms', 'verdict']].concat(g.rows.map((r) => {
+      const marks = [r.approach === g.pick ? 'PICK' : null, r.approach === g.fastest ? 'fastest' : null, r.approach === g.lowestProbe ? 'lowest probe' : null, r.approach === g.shortestBlock ? 'shortest block' : null].filter(Boolean);
+      const verdict = r.passed ? marks.join(', ') || 'ok' : `FAILED: ${r.problems.join('; ')}`;
+      return [r.approach, cell(r.runMeanMs), cell(r.runs), cell(r.probeP99Ms), cell(r.longestBlockMs), cell(r.serverLagMaxMs), verdict];
+    }));
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+    const last = rows[0].length - 1;
+    for (const r of rows) lines.push(`  ${r.map((c, i) => (i === last ? c : i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')}`);
+  }
+  return lines;
+}
+
+module.exports = { chooseApproaches, describeChoice, DEFAULT_BLOCK_MS };

@@ -1,0 +1,48 @@
+'use strict';
+// The try suite (suites/try.json, "coverage": "stored document"): a user's document, stored with PUT /documents,
+// through every approach of the `stringify` and `parse` workloads of every service that took it, each under load with
+// the probe beside it and every answer validated against native (the service checks it against the hash it took at
+// upload). Generated from each service's /info as the smoke suite's coverage is (coverage.js), with the suite's
+// `documentScenarios` settings. What the run tells its user is try-choice.js'.
+const { PROBE } = require('./coverage');
+
+const DOCUMENT_COVERAGE = 'stored document';
+const WORKLOADS = ['stringify', 'parse'];
+// The service's own deadline on one run (its timeoutMs parameter) is the client's timeout less this: an approach that
+// can stop is interrupted there (a failed run, said so) before the client gives up on it, and stops using the CPU.
+const DEADLINE_MARGIN_MS = 2000;
+
+/** The scenarios of one service (name, its /info) for the document sha256, with settings (documentScenarios). */
+function documentScenarios(name, info, sha256, settings) {
+  const timeoutMs = Math.max(1000, settings.timeoutSeconds * 1000 - DEADLINE_MARGIN_MS);
+  const scenarios = [];
+  for (const workload of WORKLOADS.filter((w) => info.workloads && info.workloads[w])) {
+    for (const approach of info.workloads[workload].approaches) {
+      scenarios.push({
+        name: `${name}-${workload}-${approach}`,
+        target: name,
+        method: 'GET',
+        path: `/run/${workload}?approach=${approach}&document=${sha256}&timeoutMs=${timeoutMs}`,
+        expect: 'validated',
+        probe: PROBE,
+        connections: settings.connections,
+        durationSeconds: settings.durationSeconds,
+        maxRequests: settings.maxRequests,
+        timeoutSeconds: settings.timeoutSeconds,
+      });
+    }
+  }
+  return scenarios;
+}
+
+/**
+ * The suite with the document's scenarios: for every target that stored it (handOff: {name: {stored}}) and whose
+ * /info (infos) has the workloads. durationSeconds (0: the suite's) shortens or lengthens each scenario.
+ */
+function withDocument(suite, infos, handOff, sha256, durationSeconds) {
+  const settings = Object.assign({}, suite.documentScenarios, durationSeconds > 0 ? { durationSeconds } : {});
+  const stored = Object.keys(handOff).filter((name) => handOff[name].stored && infos[name]);
+  return Object.assign({}, suite, { scenarios: stored.flatMap((name) => documentScenarios(name, infos[name], sha256, settings)).concat(suite.scenarios) });
+}
+
+module.exports = { DOCUMENT_COVERAGE, documentScenarios, withDocument };

@@ -1,0 +1,143 @@
+'use strict';
+// The driver's PUT /documents and the try suite, over real HTTP against the real driver (src/main.js on port 0) and
+// real node-async services in this process: every bad upload gets the services' one answer and is kept nowhere; a
+// good one is kept by its sha256 and handed to every target, each saying whether it stored it or why not; and
+// POST /runs?suite=try runs it through every stringify and parse approach of the service that took it, validated,
+// with the probe beside each, ending with the choice (an approach that failed listed, never picked) in /runs/latest,
+// run.json and report.html.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const { startService, request, until, tempDir } = require('../../node-kit/testing');
+const { makeService } = require('../../services/node-async/src/service');
+const { badUploads, put, SETTINGS } = require('../../tests/contract/document-uploads');
+const { startDriver, stopDriver } = require('./driver-process');
+
+// yieldable-json's parse makes "__proto__" the prototype where native keeps an own key: that approach's answers are
+// not validated, every other approach's are.
+const DOCUMENT = '{"name": "lab", "versions": {"1.0.0": {"deps": {"a": "^1"}}}, "__proto__": {"x": 1}, "n": [1, -0, 1e-7]}';
+
+/** A node-async service made with env set (its document caps), closed after the test. */
+async function service(t, env) {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    const started = await startService(makeService());
+    t.after(started.close);
+    return started;
+  } finally {
+    for (const [k, v] of Object.entries(saved)) (v === undefined ? delete process.env[k] : (process.env[k] = v));
+  }
+}
+
+/** A port nothing listens on: a target that is down. */
+async function closedPort() {
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function driverWith(t, targets) {
+  const dir = tempDir('load-documents-');
+  const driver = await startDriver(Object.assign({ PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', PROMETHEUS_URL: 'none', RESULTS_DIR: path.join(dir, 'results'), LOAD_TARGETS: Object.entries(targets).map(([n, u]) => `${n}=${u}`).join(',') }, SETTINGS));
+  t.after(() => stopDriver(driver));
+  return driver;
+}
+
+test('every bad upload gets the one answer the services give, and nothing is kept or handed on', async (t) => {
+  const svc = await service(t, {});
+  const driver = await driverWith(t, { 'node-async': svc.url });
+  for (const [name, send, status, detail] of badUploads(driver.url)) {
+    const answer = await send();
+    assert.strictEqual(answer.status, status, `${name}: ${JSON.stringify(answer.json)}`);
+    assert.ok(typeof answer.json.error === 'string' && detail(answer.json), `${name}: ${JSON.stringify(answer.json)}`);
+    assert.strictEqual((await request(`${driver.url}/healthz`)).status, 200, `/healthz after ${name}`);
+  }
+  assert.deepStrictEqual((await request(`${driver.url}/documents`)).json.documents, [], 'the driver kept nothing');
+  assert.deepStrictEqual((await request(`${svc.url}/documents`)).json.documents, [], 'the service was handed nothing');
+  assert.strictEqual((await request(`${driver.url}/documents`, { headers: { Host: 'evil.example' } })).status, 403, 'the list is not for other sites');
+});
+
+test('a document is kept by its sha256, handed to every target, and the try suite runs it through every approach', async (t) => {
+  const takes = await service(t, {});
+  const small = await service(t, { DOCUMENT_MAX_BYTES: '32' }); // refuses it: larger than its cap
+  const driver = await driverWith(t, { 'node-async': takes.url, 'small-store': small.url, gone: `http://127.0.0.1:${await closedPort()}` });
+  const sha256 = crypto.createHash('sha256').update(DOCUMENT).digest('hex');
+
+  const created = await put(driver.url, DOCUMENT);
+  assert.strictEqual(created.status, 201, JSON.stringify(created.json));
+  assert.strictEqual(created.json.sha256, sha256);
+  assert.strictEqual(created.json.bytes, Buffer.byteLength(DOCUMENT));
+  assert.strictEqual(created.json.run, `POST /runs?suite=try&document=${sha256}`);
+  const { services } = created.json;
+  assert.deepStrictEqual(services['node-async'], { stored: true, status: 201 });
+  assert.strictEqual(services['small-store'].stored, false);
+  assert.strictEqual(services['small-store'].status, 413, JSON.stringify(services));
+  assert.match(services['small-store'].error, /larger than 32 bytes/);
+  assert.strictEqual(services.gone.stored, false);
+  assert.match(services.gone.error, /ECONNREFUSED/);
+  assert.deepStrictEqual((await request(`${takes.url}/documents`)).json.documents.map((d) => d.sha256), [sha256]);
+  const again = await put(driver.url, DOCUMENT);
+  assert.strictEqual(again.status, 200, 'the same document again: kept once');
+  assert.deepStrictEqual((await request(`${driver.url}/documents`)).json.documents.map((d) => [d.sha256, d.bytes]), [[sha256, Buffer.byteLength(DOCUMENT)]]);
+
+  // Refused before anything runs: no document, one the driver does not hold, a document for another suite.
+  const post = (query) => request(`${driver.url}/runs?${query}`, { method: 'POST' });
+  const noDocument = await post('suite=try');
+  assert.strictEqual(noDocument.status, 400, noDocument.text);
+  assert.strictEqual(noDocument.json.parameter, 'document');
+  const unknown = await post(`suite=try&document=${'0'.repeat(64)}`);
+  assert.strictEqual(unknown.status, 404, unknown.text);
+  assert.deepStrictEqual(unknown.json.stored, [sha256]);
+  assert.strictEqual((await post(`suite=smoke&document=${sha256}`)).status, 400);
+  assert.strictEqual((await post(`suite=try&document=${sha256}&blockMs=-1`)).json.parameter, 'blockMs');
+
+  const started = await post(`suite=try&document=${sha256}&durationSeconds=1&blockMs=60000`);
+  assert.strictEqual(started.status, 202, started.text);
+  const run = await until('the try run ended', 240000, async () => {
+    const status = (await request(`${driver.url}/runs/latest`)).json;
+    return { done: !['waiting', 'running'].includes(status.state), value: status, why: status.state };
+  });
+
+  // One scenario per approach of node-async's stringify and parse, on the document, validated, the probe beside it.
+  const info = (await request(`${takes.url}/info`)).json;
+  const expected = ['stringify', 'parse'].flatMap((w) => info.workloads[w].approaches.map((a) => `node-async-${w}-${a}`));
+  assert.deepStrictEqual(run.completed.map((s) => s.name), expected);
+  const scenarioFiles = fs.readdirSync(run.resultsDir).filter((f) => /^\d+-/.test(f));
+  for (const file of scenarioFiles) {
+    const { scenario } = JSON.parse(fs.readFileSync(path.join(run.resultsDir, file), 'utf8'));
+    assert.strictEqual(scenario.expect, 'validated', file);
+    assert.deepStrictEqual(scenario.probe, { path: '/healthz', ratePerSecond: 20 }, file);
+    assert.match(scenario.path, new RegExp(`^/run/(stringify|parse)\\?approach=[a-z-]+&document=${sha256}&timeoutMs=\\d+$`), file);
+  }
+  for (const s of run.completed) {
+    const failing = s.name === 'node-async-parse-yieldable';
+    assert.strictEqual(s.passed, !failing, `${s.name}: ${s.problems.join('; ')}`);
+    assert.ok(failing || (s.runs > 0 && s.runMeanMs !== null && s.longestBlockMs !== null && s.probeP99Ms !== null), JSON.stringify(s));
+  }
+  assert.strictEqual(run.state, 'failed', 'a failed approach fails the run');
+  assert.deepStrictEqual(run.try.handOff['node-async'], { stored: true, status: 200 }, 'handed again before the run: already stored');
+
+  // The choice: a pick per workload among the approaches that passed; the failed one listed, never picked.
+  assert.deepStrictEqual(run.choice.groups.map((g) => [g.target, g.workload]), [['node-async', 'stringify'], ['node-async', 'parse']]);
+  for (const group of run.choice.groups) {
+    const passed = group.rows.filter((r) => r.passed).map((r) => r.approach);
+    assert.ok(passed.includes(group.pick), `${group.workload}: pick ${group.pick} of ${passed}`);
+    assert.strictEqual(group.rows.length, info.workloads[group.workload].approaches.length);
+  }
+  const yieldable = run.choice.groups[1].rows.find((r) => r.approach === 'yieldable');
+  assert.strictEqual(yieldable.passed, false);
+  assert.match(yieldable.problems.join(), /not validated/);
+  const saved = JSON.parse(fs.readFileSync(path.join(run.resultsDir, 'run.json'), 'utf8'));
+  assert.deepStrictEqual(saved.choice, run.choice);
+  assert.strictEqual(saved.try.document, sha256);
+  assert.strictEqual(saved.try.blockMs, 60000);
+  const html = fs.readFileSync(run.report, 'utf8');
+  assert.match(html, /id="document-choice"/);
+  assert.match(html, new RegExp(`data-pick="node-async/parse/${run.choice.groups[1].pick}"`));
+});

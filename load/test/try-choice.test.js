@@ -1,0 +1,81 @@
+'use strict';
+// The choice a try run ends with (src/try-choice.js), on recorded scenario summaries: the fastest approach, the
+// lowest probe p99, the shortest longest block, and the pick: the fastest whose longest block stays under the limit.
+const test = require('node:test');
+const assert = require('node:assert');
+const { chooseApproaches, describeChoice, DEFAULT_BLOCK_MS } = require('../src/try-choice');
+
+/** A scenario summary as summary.js writes it, with the figures the choice reads. */
+function recorded(target, workload, approach, figures) {
+  return Object.assign({
+    name: `${target}-${workload}-${approach}`,
+    target,
+    workload,
+    approach,
+    passed: true,
+    stopped: false,
+    problems: [],
+    runs: 20,
+    requestsPerSecond: 10,
+    longestBlockFrom: 'server lag max',
+  }, figures);
+}
+
+test('the fastest approach is picked when its longest block stays under the limit', () => {
+  const { groups, blockMs } = chooseApproaches([
+    recorded('node-async', 'stringify', 'native', { runMeanMs: 4.2, probeP99Ms: 9, longestBlockMs: 6.1 }),
+    recorded('node-async', 'stringify', 'fast', { runMeanMs: 5.5, probeP99Ms: 3, longestBlockMs: 2.4 }),
+  ]);
+  assert.strictEqual(blockMs, DEFAULT_BLOCK_MS);
+  assert.strictEqual(groups.length, 1);
+  const [g] = groups;
+  assert.deepStrictEqual([g.fastest, g.lowestProbe, g.shortestBlock, g.pick], ['native', 'fast', 'fast', 'native']);
+  assert.match(g.reason, /the fastest, and its longest block stays under 10 ms \(4\.2 ms a run, longest block 6\.1 ms/);
+});
+
+test('the fastest is over the block limit, so the next fastest under it is picked, with the figures that say why', () => {
+  const { groups } = chooseApproaches([
+    recorded('node14-fibers', 'stringify', 'native', { runMeanMs: 180, probeP99Ms: 210, longestBlockMs: 182.5 }),
+    recorded('node14-fibers', 'stringify', 'yieldable', { runMeanMs: 2400, probeP99Ms: 6, longestBlockMs: 8 }),
+    recorded('node14-fibers', 'stringify', 'fast', { runMeanMs: 260, probeP99Ms: 5, longestBlockMs: 7.5 }),
+    recorded('node14-fibers', 'stringify', 'async', { runMeanMs: 900, probeP99Ms: 4, longestBlockMs: 12 }),
+  ], 10);
+  const [g] = groups;
+  assert.deepStrictEqual([g.fastest, g.lowestProbe, g.shortestBlock, g.pick], ['native', 'async', 'fast', 'fast']);
+  assert.match(g.reason, /fastest whose longest block stays under 10 ms \(260 ms a run, longest block 7\.5 ms < 10 ms\); native is faster \(180 ms\) but blocked for 182\.5 ms/);
+  // A higher limit lets the fastest through.
+  assert.strictEqual(chooseApproaches(groups[0].rows.map((r) => recorded('node14-fibers', 'stringify', r.approach, r)), 200).groups[0].pick, 'native');
+});
+
+test('a failed approach is listed as failed and never picked, however fast it was', () => {
+  const { groups } = chooseApproaches([
+    recorded('node-async', 'parse', 'yieldable', { passed: false, problems: ['12 responses not validated'], runMeanMs: null, runs: 0, probeP99Ms: 1, longestBlockMs: 0.5 }),
+    recorded('node-async', 'parse', 'json-ext', { passed: false, problems: ['3 connection errors (3 timeouts)'], runMeanMs: 0.1, probeP99Ms: 1, longestBlockMs: 1 }),
+    recorded('node-async', 'parse', 'native', { runMeanMs: 3, probeP99Ms: 4, longestBlockMs: 3.2 }),
+    recorded('node-async', 'parse', 'fast', { runMeanMs: 3.5, probeP99Ms: 2, longestBlockMs: 2 }),
+    recorded('node-async', 'parse', 'stopped-one', { stopped: true, problems: ['stopped'], runMeanMs: 0.01, probeP99Ms: 0.1, longestBlockMs: 0.1 }),
+  ]);
+  const [g] = groups;
+  assert.deepStrictEqual([g.fastest, g.lowestProbe, g.shortestBlock, g.pick], ['native', 'fast', 'fast', 'native']);
+  const byName = Object.fromEntries(g.rows.map((r) => [r.approach, r]));
+  assert.strictEqual(byName.yieldable.passed, false);
+  assert.deepStrictEqual(byName['json-ext'].problems, ['3 connection errors (3 timeouts)']);
+  assert.strictEqual(byName['stopped-one'].passed, false);
+  const lines = describeChoice({ blockMs: 10, groups });
+  assert.match(lines[0], /^node-async · parse: pick native — /);
+  assert.ok(lines.some((l) => /^ {2}yieldable .*FAILED: 12 responses not validated$/.test(l)), lines.join('\n'));
+});
+
+test('no pick when every approach failed or none stays under the limit, and one group per service and workload', () => {
+  const { groups } = chooseApproaches([
+    recorded('node-async', 'stringify', 'native', { runMeanMs: 50, probeP99Ms: 60, longestBlockMs: 51 }),
+    recorded('node-async', 'stringify', 'fast', { runMeanMs: 70, probeP99Ms: 20, longestBlockMs: 15 }),
+    recorded('node-async', 'parse', 'native', { passed: false, problems: ['HTTP 404'], runMeanMs: null, runs: 0, probeP99Ms: null, longestBlockMs: null }),
+    recorded('node14-fibers', 'stringify', 'native', { runMeanMs: 50, probeP99Ms: 60, longestBlockMs: null, longestBlockFrom: null }),
+    { name: 'node-async-offload', target: 'node-async', workload: null, approach: null, passed: true, problems: [] },
+  ], 10);
+  assert.deepStrictEqual(groups.map((g) => `${g.target}/${g.workload}:${g.pick}`), ['node-async/stringify:null', 'node-async/parse:null', 'node14-fibers/stringify:null']);
+  assert.match(groups[0].reason, /no approach kept its longest block under 10 ms \(the shortest: fast, 15 ms\)/);
+  assert.strictEqual(groups[1].reason, 'every approach failed: nothing to pick');
+  assert.match(groups[2].reason, /the shortest: unknown/, 'a block nobody measured is never under the limit');
+});

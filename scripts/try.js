@@ -1,0 +1,209 @@
+'use strict';
+// `make try FILE=doc.json`: your own JSON document through every stringify and parse approach of the services that
+// keep documents (their manifests' `documents: true`: node14-fibers and node-async), each under load with the probe
+// beside it and every answer validated against native, then the approach to pick per service and workload: the
+// fastest whose longest event-loop block stays under TRY_BLOCK_MS (load/src/try-choice.js).
+//
+// It starts a native lab of its own (only those services, the load driver and Prometheus, on ports shifted by
+// TRY_PORT_OFFSET, so a running `make native` is left alone), hands the document to the driver (PUT /documents, which
+// hands it on), runs the try suite (POST /runs?suite=try), prints progress as scenarios end, the summary table and
+// where report.html is, and stops what it started however it ends. With LOAD_URL it uses that running driver instead
+// (a `make native` or `make up` lab) and starts and stops nothing. The file is checked first (missing, too large, not
+// JSON with its line and column, nested too deep), before anything starts.
+//
+// Settings: FILE (or the first argument), TRY_BLOCK_MS (10), TRY_SECONDS (each scenario's duration; the try suite's
+// by default), TRY_PORT_OFFSET (17000), LOAD_URL (none), LAB_RESULTS_DIR (results), DOCUMENT_MAX_BYTES and
+// DOCUMENT_MAX_DEPTH (the lab's caps). Exit status: 0 when the run ended and its summary is printed (a pick or, per
+// service and workload, why there is none), 1 when the run could not be made, 2 for a file the lab cannot take.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { ROOT, readManifests, documentServicesOf } = require('../lab-topology/manifests');
+const { nativeLab } = require('../lab-topology/topology');
+const { documentSettings } = require('../node-kit/document-store');
+const { locateJsonError } = require('../node-kit/json-syntax-error');
+const { nestingDepth } = require('../node-kit/document-upload');
+const { describeSummary } = require('../load/src/summary');
+const { describeChoice } = require('../load/src/try-choice');
+
+const STARTUP_TIMEOUT_MS = 180000;
+const POLL_MS = 1000;
+const STILL_RUNNING_EVERY_MS = 15000;
+
+const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
+const say = (line) => console.log(`try: ${line}`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** An error for a file the lab cannot take: exit status 2, the message alone. */
+class InputError extends Error {}
+
+function integerSetting(name, fallback, min, max) {
+  const raw = env(name, String(fallback));
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new InputError(`${name} must be an integer in [${min}, ${max}], got ${raw}`);
+  return value;
+}
+
+/** The file's bytes, checked as the lab will check them, with errors a person can act on. */
+function readDocumentFile(file) {
+  if (!file) throw new InputError('usage: make try FILE=path/to/document.json');
+  const caps = documentSettings((name, fallback) => integerSetting(name, fallback, 0, Number.MAX_SAFE_INTEGER));
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat) throw new InputError(`${file}: no such file`);
+  if (!stat.isFile()) throw new InputError(`${file}: not a file`);
+  if (stat.size > caps.maxDocumentBytes) throw new InputError(`${file}: ${stat.size} bytes, larger than the ${caps.maxDocumentBytes} bytes the lab takes (DOCUMENT_MAX_BYTES)`);
+  const bytes = fs.readFileSync(file);
+  const text = bytes.toString('utf8');
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    const at = locateJsonError(text) || { line: 1, column: 1, what: err.message, excerpt: text.slice(0, 48) };
+    throw new InputError(`${file}:${at.line}:${at.column}: not JSON: ${at.what}\n  near: ${JSON.stringify(at.excerpt)}`);
+  }
+  const depth = nestingDepth(text);
+  if (depth > caps.maxDepth) throw new InputError(`${file}: nests ${depth} levels deep; the lab takes at most ${caps.maxDepth} (DOCUMENT_MAX_DEPTH)`);
+  return bytes;
+}
+
+async function json(url, options) {
+  const res = await fetch(url, options);
+  return { status: res.status, body: await res.json().catch(() => ({})) };
+}
+
+async function healthy(url) {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(2000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the native lab of the document services; {driverUrl, ready() (resolves once all answer), stop()}. */
+async function startLab(onOutput) {
+  const offset = integerSetting('TRY_PORT_OFFSET', 17000, 0, 60000);
+  const manifests = readManifests();
+  const only = documentServicesOf(manifests).map((m) => m.name).concat(manifests.filter((m) => m.kind === 'load').map((m) => m.name));
+  const { components, prometheus } = nativeLab(offset, manifests.filter((m) => only.includes(m.name)));
+  const driver = components.find((c) => c.kind === 'load');
+  if (await healthy(`${driver.url}/healthz`)) throw new Error(`something already answers on ${driver.url} (another make try?): set TRY_PORT_OFFSET, or LOAD_URL=${driver.url} to use it`);
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-try-'));
+  say(`starting ${only.join(', ')} and Prometheus natively on ports ${components.map((c) => c.port).concat(prometheus.port).join(', ')} (TRY_PORT_OFFSET=${offset})`);
+  const lab = spawn(process.execPath, [path.join(ROOT, 'scripts', 'native.js')], {
+    cwd: ROOT,
+    env: Object.assign({}, process.env, { LAB_PORT_OFFSET: String(offset), LAB_STATE_DIR: stateDir, LOAD_SUITE: 'none', LAB_ONLY: only.join(',') }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  lab.stdout.on('data', onOutput);
+  lab.stderr.on('data', onOutput);
+  const exited = new Promise((resolve) => lab.on('exit', resolve));
+  const stop = async () => {
+    if (lab.exitCode === null && lab.signalCode === null) lab.kill('SIGTERM');
+    await exited;
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  };
+  const urls = components.map((c) => `${c.url}/healthz`).concat(`http://127.0.0.1:${prometheus.port}/-/ready`);
+  return { driverUrl: driver.url, stop, ready: () => waitUntilUp(lab, urls) };
+}
+
+async function waitUntilUp(lab, urls) {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  let lastSaid = Date.now();
+  for (;;) {
+    if (lab.exitCode !== null) throw new Error(`the native lab ended before it was up (exit ${lab.exitCode})`);
+    const down = (await Promise.all(urls.map(async (u) => ((await healthy(u)) ? null : u)))).filter(Boolean);
+    if (down.length === 0) break;
+    if (Date.now() > deadline) throw new Error(`not up after ${STARTUP_TIMEOUT_MS / 1000} s: ${down.join(', ')}`);
+    if (Date.now() - lastSaid > 10000) {
+      say(`waiting for ${down.length} of ${urls.length} components to answer (the first start builds nothing, but Node services take a few seconds each)`);
+      lastSaid = Date.now();
+    }
+    await sleep(500);
+  }
+  say('the lab is up');
+}
+
+/** Hands the document to the driver; its sha256, or throws with the driver's refusal. */
+async function handOver(driverUrl, bytes) {
+  say(`handing the document (${mb(bytes.length)}) to the load driver, which hands it to every service that keeps documents`);
+  const { status, body } = await json(`${driverUrl}/documents`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: bytes });
+  if (status !== 200 && status !== 201) {
+    const where = body.line ? ` at line ${body.line}, column ${body.column}` : '';
+    throw new InputError(`the load driver refused the document (HTTP ${status})${where}: ${body.error}`);
+  }
+  for (const [name, h] of Object.entries(body.services)) say(`  ${name}: ${h.stored ? 'stored' : `not stored: ${h.error}`}`);
+  return body.sha256;
+}
+
+/** Runs the try suite and follows it to its end, printing progress; the final /runs/latest. */
+async function runTry(driverUrl, sha256) {
+  const query = new URLSearchParams({ suite: 'try', document: sha256, blockMs: String(integerSetting('TRY_BLOCK_MS', 10, 0, 60000)) });
+  if (env('TRY_SECONDS', '') !== '') query.set('durationSeconds', String(integerSetting('TRY_SECONDS', 0, 1, 120)));
+  const started = await json(`${driverUrl}/runs?${query}`, { method: 'POST' });
+  if (started.status !== 202) throw new Error(`the try run could not start (HTTP ${started.status}): ${started.body.error}`);
+  let shown = 0;
+  let current = null;
+  let since = Date.now();
+  let lastSaid = Date.now();
+  for (;;) {
+    await sleep(POLL_MS);
+    const { body: status } = await json(`${driverUrl}/runs/latest`);
+    for (const summary of status.completed.slice(shown)) say(`[${++shown}/${status.scenarios}] ${describeSummary(summary)}`);
+    if (status.state === 'error') throw new Error(`the try run failed: ${status.error}`);
+    if (!['waiting', 'running'].includes(status.state)) return status;
+    const now = status.currentScenario;
+    if (now && now.name !== current) {
+      current = now.name;
+      since = Date.now();
+      lastSaid = since;
+      say(`[${now.index}/${status.scenarios}] ${now.name}: ${now.durationSeconds} s under load (about ${status.upcomingSeconds} s of scenarios after it)`);
+    } else if (now && Date.now() - lastSaid > STILL_RUNNING_EVERY_MS) {
+      lastSaid = Date.now();
+      say(`  ${now.name} still running after ${Math.round((Date.now() - since) / 1000)} s (a run of a large document by a slow approach)`);
+    }
+  }
+}
+
+async function main() {
+  const startedAt = Date.now();
+  const file = process.argv[2] || env('FILE', '');
+  const bytes = readDocumentFile(file);
+  let output = ''; // the lab's own log, shown when something went wrong
+  const lab = env('LOAD_URL', '') === '' ? await startLab((chunk) => (output = (output + chunk).slice(-20000))) : null;
+  const stopLab = lab ? lab.stop : async () => {};
+  const onSignal = () => stopLab().then(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    if (lab) await lab.ready();
+    const driverUrl = lab ? lab.driverUrl : env('LOAD_URL', '').replace(/\/$/, '');
+    const sha256 = await handOver(driverUrl, bytes);
+    const status = await runTry(driverUrl, sha256);
+    say(`the try run ${status.state} in ${Math.round((Date.now() - startedAt) / 1000)} s; document ${sha256}`);
+    console.log('');
+    for (const line of describeChoice(status.choice)) console.log(line);
+    console.log('');
+    say(`report: ${status.report || 'not written'}`);
+    say(`results: ${status.resultsDir}`);
+    const none = status.choice.groups.filter((g) => !g.pick);
+    if (none.length) say(`no pick for ${none.map((g) => `${g.target} ${g.workload}`).join(', ')}: TRY_BLOCK_MS=<ms> sets the longest block you accept (${status.choice.blockMs} ms now)`);
+    return 0;
+  } catch (err) {
+    if (lab && !(err instanceof InputError)) console.error(`try: the lab's last output:\n${output}`);
+    throw err;
+  } finally {
+    if (lab) {
+      say('stopping the lab it started');
+      await stopLab();
+    }
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`try: ${err.message}`);
+    process.exit(err instanceof InputError ? 2 : 1);
+  },
+);

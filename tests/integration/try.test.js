@@ -1,0 +1,70 @@
+'use strict';
+// `make try FILE=...` end to end, as a user runs it, on a small real-world document: the package.json the npm
+// registry published for autocannon (the load driver's own dependency, installed from its lockfile). It starts a
+// native lab of its own (ports shifted by TRY_PORT_OFFSET, apart from the other integration tests' labs), every
+// service whose manifest says it keeps documents stores the document, the summary names a pick for each of them and
+// each workload, report.html exists and, in Chromium, shows the same picks as run.json; and what make try started
+// is gone when it returns. The block limit is set out of reach (60 s): which approach is picked on this machine is
+// a measurement; that there is one, for every service, is what is tested (the choice itself: load/test/try-choice).
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { ROOT, readManifests, documentServicesOf } = require('../../lab-topology/manifests');
+const { nativeLab } = require('../../lab-topology/topology');
+const { request, tempDir } = require('../../node-kit/testing');
+const { checkReportInBrowser, findChromium } = require('../../load/test/report-browser');
+
+const { INTEGRATION_PORT_OFFSETS } = require('./port-offsets');
+const OFFSET = INTEGRATION_PORT_OFFSETS.try;
+const DOCUMENT = path.join(ROOT, 'load', 'node_modules', 'autocannon', 'package.json');
+
+function makeTry(env) {
+  return new Promise((resolve) => {
+    const child = spawn('make', ['-s', '--no-print-directory', 'try', `FILE=${DOCUMENT}`], { cwd: ROOT, env: Object.assign({}, process.env, env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code, signal) => resolve({ code, signal, output }));
+  });
+}
+
+test('make try on a real package.json: a pick per service that keeps documents, and report.html', { timeout: 600000 }, async (t) => {
+  const results = tempDir('lab-try-results-');
+  const { code, output } = await makeTry({ TRY_PORT_OFFSET: String(OFFSET), TRY_SECONDS: '1', TRY_BLOCK_MS: '60000', LAB_RESULTS_DIR: results });
+  if (process.env.LAB_TEST_VERBOSE || code !== 0) console.log(output);
+  assert.strictEqual(code, 0, output.slice(-3000));
+
+  const services = documentServicesOf(readManifests()).map((m) => m.name);
+  assert.ok(services.includes('node14-fibers') && services.includes('node-async'), `services that keep documents: ${services}`);
+  for (const name of services) {
+    assert.match(output, new RegExp(`^try: {3}${name}: stored$`, 'm'), `${name} stored the document`);
+    for (const workload of ['stringify', 'parse']) {
+      const line = new RegExp(`^${name} · ${workload}: pick ([a-z-]+) — `, 'm').exec(output);
+      assert.ok(line, `no pick for ${name} ${workload} in:\n${output}`);
+    }
+  }
+  const report = /^try: report: (.+)$/m.exec(output)[1];
+  assert.ok(fs.existsSync(report), report);
+  assert.strictEqual(path.dirname(path.dirname(report)), results, 'the run is written where LAB_RESULTS_DIR says');
+  const run = JSON.parse(fs.readFileSync(path.join(path.dirname(report), 'run.json'), 'utf8'));
+  assert.deepStrictEqual(run.choice.groups.map((g) => g.target).filter((n, i, all) => all.indexOf(n) === i), services);
+  assert.ok(run.choice.groups.every((g) => g.pick), JSON.stringify(run.choice.groups.map((g) => [g.target, g.workload, g.pick, g.reason])));
+
+  await t.test('report.html shows the same picks in Chromium', async (st) => {
+    if (!findChromium()) {
+      st.skip("no chromium executable: install Debian's chromium (scripts/install-system-packages.sh) or set CHROMIUM_PATH");
+      return;
+    }
+    const found = await checkReportInBrowser(report);
+    assert.deepStrictEqual(found.picks, run.choice.groups.map((g) => `${g.target}/${g.workload}/${g.pick}`));
+  });
+
+  await t.test('nothing make try started still answers', async () => {
+    const { components, prometheus } = nativeLab(OFFSET);
+    for (const url of components.map((c) => c.url).concat(`http://127.0.0.1:${prometheus.port}`)) {
+      await assert.rejects(request(`${url}/healthz`), /ECONNREFUSED/, url);
+    }
+  });
+});
