@@ -158,8 +158,13 @@ const MAX_JOIN_CHARS = 1 << 22;
 const CHAIN_FRACTION = 1 / 8;
 // A container whose batches end at a guessed comma stops guessing after this many wrong guesses.
 const MAX_GUESS_FAILURES = 2;
-// Batch ends found by counting brackets alone are tried until this many were wrong in the whole text.
+// Batch ends found by counting brackets alone are tried until this many were wrong in the whole text, plus one for
+// each BRACKET_COUNTS_PER_FAILURE that were right: a few strings with unbalanced brackets (MDN's notes quote syntax
+// like `scale(scaleX[, originX]])`) cost a few wasted parses, not a string-aware scan of the rest of a 20 MB text
+// (a scan of every string costs about half of native's parse there; a count of brackets a tenth). A text whose
+// counts keep failing still wastes at most one parse in that many, plus MAX_BRACKET_FAILURES.
 const MAX_BRACKET_FAILURES = 2;
+const BRACKET_COUNTS_PER_FAILURE = 32;
 // A guessed batch is at most this many times as long as the container's last batch: a guess cannot see where the
 // container ends, and one past it (at a comma of the text after) fails after parsing all of it. Bounded so, a small
 // container that learnt a signature wastes little, and a large one still grows to full batches in a few.
@@ -291,6 +296,7 @@ class Parser {
     this.scanEnd = 0; // furthest position the last scan read
     this.descent = null; // what scan() found to descend into, when it returns -1
     this.bracketFailures = 0; // batches whose end bracketEnd() found wrong
+    this.bracketCounts = 0; // and those it found right (native parsed them)
     this.cutBeforeLarge = false; // scan() ended the batch before a large value
     this.merged = false; // the last object batch was merged into an object (not adopted)
     this.children = 0; // children in the last batch (-1: not counted)
@@ -418,7 +424,7 @@ class Parser {
     const limit = Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION));
     if (frame.scanNext) {
       frame.scanNext = false;
-    } else if (frame.chain === null && this.bracketFailures < MAX_BRACKET_FAILURES) {
+    } else if (frame.chain === null && this.countsBrackets()) {
       const end = this.bracketEnd(frame, start, target, limit);
       if (end >= 0 || this.descent !== null) {
         this.sliceChars += this.scanEnd - start;
@@ -621,7 +627,7 @@ class Parser {
    * a long array of small arrays (the world atlas' arcs) twice, bracket by bracket.
    */
   checksCloses(frame, start, end) {
-    return this.stack.length > 1 && this.bracketFailures < MAX_BRACKET_FAILURES && (end - start) * CHECKED_SHARE > start - frame.opened;
+    return this.stack.length > 1 && this.countsBrackets() && (end - start) * CHECKED_SHARE > start - frame.opened;
   }
 
   /**
@@ -707,6 +713,11 @@ class Parser {
     return count > 0 || failed;
   }
 
+  /** Whether batch ends are still found by counting brackets: while they have seldom been wrong in this text. */
+  countsBrackets() {
+    return this.bracketFailures < MAX_BRACKET_FAILURES + Math.floor(this.bracketCounts / BRACKET_COUNTS_PER_FAILURE);
+  }
+
   learn(frame, ms, chars) {
     if (frame.kind === OBJECT && this.merged && !frame.mergeLearnt) {
       frame.parseRate.forget(); // the rate of the object's first batch, adopted as is, is no guide
@@ -725,6 +736,7 @@ class Parser {
   flushChecked(frame, start, end, atClose, byCount, lastApart = false) {
     try {
       this.flush(frame, start, end, atClose, lastApart);
+      if (byCount) this.bracketCounts++;
       return true;
     } catch (error) {
       if (!byCount || !(error instanceof SyntaxError)) throw error;
