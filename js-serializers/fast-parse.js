@@ -222,6 +222,8 @@ const KEY_PREFIX = new RegExp(`[^"\\\\0-9]{0,${KEY_PREFIX_CHARS}}`, 'y');
 
 const now = () => performance.now();
 const isWhitespace = (code) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+const isCloser = (code) => code === CLOSE_BRACKET || code === CLOSE_BRACE;
+const isOpener = (code) => code === OPEN_BRACKET || code === OPEN_BRACE;
 
 
 /** An own data property, like JSON.parse's CreateDataProperty: "__proto__" must not reach the prototype setter. */
@@ -765,8 +767,14 @@ class Parser {
   learnSignature(frame, start, end) {
     if (this.children < MIN_SIGNATURE_CHILDREN) return null;
     if (frame.signatureLooks < MAX_SIGNATURE_LOOKS) {
-      const signature = this.signatureAt(frame, end);
+      const signature = this.signatureAt(frame, end, false);
       if (this.countCommas(signature, start, end) === this.children - 1) return signature;
+      // Children that are arrays of arrays (the world atlas' arcs, [[x,y],[dx,dy],...]) have `],[` between their own
+      // children too; the brackets their ends and starts have in a row (`]],[[`) tell their commas apart. Arrays only:
+      // in an object of objects (`}},"`), the guesses it allowed were each checked for the object's close (closeIn()),
+      // a second read of the batch that cost more than the scans they saved.
+      const nested = frame.kind === ARRAY ? this.signatureAt(frame, end, true) : null;
+      if (nested !== null && this.countCommas(nested, start, end) === this.children - 1) return nested;
     }
     return frame.kind === OBJECT ? this.keySignature(frame, start, end) : null;
   }
@@ -816,8 +824,10 @@ class Parser {
    * The text around the comma at `comma`, between two children of frame: the end of the child before (a closing
    * bracket or quote), whitespace, and the start of the next one up to its first key. Searched for with indexOf on
    * a pattern of at most 6 characters (longer ones take V8 a table per call), starting at its rarest character.
+   * nested: with every closing bracket that ends the child before and every opening one that starts the next (null
+   * when that adds none to the plain signature).
    */
-  signatureAt(frame, comma) {
+  signatureAt(frame, comma, nested) {
     const text = this.text;
     let begin = comma;
     while (begin > 0 && isWhitespace(text.charCodeAt(begin - 1))) begin--;
@@ -834,6 +844,13 @@ class Parser {
       end = FIRST_KEY.test(text) ? FIRST_KEY.lastIndex : first + 1;
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET || code === QUOTE) {
       end = first + 1;
+    }
+    if (nested) {
+      const plainBegin = begin;
+      const plainEnd = end;
+      if (before === CLOSE_BRACE || before === CLOSE_BRACKET) while (begin > 0 && isCloser(text.charCodeAt(begin - 1))) begin--;
+      if (code === OPEN_BRACKET) while (end < this.length && isOpener(text.charCodeAt(end))) end++;
+      if (begin === plainBegin && end === plainEnd) return null;
     }
     end = Math.min(end, begin + MAX_SIGNATURE_CHARS);
     // The indexOf pattern starts at the next child's first character when it has one (rarer than a comma).
