@@ -48,7 +48,8 @@
  *   to three times as fast as a scan where containers are small and many (a tree's nodes). A value still open at the
  *   limit ends the batch at the last comma before it, or is descended into when only whitespace (and its key) comes
  *   before it, with the containers it was in kept as a scan keeps them. A bracket or comma in a string can mislead
- *   the count; native's parse of the batch is the check, and after two batches it rejected the text is scanned.
+ *   the count; native's parse of the batch is the check, and once it rejected two batches and more than one in 32
+ *   of those counted, the text is scanned.
  * - scanned: the brackets are counted, found past whole strings by indexOf (vectorized in V8: the next quote,
  *   backslash and bracket of each kind, each kept until passed; a string's escapes are checked by a sticky regular
  *   expression, only when it has a backslash), on windows of the text. A value still open a quarter of a batch past
@@ -67,6 +68,10 @@
  *   for each key of that start and nowhere else: batches then end at commas before such keys only.
  *   Children of a thousand characters or more are then parsed one by one from slices of the text, which V8 does not
  *   copy (a batch is one copy of its text). Two wrong guesses and the container is scanned to its end.
+ * An object whose members are two thousand characters or more on average (a batch merged into it tells) is parsed member
+ * by member instead (memberBatch()): each value that is a container from a slice of the text up to its closing
+ * bracket, found by counting its own kind of bracket (matching-close.js), and its key apart; native's parse of the
+ * slice is the check. No copy, no merge of a batch's keys, and a slice's worth of members needs no MAX_BATCH_CHARS.
  * A batch that ends before the next large container of a chain (a deep tree's level: its own members, then the next
  * level) and ends itself with a container of 4096 characters or more parses that one from a slice of the text, and
  * the rest with null in its place (lastChildApart()): the level's bulk is not copied.
@@ -107,6 +112,7 @@ const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = re
 const { isArrayIndex, indexKeyCount, tableCapacity, growthCount } = require('./hash-table-growth');
 const { LearntRate } = require('./learnt-rate');
 const { DocumentRate } = require('./document-rate');
+const { matchingClose } = require('./matching-close');
 
 // Before anything is measured, assume a slow 20 characters per microsecond (deeply nested arrays on Node 14 parse at
 // about that speed; most documents parse 10 to 30 times faster). A text this short at that rate is parsed whole.
@@ -180,6 +186,16 @@ const MAX_SIGNATURE_LOOKS = 3;
 const MIN_SIGNATURE_CHILDREN = 4;
 // Arrays whose children are this long on average are parsed child by child, from slices of the text (no copy).
 const ELEMENT_ALONE_CHARS = 1024;
+// So are objects whose members are twice that long: each value that is a container from a slice of the text, found
+// by counting its own kind of bracket (matching-close.js), its key apart (memberBatch()). A batch's `{...}` is a copy
+// of its text, two bytes a character in a text with one character past Latin-1 (MDN's and GitHub's descriptions):
+// those copies took a quarter of native's time on GitHub's description, and the merge lists every key of every batch
+// again. Not from 1024: members of three values of a few hundred characters each made a native call per three values.
+const MEMBER_ALONE_CHARS = 2048;
+// A container stops being parsed member by member after this many members whose bracket count was wrong.
+const MAX_MEMBER_FAILURES = 2;
+// A key without a backslash or a control character is its text (a slice); any other is parsed natively.
+const SPECIAL_KEY_CHARACTER = /[\\\u0000-\u001f]/;
 // A chain's level whose last child before the next level is a container of at least this many characters parses that
 // child from a slice of the text, apart from the rest of its batch (lastChildApart()); finding it may take this many
 // brackets at most.
@@ -274,6 +290,8 @@ class Frame {
     this.exactNext = false; // the next batch must be scanned (a large child follows, or a guess just failed)
     this.scanNext = false; // the next batch must be scanned by scan(): bracketEnd() just failed on it
     this.elementChars = 0; // ARRAY: average length of a child
+    this.memberChars = 0; // OBJECT: average length of a member in its last merged batch
+    this.memberFailures = 0; // OBJECT: members whose value memberBatch() found the end of wrongly
     this.lastBatch = 0; // length of the text of the last batch parsed
   }
 }
@@ -406,6 +424,11 @@ class Parser {
     if (frame.knownEnd >= 0) {
       this.knownBatch(frame, start, left, started);
       return;
+    }
+    if (frame.kind === OBJECT && frame.memberChars >= MEMBER_ALONE_CHARS && !frame.exactNext && frame.chain === null && frame.memberFailures < MAX_MEMBER_FAILURES && tableCapacity(frame.namedKeys) < MIN_GROWTH_ALONE_CAPACITY) {
+      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / frame.parseRate.msPerChar)));
+      const target = Math.min(this.length, start + chars);
+      if (this.memberBatch(frame, start, target, Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION)), started)) return;
     }
     if (frame.signature !== null && !frame.exactNext) {
       const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.batchCharsLeft(), Math.floor(left / frame.parseRate.msPerChar), GUESS_GROWTH * frame.lastBatch));
@@ -718,6 +741,78 @@ class Parser {
   /** Whether batch ends are still found by counting brackets: while they have seldom been wrong in this text. */
   countsBrackets() {
     return this.bracketFailures < MAX_BRACKET_FAILURES + Math.floor(this.bracketCounts / BRACKET_COUNTS_PER_FAILURE);
+  }
+
+  /**
+   * The next members of an object whose members are large, one by one: each value that is a container is parsed from
+   * a slice of the text, which V8 does not copy, up to its closing bracket (matchingClose(): native's parse is the
+   * check, and rejects a slice a bracket in a string cut wrongly); its key is its text when it has no escape and no
+   * control character, parsed natively when it has. Setting a key again keeps its first position and takes the last
+   * value, as JSON.parse does. Stops before a member whose value is not a container, does not end by `limit`, or did
+   * not parse; returns false when no member was parsed (the batch is then found the usual way).
+   */
+  memberBatch(frame, start, target, limit, started) {
+    const text = this.text;
+    const region = text.slice(start, limit);
+    let at = start;
+    let count = 0;
+    let closed = -1;
+    while (at < target) {
+      MEMBER_HEAD.lastIndex = at;
+      if (!MEMBER_HEAD.test(text)) break;
+      const valueStart = MEMBER_HEAD.lastIndex;
+      const code = text.charCodeAt(valueStart);
+      if (code !== OPEN_BRACE && code !== OPEN_BRACKET) break;
+      const close = matchingClose(region, valueStart - start, code === OPEN_BRACE ? '{' : '[', code === OPEN_BRACE ? '}' : ']');
+      if (close < 0) {
+        this.sliceChars += limit - at; // read to the limit for nothing: the usual batch descends into the member
+        break;
+      }
+      const valueEnd = start + close + 1;
+      WS.lastIndex = valueEnd;
+      WS.test(text);
+      const next = WS.lastIndex;
+      const separator = text.charCodeAt(next);
+      if (separator !== COMMA && separator !== CLOSE_BRACE) break;
+      let value;
+      try {
+        value = this.native(text.slice(valueStart, valueEnd), valueStart, valueStart, valueEnd);
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
+        frame.memberFailures++; // a wrong count, or a wrong text: the usual batch finds which, and native's error
+        frame.exactNext = true;
+        break;
+      }
+      WS.lastIndex = at;
+      WS.test(text);
+      const keyStart = WS.lastIndex;
+      const keyEnd = this.whitespaceBefore(this.whitespaceBefore(valueStart - 1) - 1) + 1;
+      const keyText = text.slice(keyStart + 1, keyEnd - 1);
+      const key = SPECIAL_KEY_CHARACTER.test(keyText) ? this.keyOf(text.slice(keyStart, keyEnd), keyStart) : keyText;
+      if (frame.value === null) frame.value = {};
+      setMember(frame.value, key, value);
+      if (frame.namedKeys >= 0 && !isArrayIndex(key)) frame.namedKeys++;
+      count++;
+      if (separator === CLOSE_BRACE) {
+        at = next;
+        closed = next;
+        break;
+      }
+      at = next + 1;
+    }
+    if (count === 0) return false;
+    this.sliceChars += at - start;
+    this.merged = true;
+    this.learn(frame, now() - started, at - start);
+    frame.memberChars = (at - start) / count;
+    frame.lastBatch = at - start;
+    if (closed >= 0) {
+      this.close(frame, closed);
+    } else {
+      frame.pos = at;
+      frame.needValue = true;
+    }
+    return true;
   }
 
   learn(frame, ms, chars) {
@@ -1266,6 +1361,7 @@ class Parser {
       const keys = Object.keys(batch);
       this.children = keys.length; // at most: duplicate keys count once
       this.batchKeys = keys;
+      frame.memberChars = keys.length > 0 ? (end - start) / keys.length : 0;
       this.merge(frame, batch, keys, 0, false);
     }
   }

@@ -165,6 +165,41 @@ test('no text handed to JSON.parse is longer than a batch, so that its copy is n
   }
 });
 
+test('an object of large members is parsed member by member from slices, and a brace in a string wastes one member\'s parse', async () => {
+  // 1.4 MB (more than a text read whole) of members of about 3 KB (past MEMBER_ALONE_CHARS), two of them with unbalanced braces in a string (the count of
+  // braces is wrong there: native rejects the slice, the usual batch parses it), a repeated key (its first position,
+  // its last value, as native) and "__proto__" (an own property).
+  const member = (i) => {
+    const value = {};
+    for (let j = 0; j < 40; j++) value[`field_${j}`] = `value ${i} ${j} ${'x'.repeat(40)}`;
+    if (i === 50) value.note = 'syntax: f({a}, {b}}';
+    if (i === 150) value.note = '{ opened only';
+    return JSON.stringify(value);
+  };
+  const members = [];
+  for (let i = 0; i < 500; i++) members.push(`${JSON.stringify(i === 120 ? 'key 10' : i === 200 ? '__proto__' : `key ${i}`)}: ${member(i)}`);
+  const text = `{${members.join(',\n')}}`;
+  const nativeParse = JSON.parse;
+  let chars = 0;
+  let alone = 0;
+  JSON.parse = (piece) => {
+    chars += piece.length;
+    if (piece.charCodeAt(0) === 0x7b && piece.startsWith('{"field_0"')) alone++;
+    return nativeParse(piece);
+  };
+  let value;
+  try {
+    value = await parse(text);
+  } finally {
+    JSON.parse = nativeParse;
+  }
+  assertSame(value, JSON.parse(text), 'large members');
+  assert.ok(Object.prototype.hasOwnProperty.call(value, '__proto__'), '"__proto__" is not an own property');
+  assert.ok(alone > 100, `only ${alone} members parsed alone`);
+  const longest = Math.max(...members.map((m) => m.length));
+  assert.ok(chars <= text.length + 2 * longest, `native read ${chars} characters of a text of ${text.length}: more than two members' waste`);
+});
+
 test('no slice runs in the caller\'s turn of the loop, so the caller\'s own work and the first slice are two blocks', async () => {
   const text = JSON.stringify(generate({ document: 'records', seed: 4, size: 200 }));
   const stats = {};
