@@ -48,7 +48,8 @@
  *   to three times as fast as a scan where containers are small and many (a tree's nodes). A value still open at the
  *   limit ends the batch at the last comma before it, or is descended into when only whitespace (and its key) comes
  *   before it, with the containers it was in kept as a scan keeps them. A bracket or comma in a string can mislead
- *   the count; native's parse of the batch is the check, and after two batches it rejected the text is scanned.
+ *   the count; native's parse of the batch is the check, and once it rejected two batches and more than one in 32
+ *   of those counted, the text is scanned.
  * - scanned: the brackets are counted, found past whole strings by indexOf (vectorized in V8: the next quote,
  *   backslash and bracket of each kind, each kept until passed; a string's escapes are checked by a sticky regular
  *   expression, only when it has a backslash), on windows of the text. A value still open a quarter of a batch past
@@ -67,6 +68,10 @@
  *   for each key of that start and nowhere else: batches then end at commas before such keys only.
  *   Children of a thousand characters or more are then parsed one by one from slices of the text, which V8 does not
  *   copy (a batch is one copy of its text). Two wrong guesses and the container is scanned to its end.
+ * An object whose members are two thousand characters or more on average (a batch merged into it tells) is parsed member
+ * by member instead (memberBatch()): each value that is a container from a slice of the text up to its closing
+ * bracket, found by counting its own kind of bracket (matching-close.js), and its key apart; native's parse of the
+ * slice is the check. No copy, no merge of a batch's keys, and a slice's worth of members needs no MAX_BATCH_CHARS.
  * A batch that ends before the next large container of a chain (a deep tree's level: its own members, then the next
  * level) and ends itself with a container of 4096 characters or more parses that one from a slice of the text, and
  * the rest with null in its place (lastChildApart()): the level's bulk is not copied.
@@ -107,6 +112,7 @@ const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = re
 const { isArrayIndex, indexKeyCount, tableCapacity, growthCount } = require('./hash-table-growth');
 const { LearntRate } = require('./learnt-rate');
 const { DocumentRate } = require('./document-rate');
+const { matchingClose } = require('./matching-close');
 
 // Before anything is measured, assume a slow 20 characters per microsecond (deeply nested arrays on Node 14 parse at
 // about that speed; most documents parse 10 to 30 times faster). A text this short at that rate is parsed whole.
@@ -158,8 +164,13 @@ const MAX_JOIN_CHARS = 1 << 22;
 const CHAIN_FRACTION = 1 / 8;
 // A container whose batches end at a guessed comma stops guessing after this many wrong guesses.
 const MAX_GUESS_FAILURES = 2;
-// Batch ends found by counting brackets alone are tried until this many were wrong in the whole text.
+// Batch ends found by counting brackets alone are tried until this many were wrong in the whole text, plus one for
+// each BRACKET_COUNTS_PER_FAILURE that were right: a few strings with unbalanced brackets (MDN's notes quote syntax
+// like `scale(scaleX[, originX]])`) cost a few wasted parses, not a string-aware scan of the rest of a 20 MB text
+// (a scan of every string costs about half of native's parse there; a count of brackets a tenth). A text whose
+// counts keep failing still wastes at most one parse in that many, plus MAX_BRACKET_FAILURES.
 const MAX_BRACKET_FAILURES = 2;
+const BRACKET_COUNTS_PER_FAILURE = 32;
 // A guessed batch is at most this many times as long as the container's last batch: a guess cannot see where the
 // container ends, and one past it (at a comma of the text after) fails after parsing all of it. Bounded so, a small
 // container that learnt a signature wastes little, and a large one still grows to full batches in a few.
@@ -175,6 +186,14 @@ const MAX_SIGNATURE_LOOKS = 3;
 const MIN_SIGNATURE_CHILDREN = 4;
 // Arrays whose children are this long on average are parsed child by child, from slices of the text (no copy).
 const ELEMENT_ALONE_CHARS = 1024;
+// So are objects whose members are twice that long: each value that is a container from a slice of the text, found
+// by counting its own kind of bracket (matching-close.js), its key apart (memberBatch()). A batch's `{...}` is a copy
+// of its text, two bytes a character in a text with one character past Latin-1 (MDN's and GitHub's descriptions):
+// those copies took a quarter of native's time on GitHub's description, and the merge lists every key of every batch
+// again. Not from 1024: members of three values of a few hundred characters each made a native call per three values.
+const MEMBER_ALONE_CHARS = 2048;
+// A container stops being parsed member by member after this many members whose bracket count was wrong.
+const MAX_MEMBER_FAILURES = 2;
 // A chain's level whose last child before the next level is a container of at least this many characters parses that
 // child from a slice of the text, apart from the rest of its batch (lastChildApart()); finding it may take this many
 // brackets at most.
@@ -217,6 +236,21 @@ const KEY_PREFIX = new RegExp(`[^"\\\\0-9]{0,${KEY_PREFIX_CHARS}}`, 'y');
 
 const now = () => performance.now();
 const isWhitespace = (code) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+const isCloser = (code) => code === CLOSE_BRACKET || code === CLOSE_BRACE;
+const isOpener = (code) => code === OPEN_BRACKET || code === OPEN_BRACE;
+
+/**
+ * Whether a key's text (between its quotes) needs native's parse: an escape to decode, or a control character that
+ * JSON forbids (native's error names it). Any other key is its text as it stands. Keys are short: a loop, which V8
+ * optimizes, rather than a regular expression of control characters.
+ */
+function needsKeyParse(keyText) {
+  for (let i = 0; i < keyText.length; i++) {
+    const code = keyText.charCodeAt(i);
+    if (code < 0x20 || code === BACKSLASH) return true;
+  }
+  return false;
+}
 
 
 /** An own data property, like JSON.parse's CreateDataProperty: "__proto__" must not reach the prototype setter. */
@@ -267,6 +301,8 @@ class Frame {
     this.exactNext = false; // the next batch must be scanned (a large child follows, or a guess just failed)
     this.scanNext = false; // the next batch must be scanned by scan(): bracketEnd() just failed on it
     this.elementChars = 0; // ARRAY: average length of a child
+    this.memberChars = 0; // OBJECT: average length of a member in its last merged batch
+    this.memberFailures = 0; // OBJECT: members whose value memberBatch() found the end of wrongly
     this.lastBatch = 0; // length of the text of the last batch parsed
   }
 }
@@ -291,6 +327,7 @@ class Parser {
     this.scanEnd = 0; // furthest position the last scan read
     this.descent = null; // what scan() found to descend into, when it returns -1
     this.bracketFailures = 0; // batches whose end bracketEnd() found wrong
+    this.bracketCounts = 0; // and those it found right (native parsed them)
     this.cutBeforeLarge = false; // scan() ended the batch before a large value
     this.merged = false; // the last object batch was merged into an object (not adopted)
     this.children = 0; // children in the last batch (-1: not counted)
@@ -399,6 +436,11 @@ class Parser {
       this.knownBatch(frame, start, left, started);
       return;
     }
+    if (frame.kind === OBJECT && frame.memberChars >= MEMBER_ALONE_CHARS && !frame.exactNext && frame.chain === null && frame.memberFailures < MAX_MEMBER_FAILURES && tableCapacity(frame.namedKeys) < MIN_GROWTH_ALONE_CAPACITY) {
+      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / frame.parseRate.msPerChar)));
+      const target = Math.min(this.length, start + chars);
+      if (this.memberBatch(frame, start, target, Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION)), started)) return;
+    }
     if (frame.signature !== null && !frame.exactNext) {
       const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.batchCharsLeft(), Math.floor(left / frame.parseRate.msPerChar), GUESS_GROWTH * frame.lastBatch));
       const target = Math.min(this.length, start + chars);
@@ -418,7 +460,7 @@ class Parser {
     const limit = Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION));
     if (frame.scanNext) {
       frame.scanNext = false;
-    } else if (frame.chain === null && this.bracketFailures < MAX_BRACKET_FAILURES) {
+    } else if (frame.chain === null && this.countsBrackets()) {
       const end = this.bracketEnd(frame, start, target, limit);
       if (end >= 0 || this.descent !== null) {
         this.sliceChars += this.scanEnd - start;
@@ -621,7 +663,7 @@ class Parser {
    * a long array of small arrays (the world atlas' arcs) twice, bracket by bracket.
    */
   checksCloses(frame, start, end) {
-    return this.stack.length > 1 && this.bracketFailures < MAX_BRACKET_FAILURES && (end - start) * CHECKED_SHARE > start - frame.opened;
+    return this.stack.length > 1 && this.countsBrackets() && (end - start) * CHECKED_SHARE > start - frame.opened;
   }
 
   /**
@@ -707,6 +749,83 @@ class Parser {
     return count > 0 || failed;
   }
 
+  /** Whether batch ends are still found by counting brackets: while they have seldom been wrong in this text. */
+  countsBrackets() {
+    return this.bracketFailures < MAX_BRACKET_FAILURES + Math.floor(this.bracketCounts / BRACKET_COUNTS_PER_FAILURE);
+  }
+
+  /**
+   * The next members of an object whose members are large, one by one: each value that is a container is parsed from
+   * a slice of the text, which V8 does not copy, up to its closing bracket (matchingClose(): native's parse is the
+   * check, and rejects a slice a bracket in a string cut wrongly); its key is its text when it has no escape and no
+   * control character, parsed natively when it has. Setting a key again keeps its first position and takes the last
+   * value, as JSON.parse does. Stops before a member whose value is not a container, does not end by `limit`, or did
+   * not parse; returns false when no member was parsed (the batch is then found the usual way).
+   */
+  memberBatch(frame, start, target, limit, started) {
+    const text = this.text;
+    const region = text.slice(start, limit);
+    let at = start;
+    let count = 0;
+    let closed = -1;
+    while (at < target) {
+      MEMBER_HEAD.lastIndex = at;
+      if (!MEMBER_HEAD.test(text)) break;
+      const valueStart = MEMBER_HEAD.lastIndex;
+      const code = text.charCodeAt(valueStart);
+      if (code !== OPEN_BRACE && code !== OPEN_BRACKET) break;
+      const close = matchingClose(region, valueStart - start, code === OPEN_BRACE ? '{' : '[', code === OPEN_BRACE ? '}' : ']');
+      if (close < 0) {
+        this.sliceChars += limit - at; // read to the limit for nothing: the usual batch descends into the member
+        break;
+      }
+      const valueEnd = start + close + 1;
+      WS.lastIndex = valueEnd;
+      WS.test(text);
+      const next = WS.lastIndex;
+      const separator = text.charCodeAt(next);
+      if (separator !== COMMA && separator !== CLOSE_BRACE) break;
+      let value;
+      try {
+        value = this.native(text.slice(valueStart, valueEnd), valueStart, valueStart, valueEnd);
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
+        frame.memberFailures++; // a wrong count, or a wrong text: the usual batch finds which, and native's error
+        frame.exactNext = true;
+        break;
+      }
+      WS.lastIndex = at;
+      WS.test(text);
+      const keyStart = WS.lastIndex;
+      const keyEnd = this.whitespaceBefore(this.whitespaceBefore(valueStart - 1) - 1) + 1;
+      const keyText = text.slice(keyStart + 1, keyEnd - 1);
+      const key = needsKeyParse(keyText) ? this.keyOf(text.slice(keyStart, keyEnd), keyStart) : keyText;
+      if (frame.value === null) frame.value = {};
+      setMember(frame.value, key, value);
+      if (frame.namedKeys >= 0 && !isArrayIndex(key)) frame.namedKeys++;
+      count++;
+      if (separator === CLOSE_BRACE) {
+        at = next;
+        closed = next;
+        break;
+      }
+      at = next + 1;
+    }
+    if (count === 0) return false;
+    this.sliceChars += at - start;
+    this.merged = true;
+    this.learn(frame, now() - started, at - start);
+    frame.memberChars = (at - start) / count;
+    frame.lastBatch = at - start;
+    if (closed >= 0) {
+      this.close(frame, closed);
+    } else {
+      frame.pos = at;
+      frame.needValue = true;
+    }
+    return true;
+  }
+
   learn(frame, ms, chars) {
     if (frame.kind === OBJECT && this.merged && !frame.mergeLearnt) {
       frame.parseRate.forget(); // the rate of the object's first batch, adopted as is, is no guide
@@ -725,6 +844,7 @@ class Parser {
   flushChecked(frame, start, end, atClose, byCount, lastApart = false) {
     try {
       this.flush(frame, start, end, atClose, lastApart);
+      if (byCount) this.bracketCounts++;
       return true;
     } catch (error) {
       if (!byCount || !(error instanceof SyntaxError)) throw error;
@@ -753,8 +873,14 @@ class Parser {
   learnSignature(frame, start, end) {
     if (this.children < MIN_SIGNATURE_CHILDREN) return null;
     if (frame.signatureLooks < MAX_SIGNATURE_LOOKS) {
-      const signature = this.signatureAt(frame, end);
+      const signature = this.signatureAt(frame, end, false);
       if (this.countCommas(signature, start, end) === this.children - 1) return signature;
+      // Children that are arrays of arrays (the world atlas' arcs, [[x,y],[dx,dy],...]) have `],[` between their own
+      // children too; the brackets their ends and starts have in a row (`]],[[`) tell their commas apart. Arrays only:
+      // in an object of objects (`}},"`), the guesses it allowed were each checked for the object's close (closeIn()),
+      // a second read of the batch that cost more than the scans they saved.
+      const nested = frame.kind === ARRAY ? this.signatureAt(frame, end, true) : null;
+      if (nested !== null && this.countCommas(nested, start, end) === this.children - 1) return nested;
     }
     return frame.kind === OBJECT ? this.keySignature(frame, start, end) : null;
   }
@@ -804,8 +930,10 @@ class Parser {
    * The text around the comma at `comma`, between two children of frame: the end of the child before (a closing
    * bracket or quote), whitespace, and the start of the next one up to its first key. Searched for with indexOf on
    * a pattern of at most 6 characters (longer ones take V8 a table per call), starting at its rarest character.
+   * nested: with every closing bracket that ends the child before and every opening one that starts the next (null
+   * when that adds none to the plain signature).
    */
-  signatureAt(frame, comma) {
+  signatureAt(frame, comma, nested) {
     const text = this.text;
     let begin = comma;
     while (begin > 0 && isWhitespace(text.charCodeAt(begin - 1))) begin--;
@@ -822,6 +950,13 @@ class Parser {
       end = FIRST_KEY.test(text) ? FIRST_KEY.lastIndex : first + 1;
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET || code === QUOTE) {
       end = first + 1;
+    }
+    if (nested) {
+      const plainBegin = begin;
+      const plainEnd = end;
+      if (before === CLOSE_BRACE || before === CLOSE_BRACKET) while (begin > 0 && isCloser(text.charCodeAt(begin - 1))) begin--;
+      if (code === OPEN_BRACKET) while (end < this.length && isOpener(text.charCodeAt(end))) end++;
+      if (begin === plainBegin && end === plainEnd) return null;
     }
     end = Math.min(end, begin + MAX_SIGNATURE_CHARS);
     // The indexOf pattern starts at the next child's first character when it has one (rarer than a comma).
@@ -1237,6 +1372,7 @@ class Parser {
       const keys = Object.keys(batch);
       this.children = keys.length; // at most: duplicate keys count once
       this.batchKeys = keys;
+      frame.memberChars = keys.length > 0 ? (end - start) / keys.length : 0;
       this.merge(frame, batch, keys, 0, false);
     }
   }

@@ -4,7 +4,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { parse, parseChunks, AbortError } = require('../fast-parse');
+const { parse, parseChunks, AbortError, MAX_BATCH_CHARS } = require('../fast-parse');
 const fastStringify = require('../fast-stringify');
 const { maxSliceChars } = require('../../node-kit/slices');
 const { valid, invalid, tortureTexts, randomText, firstDifference } = require('./parse-corpus');
@@ -163,6 +163,44 @@ test('no text handed to JSON.parse is longer than a batch, so that its copy is n
     assertSame(value, JSON.parse(text), name);
     assert.ok(longest > 0 && longest <= bound, `${name}: JSON.parse got ${longest} characters at once, more than ${bound}`);
   }
+});
+
+test('an object of large members is parsed member by member from slices; a brace in a string wastes a member\'s and a batch\'s parse at most', async () => {
+  // 1.4 MB (more than a text read whole) of members of about 3 KB (past MEMBER_ALONE_CHARS), two of them with unbalanced braces in a string (the count of
+  // braces is wrong there: native rejects the slice, and the usual batch, whose bracket count may be wrong there too,
+  // is parsed again after a scan), a repeated key (its first position,
+  // its last value, as native), "__proto__" (an own property) and a key with escapes (parsed natively).
+  const member = (i) => {
+    const value = {};
+    for (let j = 0; j < 40; j++) value[`field_${j}`] = `value ${i} ${j} ${'x'.repeat(40)}`;
+    if (i === 50) value.note = 'syntax: f({a}, {b}}';
+    if (i === 150) value.note = '{ opened only';
+    return JSON.stringify(value);
+  };
+  const members = [];
+  for (let i = 0; i < 500; i++) members.push(`${JSON.stringify(i === 120 ? 'key 10' : i === 200 ? '__proto__' : i === 300 ? 'an "escaped" key' : `key ${i}`)}: ${member(i)}`);
+  const text = `{${members.join(',\n')}}`;
+  const nativeParse = JSON.parse;
+  let chars = 0;
+  let alone = 0;
+  JSON.parse = (piece) => {
+    chars += piece.length;
+    if (piece.charCodeAt(0) === 0x7b && piece.startsWith('{"field_0"')) alone++;
+    return nativeParse(piece);
+  };
+  let value;
+  try {
+    value = await parse(text);
+  } finally {
+    JSON.parse = nativeParse;
+  }
+  assertSame(value, JSON.parse(text), 'large members');
+  assert.ok(Object.prototype.hasOwnProperty.call(value, '__proto__'), '"__proto__" is not an own property');
+  assert.ok(alone > 100, `only ${alone} members parsed alone`);
+  // Each of the two braces: a member's slice and a batch of the usual path rejected, and the keys of members the usual
+  // path walks (a frame each) parsed natively.
+  const waste = 2 * (Math.max(...members.map((m) => m.length)) + Math.ceil(MAX_BATCH_CHARS * 1.25)) + 16 * members.length;
+  assert.ok(chars <= text.length + waste, `native read ${chars} characters of a text of ${text.length}: more than ${waste} wasted`);
 });
 
 test('no slice runs in the caller\'s turn of the loop, so the caller\'s own work and the first slice are two blocks', async () => {
