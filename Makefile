@@ -25,11 +25,11 @@ native: setup
 try: setup
 	$(NODE) scripts/try.js $(FILE)
 
-# Seed 000's table for every approach of both Node services (each on its own Node line), fast's blocks in a heap of
-# its own and in the one it shares with the other approaches, then the lab's own fast serializer and parser against
-# native on other shapes. Benchmarks print ratios; they are not tests.
+# The fibers-to-async table (docs/experiments/fibers-to-async.md) for every approach of both Node services (each on its
+# own Node line), fast's blocks in a heap of its own and in the one it shares with the other approaches, then the lab's
+# own fast serializer and parser against native on other shapes. Benchmarks print ratios; they are not tests.
 bench-stringify: setup
-	$(NODE) js-serializers/bench/seed-table.js
+	$(NODE) js-serializers/bench/fibers-to-async-table.js
 	$(NODE) js-serializers/bench/after-collection.js
 	$(NODE) --expose-gc js-serializers/bench/fast-stringify-bench.js
 	$(NODE) --expose-gc js-serializers/bench/fast-parse-bench.js
@@ -68,23 +68,27 @@ bench-shapes: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
 bench-shapes-quick: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
 	$(NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/shapes-quick.js $(QUICK_ARGS)
 
-# Seed 004's tables: node-async under the seed's load (100 connections, 30 s per route, POST test-data.json) on the
-# worker-pool and main-thread routes, beside one worker's rate measured alone, the main-thread lag and the targets.
+# The worker-offload tables (docs/experiments/worker-offload.md): node-async under the original's load (100 connections,
+# 30 s per route, POST test-data.json) on the worker-pool and main-thread routes, beside one worker's rate measured
+# alone, the main-thread lag and the targets.
 bench-offload: setup
 	$(NODE) services/node-async/bench/offload-bench.js
 
-# Seed 003's list: every CSV parser on the seed-sized document (50 002 rows, 65 536-character chunks), with ratios to
-# the in-memory parser; every run's rows checked against the generated rows' hash.
+# The async-char-streams list (docs/experiments/async-char-streams.md): every CSV parser on a document sized like the
+# original's (50 002 rows, 65 536-character chunks), with ratios to the in-memory parser; every run's rows checked
+# against the generated rows' hash.
 bench-csv: setup
 	$(NODE) --expose-gc csv-parsers/bench/csv-bench.js
 
-# Seed 001's table: every transfer approach (embind, JSON, MessagePack twice, the lab's typed layout) on every spec
-# transfer case and the tree operations, each op timed on its own and checked; raw results under results/bench/.
+# The wasm-transfer table (docs/experiments/wasm-transfer.md): every transfer approach (embind, JSON, MessagePack twice,
+# the lab's typed layout) on every spec transfer case and the tree operations, each op timed on its own and checked; raw
+# results under results/bench/.
 bench-wasm: setup
 	$(NODE) --expose-gc services/wasm-runner/bench/transfer-bench.js
 
-# Seed 002's tables from JMH: every serde approach, serialize and deserialize apart, for the seed's five N, beside the
-# seed's figures; raw JMH JSON under results/bench/. bench-jvm-short takes fewer iterations, for a quick look.
+# The multithreaded-json tables (docs/experiments/multithreaded-json.md) from JMH: every serde approach, serialize and
+# deserialize apart, for the original's five N, beside the original's figures; raw JMH JSON under results/bench/.
+# bench-jvm-short takes fewer iterations, for a quick look.
 bench-jvm: setup
 	$(MAKE) -C services/jvm-serializer bench
 
@@ -144,8 +148,8 @@ test-integration: setup
 # The containerized lab on a real Docker engine (docker/README.md): build, up, every target up, the smoke suite inside
 # the load container, its results and the dashboard queries checked, down -v. Installs and starts the engine where it
 # can (root on Debian); builds offline stand-ins for base images that cannot be pulled.
-# The offline base builder reads the Node versions and runtime folders from here, the seed table those and the options
-# each service starts with (compose reads the same NODE24_OPTIONS).
+# The offline base builder reads the Node versions and runtime folders from here, the fibers-to-async table those and
+# the options each service starts with (compose reads the same NODE24_OPTIONS).
 export NODE14_VERSION NODE24_VERSION NODE24_OPTIONS RUNTIMES
 # Only the Node runtimes (smoke.js runs on Node 24; the offline base images are made from both), so a CI runner with
 # Docker needs nothing else.

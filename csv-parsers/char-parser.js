@@ -1,6 +1,6 @@
 'use strict';
 // Rows from characters fed one at a time: the per-character work every character-loop approach shares, so that
-// they differ only in how the characters reach it (the seed's question).
+// they differ only in how the characters reach it (async-char-streams' question).
 const { CsvLexer, DATA, FIELD_END, ROW_END } = require('./csv-lexer');
 
 class CharParser {

@@ -8,7 +8,7 @@ const { rowsHashSteps } = require('./rows-hash');
 const { pieces } = require('../js-serializers/text-hash');
 const { runToEnd, runInSlices } = require('../payloads/js/steps');
 
-// The seed's dimensions: 50 002 records with the header, about 5.4 MB, in chunks of 64 KiB (about 82 of them).
+// async-char-streams' dimensions: 50 002 records with the header, about 5.4 MB, in chunks of 64 KiB (about 82 of them).
 const DOCUMENT_DEFAULTS = { seed: 1, rows: 50002, chunkChars: 65536 };
 
 // Share of fields quoted although they need no quotes.

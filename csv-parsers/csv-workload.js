@@ -11,8 +11,9 @@ const { rowsHashSliced } = require('./rows-hash');
 
 const PARAMS = {
   seed: { default: DOCUMENT_DEFAULTS.seed, min: 0, max: 2147483647 },
-  // 2× the seed's document. Per 50 000 rows a run holds the cached text (11 MB of UTF-16) and the parsed rows
-  // (19 MB, measured), so at the cap: 60 MB per run, and 4 concurrent runs with 3 cached documents stay near 300 MB.
+  // 2× the async-char-streams document. Per 50 000 rows a run holds the cached text (11 MB of UTF-16) and the parsed
+  // rows (19 MB, measured), so at the cap: 60 MB per run, and 4 concurrent runs with 3 cached documents stay near 300
+  // MB.
   rows: { default: DOCUMENT_DEFAULTS.rows, min: 1, max: 100000 },
   // Below 1 KiB the per-chunk turn of the loop, not parsing, is what a run measures.
   chunkChars: { default: DOCUMENT_DEFAULTS.chunkChars, min: 1024, max: 1048576 },

@@ -4,7 +4,8 @@
 //
 // Every approach is a function `(source, {signal}) -> Promise<string[][]>` with a property `input` saying which of
 // the two sources it reads:
-// - SYNC_CHUNKS: a sync iterable of string chunks, read with blocking reads (the seed's memory, sync, sync-composed);
+// - SYNC_CHUNKS: a sync iterable of string chunks, read with blocking reads (async-char-streams' memory, sync,
+//   sync-composed);
 // - ASYNC_CHUNKS: an async iterable of string chunks that gives each chunk after a real turn of the event loop
 //   (setImmediate), as a socket or a file stream does; a chunk never splits a surrogate pair.
 const { nextTurn } = require('../node-kit/event-loop');

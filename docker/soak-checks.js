@@ -165,9 +165,10 @@ function checkServerErrors(serverErrors) {
 }
 
 /**
- * Connection errors (refused, reset) say a service failed; timeouts are autocannon's 10 s passing, which seed 004's
- * unoptimized route reaches by design (it blocks its event loop, and a blocked loop serves its 100 connections in no
- * fair order: in the hour-long soak its p50 was 0.6 s and its slowest requests passed 10 s). Timeouts are reported.
+ * Connection errors (refused, reset) say a service failed; timeouts are autocannon's 10 s passing, which
+ * worker-offload's unoptimized route reaches by design (it blocks its event loop, and a blocked loop serves its 100
+ * connections in no fair order: in the hour-long soak its p50 was 0.6 s and its slowest requests passed 10 s). Timeouts
+ * are reported.
  */
 function checkClientErrors(passes) {
   const timeouts = sum(passes.map((p) => p.clientTimeouts));

@@ -1,7 +1,7 @@
 'use strict';
-// The seed 000 document's custom async/await serializer: a recursive walk that awaits at every value and, every
-// `yieldMs` milliseconds, lets the event loop run (setImmediate). Simple and non-blocking, but each await costs a
-// promise, which is what makes it several times slower than native; kept as the seed's baseline.
+// The fibers-to-async experiment's custom async/await serializer: a recursive walk that awaits at every value and,
+// every `yieldMs` milliseconds, lets the event loop run (setImmediate). Simple and non-blocking, but each await costs a
+// promise, which is what makes it several times slower than native; kept as the original's baseline.
 const { SKIP, prepare, cycleGuard } = require('./json-semantics');
 const { throwIfAborted } = require('../node-kit/slices');
 

@@ -1,6 +1,6 @@
 'use strict';
-// Seed 000's workloads for a Node service: stringify and parse with the approaches its Node line runs, sharing one
-// input cache, and node14-fibers' whole service around them.
+// The fibers-to-async experiment's workloads for a Node service: stringify and parse with the approaches its Node line
+// runs, sharing one input cache, and node14-fibers' whole service around them.
 const { createService, createInputs } = require('../node-kit');
 const { stringifyWorkload } = require('./stringify-workload');
 const { parseWorkload } = require('./parse-workload');

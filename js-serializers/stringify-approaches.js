@@ -18,7 +18,7 @@ async function* native(value, { stats }) {
   if (text !== undefined) yield text;
 }
 
-/** Adapts a serializer that resolves to {text} (the seed's async/await walk, node-fibers) to the chunk shape. */
+/** Adapts a serializer that resolves to {text} (fibers-to-async's async/await walk, node-fibers) to the chunk shape. */
 function fromWholeText(serialize) {
   return async function* wholeText(value, options) {
     options.stats.yields = 0;
@@ -27,8 +27,8 @@ function fromWholeText(serialize) {
   };
 }
 
-/** The seed 000 document's async/await serializer (async-stringify.js). */
-const seedAsync = fromWholeText(asyncStringify);
+/** The fibers-to-async experiment's async/await serializer (async-stringify.js). */
+const originalAsync = fromWholeText(asyncStringify);
 
 /** The lab's own non-blocking serializer (fast-stringify.js), streamed chunk by chunk. */
 function fastChunks(value, { yieldMs, signal, stats }) {
@@ -66,4 +66,4 @@ function jsonExt(jsonExtLibrary) {
   };
 }
 
-module.exports = { native, seedAsync, fastChunks, fromWholeText, yieldable, jsonExt };
+module.exports = { native, originalAsync, fastChunks, fromWholeText, yieldable, jsonExt };

@@ -1,8 +1,9 @@
 'use strict';
-// The `stringify` workload of seed 000, shared by node14-fibers and node-async: each passes the approaches its Node
-// line can run (stringify-approaches.js). A run is timed from the first call until the approach's last chunk (with
-// body=1: until the last byte went to the client), watched for event-loop blocks, bounded by timeoutMs, and hashed
-// in slices afterwards, so checking the output never blocks the service longer than producing it did.
+// The `stringify` workload of the fibers-to-async experiment, shared by node14-fibers and node-async: each passes the
+// approaches its Node line can run (stringify-approaches.js). A run is timed from the first call until the approach's
+// last chunk (with body=1: until the last byte went to the client), watched for event-loop blocks, bounded by
+// timeoutMs, and hashed in slices afterwards, so checking the output never blocks the service longer than producing it
+// did.
 const { runControlled, controlFields } = require('../node-kit/run-control');
 const { createTextHash, hashText } = require('./text-hash');
 const { writeText } = require('./sink-writer');

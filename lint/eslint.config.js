@@ -1,7 +1,7 @@
 'use strict';
 // ESLint for every JavaScript file of the lab (`make lint`). The files that Node 14 loads (node14-fibers and what it
-// shares: node-kit, js-serializers, payloads, tests/contract, and lab-topology, which the seed table's Node 14 child
-// loads) are parsed at ES2020, Node 14's syntax, and may not use
+// shares: node-kit, js-serializers, payloads, tests/contract, and lab-topology, which the fibers-to-async table's Node
+// 14 child loads) are parsed at ES2020, Node 14's syntax, and may not use
 // the globals Node 14 lacks; the rest at the syntax of Node 24. Patterns are relative to the repository root, where
 // `make lint` runs ESLint.
 const js = require('@eslint/js');
@@ -30,7 +30,8 @@ module.exports = [
   },
   {
     files: NODE_14_FILES,
-    // js-serializers' benchmarks run on Node 24 only (the seed table's Node 14 child loads the approaches, not them).
+    // js-serializers' benchmarks run on Node 24 only (the fibers-to-async table's Node 14 child loads the approaches,
+    // not them).
     ignores: ['js-serializers/bench/fast-*-bench.js', 'js-serializers/test/**/*.test.js'],
     languageOptions: { ecmaVersion: 2020 },
     rules: { 'no-restricted-globals': ['error', ...NOT_ON_NODE_14] },

@@ -1,5 +1,5 @@
 'use strict';
-// The seed's #2: an outer async loop over the chunks and an inner sync loop over each chunk's characters, so
+// async-char-streams' #2: an outer async loop over the chunks and an inner sync loop over each chunk's characters, so
 // only chunks and rows cost a promise, not characters.
 const { CharParser } = require('../char-parser');
 const { ASYNC_CHUNKS, checkSignal } = require('../sources');

@@ -1,5 +1,5 @@
 'use strict';
-// The seed's #6: a single native async loop over an async iterable of characters. The characters come from an
+// async-char-streams' #6: a single native async loop over an async iterable of characters. The characters come from an
 // async generator over the chunks, the rows from an async generator over the characters, and an async function
 // collects them, so every character passes two `await`s. transpiled.js writes these three functions out as a
 // transpiler would; the chunk's characters are yielded one by one (not `yield*`) so both versions do the same.

@@ -1,14 +1,14 @@
 'use strict';
-// The seed's #4 and #8: the parser as a pipeline of small iterator steps from iter-tools-es, sync or async. The
-// seed's pipeline, splitOn('\n') then splitOn(','), ignores quotes; here a stateful map gives each character its
-// meaning by the shared lexer (csv-lexer.js) and the pipeline splits on meanings instead of characters:
+// async-char-streams' #4 and #8: the parser as a pipeline of small iterator steps from iter-tools-es, sync or async.
+// The original's pipeline, splitOn('\n') then splitOn(','), ignores quotes; here a stateful map gives each character
+// its meaning by the shared lexer (csv-lexer.js) and the pipeline splits on meanings instead of characters:
 //   chunks -> check the signal -> + [END] -> join (characters) -> map(token) -> splitOn(ROW_END)
 //          -> per row: splitOn(FIELD_END) -> str -> all rows but the last
 // A token is the character itself (data), '' (syntax: a quote, the \r of \r\n; `str` drops it), FIELD_END or
 // ROW_END. ROW_END *terminates* a record (END closes one still open), so splitOn leaves one group after the last
 // terminator, always empty or syntax only, which is dropped; slice looks one item ahead, so it comes after the
 // rows are built (splitOn's groups must be read in order). A naive splitOn('\n') over a text that ends with a line
-// end keeps that group as an extra row: the seed's 50 003 rows for sync-composed.
+// end keeps that group as an extra row: the original's 50 003 rows for sync-composed.
 const { CsvLexer, DATA, FIELD_END, ROW_END } = require('../csv-lexer');
 const { SYNC_CHUNKS, ASYNC_CHUNKS, checkSignal } = require('../sources');
 

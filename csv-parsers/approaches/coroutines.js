@@ -3,11 +3,11 @@
 // generator driven by a runner. The generator yields `awaitValue(x)` where the source said `await x`, and a plain
 // value where it said `yield`. Two runners:
 // - STANDARD behaves like the helpers: every next() answers with a promise and every await takes a microtask;
-// - EAGER is the seed's alteration: it keeps running the generator synchronously while what it awaits is not a
+// - EAGER is async-char-streams' alteration: it keeps running the generator synchronously while what it awaits is not a
 //   promise, and next() answers a plain {value, done} when the generator reached a yield without waiting. A
 //   consumer built on the same runner then skips the await of that step too. Only real promises (the chunks)
 //   cost a turn.
-// A value is taken as a promise only if it is an instance of Promise (native async sources): the seed's check.
+// A value is taken as a promise only if it is an instance of Promise (native async sources): the original's check.
 
 class Awaited {
   constructor(value) {

@@ -1,5 +1,5 @@
 'use strict';
-// Every approach by name, in the seed's order, then the library and ours. The ones that need a library are
+// Every approach by name, in async-char-streams' order, then the library and ours. The ones that need a library are
 // included only when it is passed in (this folder has no dependencies of its own).
 const { memory } = require('./memory');
 const { asyncOfSync } = require('./async-of-sync');

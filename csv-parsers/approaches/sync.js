@@ -1,5 +1,5 @@
 'use strict';
-// The seed's #3: blocking reads, to measure generators without awaits. A generator of characters over the sync
+// async-char-streams' #3: blocking reads, to measure generators without awaits. A generator of characters over the sync
 // chunks, a generator of rows over the characters, collected by Array.from: three sync loops, no promise at all.
 const { CharParser } = require('../char-parser');
 const { SYNC_CHUNKS, checkSignal } = require('../sources');

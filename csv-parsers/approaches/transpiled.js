@@ -1,8 +1,8 @@
 'use strict';
-// The seed's #7 and #5: async.js's three functions as a transpiler writes them, generator coroutines over a
+// async-char-streams' #7 and #5: async.js's three functions as a transpiler writes them, generator coroutines over a
 // runtime (coroutines.js). `transpiled-async` runs them on the standard runtime (every await is awaited), and
 // `transpiled-asyncish` on the eager one (awaits of values that are not promises are skipped). The bodies are the
-// same for both, the seed's `git diff` of its two files reduced to the runner.
+// same for both, the original's `git diff` of its two files reduced to the runner.
 const { CharParser } = require('../char-parser');
 const { ASYNC_CHUNKS, checkSignal } = require('../sources');
 const { STANDARD, EAGER } = require('./coroutines');

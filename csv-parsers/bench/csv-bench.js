@@ -1,6 +1,7 @@
 'use strict';
-// The seed 003 table, measured: every approach in one process, through the csv workload exactly as the service
-// runs it (minus HTTP), on the default document (50 002 rows, 5.4 MB, 64 KiB chunks).
+// The async-char-streams table (docs/experiments/async-char-streams.md), measured: every approach in one process,
+// through the csv workload exactly as the service runs it (minus HTTP), on the default document (50 002 rows, 5.4 MB,
+// 64 KiB chunks).
 //
 //   node --expose-gc csv-parsers/bench/csv-bench.js [--rounds N] [--json]
 //
@@ -22,8 +23,8 @@ const { saveBenchResults } = require('../../js-serializers/bench/results-file');
 const serviceRequire = createRequire(path.join(__dirname, '..', '..', 'services', 'node-async', 'package.json'));
 const LIBRARIES = { csvParse: 'csv-parse', iterTools: 'iter-tools-es' };
 
-// The seed's published results (node v17.7.1 on ARM): rows and ms.
-const SEED = {
+// The original's published results (node v17.7.1 on ARM): rows and ms.
+const ORIGINAL = {
   memory: [50002, 35],
   'async-of-sync': [50002, 161],
   sync: [50002, 295],
@@ -103,23 +104,23 @@ function table(headers, rows) {
 function print(results, summary, rounds) {
   const { chunkChars, rows } = results.params;
   const bytes = summary.find((s) => s.bytes).bytes;
-  console.log(`# Seed 003: CSV parsers, ${rows} rows, ${(bytes / 1e6).toFixed(2)} MB in chunks of ${chunkChars} chars; median of ${rounds} after a warm-up`);
+  console.log(`# async-char-streams: CSV parsers, ${rows} rows, ${(bytes / 1e6).toFixed(2)} MB in chunks of ${chunkChars} chars; median of ${rounds} after a warm-up`);
   console.log(`Node ${results.node}, ${Object.entries(results.libraries).map(([n, v]) => `${n} ${v}`).join(', ')}; ${results.cpus}, ${results.platform}`);
-  const seedMemory = SEED.memory[1];
+  const originalMemory = ORIGINAL.memory[1];
   const lines = summary.map((s) => {
-    const seed = SEED[s.approach];
+    const original = ORIGINAL[s.approach];
     return [
       s.approach,
       s.validated ? s.rows : 'FAILED',
       s.validated ? fixed(s.ms, 1) : s.error || 'wrong rows',
       s.vsMemory === null ? '-' : `${s.vsMemory.toFixed(2)}×`,
       fixed(s.maxBlockMs, 1),
-      seed ? seed[0] : '-',
-      seed ? seed[1] : '-',
-      seed ? `${(seed[1] / seedMemory).toFixed(2)}×` : '-',
+      original ? original[0] : '-',
+      original ? original[1] : '-',
+      original ? `${(original[1] / originalMemory).toFixed(2)}×` : '-',
     ];
   });
-  console.log(table(['approach', 'rows', 'median ms', 'vs memory', 'max block ms', 'seed rows', 'seed ms', 'seed vs memory'], lines));
+  console.log(table(['approach', 'rows', 'median ms', 'vs memory', 'max block ms', 'original rows', 'original ms', 'original vs memory'], lines));
   const byName = Object.fromEntries(summary.map((s) => [s.approach, s]));
   const verdict = (ok) => (ok ? 'met' : 'MISSED');
   if (byName.fast.ms !== null && byName.memory.ms !== null) {
@@ -129,7 +130,7 @@ function print(results, summary, rounds) {
     const ratio = byName['csv-parse'].ms / byName.fast.ms;
     console.log(`target: fast faster than csv-parse: ${ratio.toFixed(2)}× faster, ${verdict(ratio > 1)}`);
   }
-  console.log('\nmax block: the longest event-loop block of any measured run. seed: the seed document\'s published results');
+  console.log('\nmax block: the longest event-loop block of any measured run. original: the async-char-streams document\'s published results');
   console.log('(node v17.7.1 on ARM, its own test.csv), for reference only: a different machine, runtime and file.');
 }
 
@@ -140,7 +141,7 @@ async function main() {
   const summary = summarize(results);
   if (args.includes('--json')) console.log(JSON.stringify(Object.assign(results, { summary }), null, 2));
   else print(results, summary, rounds);
-  console.error(`raw results: ${saveBenchResults('seed-003-csv', Object.assign({}, results, { summary }))}`);
+  console.error(`raw results: ${saveBenchResults('async-char-streams-csv', Object.assign({}, results, { summary }))}`);
   if (summary.some((s) => !s.validated)) process.exitCode = 1;
 }
 

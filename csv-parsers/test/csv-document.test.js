@@ -1,5 +1,5 @@
 'use strict';
-// The generated document: the seed's dimensions, deterministic, every tricky case present, chunked as a stream
+// The generated document: async-char-streams' dimensions, deterministic, every tricky case present, chunked as a stream
 // would be; and rowsHash, the one definition of "the same rows".
 const test = require('node:test');
 const assert = require('node:assert');
@@ -11,7 +11,7 @@ const { rowsHash, rowsHashSliced } = require('../rows-hash');
 const document = csvDocument();
 const text = document.chunks.join('');
 
-test('the default document has the seed dimensions: 50 002 rows, about 5.4 MB, about 82 chunks of 64 KiB', () => {
+test('the default document has the async-char-streams dimensions: 50 002 rows, about 5.4 MB, about 82 chunks of 64 KiB', () => {
   assert.strictEqual(document.rows, 50002);
   assert.ok(document.bytes > 5.3e6 && document.bytes < 5.5e6, `${document.bytes} bytes`);
   assert.strictEqual(document.bytes, Buffer.byteLength(text, 'utf8'));

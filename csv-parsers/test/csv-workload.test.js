@@ -9,7 +9,7 @@ const { ASYNC_CHUNKS } = require('../sources');
 
 const params = (extra) => Object.assign({ seed: 1, rows: 2000, chunkChars: 4096, timeoutMs: 0 }, extra);
 
-test('the workload has the node-kit shape: approaches in the seed order, numeric params with valid defaults', () => {
+test('the workload has the node-kit shape: approaches in the async-char-streams order, numeric params with valid defaults', () => {
   const workload = csvWorkload(csvApproaches());
   checkWorkload('csv', workload);
   assert.deepStrictEqual(workload.approaches, Object.keys(csvApproaches()));

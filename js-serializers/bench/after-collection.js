@@ -1,8 +1,8 @@
 'use strict';
 // `fast` in a heap of its own, and in one it shares with the service's other approaches: where its blocks over 10 ms
-// come from. In seed-table.js's rounds every approach of a service runs in one process, as in the service, and Node
-// 14's `fast` stringify blocked 11-29 ms in some rounds, 6-7 ms in the others. Each round here is one run of `fast` on
-// the 20 MB records document, the workload exactly as the service runs it, in one of three modes:
+// come from. In fibers-to-async-table.js's rounds every approach of a service runs in one process, as in the service,
+// and Node 14's `fast` stringify blocked 11-29 ms in some rounds, 6-7 ms in the others. Each round here is one run of
+// `fast` on the 20 MB records document, the workload exactly as the service runs it, in one of three modes:
 // - alone: only `fast` runs in the process, round after round;
 // - after the others: every other approach of the service runs once (untimed) before each run of `fast`, leaving
 //   their garbage (whole 20 MB texts and their parts) in the heap it then works in; when a full collection comes
@@ -15,7 +15,7 @@
 //   node js-serializers/bench/after-collection.js [--size N] [--rounds N] [--workload stringify|parse]
 //
 // Each service runs in a child on its own Node line with its options and --expose-gc (bench/serialization-services.js),
-// as in seed-table.js; raw results under results/bench/.
+// as in fibers-to-async-table.js; raw results under results/bench/.
 const os = require('os');
 const path = require('path');
 const { option } = require('./command-line');

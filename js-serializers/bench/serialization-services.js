@@ -1,6 +1,7 @@
 'use strict';
 // The Node services that serialize, and a child process on each one's own Node line with the options it starts with:
-// what seed-table.js and after-collection.js run their children on (`make bench-stringify` exports the versions).
+// what fibers-to-async-table.js and after-collection.js run their children on (`make bench-stringify` exports the
+// versions).
 const fs = require('fs');
 const path = require('path');
 const { execFile } = require('child_process');

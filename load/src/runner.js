@@ -23,7 +23,7 @@ const STOPPED_PROBLEM = 'stopped before its end (POST /runs/stop, or the driver 
 
 /**
  * On request errors, asks the target's /healthz (once a second at most) and calls onGone(why) once if the target is
- * down: it died, or was stopped, during the scenario. One too busy to answer in time is not gone (seed 004's
+ * down: it died, or was stopped, during the scenario. One too busy to answer in time is not gone (worker-offload's
  * unoptimized route blocks its event loop for seconds on purpose): its requests' timeouts are counted as they are.
  */
 function watchTarget(instance, url, onGone) {

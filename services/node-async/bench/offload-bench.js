@@ -1,8 +1,9 @@
 'use strict';
-// Seed 004's tables from one run (`make bench-offload`): node-async started as its own process, one pool worker's
-// rate measured alone, then the load suite's seed004 scenarios (100 connections, 30 s, POST test-data.json) against
-// the worker-pool route and the main-thread route, each with its /healthz probe and every answer checked.
-// Prints the seed's figures beside ours and the issue's targets. A benchmark, not a test: it exits 1 only when an
+// The worker-offload experiment's tables (docs/experiments/worker-offload.md) from one run (`make bench-offload`):
+// node-async started as its own process, one pool worker's rate measured alone, then the load suite worker-offload's
+// scenarios (100 connections, 30 s, POST test-data.json) against the worker-pool route and the main-thread route, each
+// with its /healthz probe and every answer checked.
+// Prints the original's figures beside ours and the issue's targets. A benchmark, not a test: it exits 1 only when an
 // answer was wrong or the service failed, never for a missed target.
 //   node bench/offload-bench.js [--duration 30] [--connections 100] [--worker-seconds 10]
 const { spawn } = require('node:child_process');
@@ -14,10 +15,10 @@ const { loadSuite } = require('../../../load/src/suites');
 const { samples } = require('../../../node-kit/testing');
 const { referenceOf, hashOf } = require('../src/offload/process-data');
 const { ROUTE } = require('../src/offload');
-const { SEED } = require('./seed004-figures');
+const { ORIGINAL } = require('./worker-offload-figures');
 const { saveBenchResults } = require('../../../js-serializers/bench/results-file');
 
-// duration and connections default to the seed004 suite's (the seed's profile).
+// duration and connections default to the worker-offload suite's (the original's profile).
 const args = parseArgs(process.argv.slice(2), { duration: undefined, connections: undefined, 'worker-seconds': 10 });
 const log = (message) => process.stderr.write(`${message}\n`);
 const TARGET = { throughputShare: 0.9, lagP99Ms: 20 };
@@ -90,9 +91,9 @@ async function settle(url) {
   }
 }
 
-/** The load suite's seed004 scenario for a route, with the command line's duration and connections. */
+/** The load suite worker-offload's scenario for a route, with the command line's duration and connections. */
 function scenarioFor(url, route) {
-  const { scenarios } = loadSuite('seed004', { 'node-async': url });
+  const { scenarios } = loadSuite('worker-offload', { 'node-async': url });
   const scenario = scenarios.find((s) => s.path === ROUTE[route]);
   return Object.assign({}, scenario, {
     durationSeconds: args.duration || scenario.durationSeconds,
@@ -128,8 +129,8 @@ function column(run) {
 }
 
 function printTables(runs) {
-  const cols = [SEED.unoptimized, column(runs.unoptimized), SEED.optimized, column(runs.optimized)];
-  const header = ['', 'seed unoptimized', 'lab unoptimized', 'seed optimized', 'lab optimized'];
+  const cols = [ORIGINAL.unoptimized, column(runs.unoptimized), ORIGINAL.optimized, column(runs.optimized)];
+  const header = ['', 'original unoptimized', 'lab unoptimized', 'original optimized', 'lab optimized'];
   const rows = [];
   const section = (title, labels, key) => labels.forEach((label, i) => rows.push([`${title} ${label}`].concat(cols.map((c) => (c[key] ? c[key][i] : 'n/a')))));
   section('latency', ['2.5%', '50%', '97.5%', '99%', 'avg', 'stdev', 'max'], 'latency');
@@ -163,9 +164,9 @@ async function main() {
     const body = await getJson(`${server.url}/api/test-data`);
     const { workers } = info.offload;
     const profile = scenarioFor(server.url, 'optimized');
-    console.log(`# Seed 004 offload benchmark: node ${process.versions.node}, piscina ${info.libraries.piscina}, ${os.cpus().length} CPUs, ` +
+    console.log(`# worker-offload benchmark: node ${process.versions.node}, piscina ${info.libraries.piscina}, ${os.cpus().length} CPUs, ` +
       `${workers} workers, queue ${info.offload.maxQueue}; body: ${body.items.length} items at Fibonacci(${body.fibonacciN}); ` +
-      `${profile.connections} connections, ${profile.durationSeconds} s per route; seed figures from its README\n`);
+      `${profile.connections} connections, ${profile.durationSeconds} s per route; original figures from docs/experiments/worker-offload.md\n`);
     log(`one worker alone for ${args['worker-seconds']} s...`);
     const workerRate = await oneWorkerRate(body, args['worker-seconds']);
     const runs = {};
@@ -173,7 +174,7 @@ async function main() {
     printTables(runs);
     printTargets(runs, workers, workerRate);
     const raw = { node: process.versions.node, libraries: info.libraries, cpus: os.cpus().length, at: new Date().toISOString(), offload: info.offload, body, workerRate, runs };
-    console.error(`raw results: ${saveBenchResults('seed-004-offload', raw)}`);
+    console.error(`raw results: ${saveBenchResults('worker-offload', raw)}`);
     const wrong = Object.values(runs).reduce((n, run) => n + run.outcome.checks.invalid, 0);
     if (wrong > 0) {
       console.log(`\nFAILED: ${wrong} answers were not validated`);

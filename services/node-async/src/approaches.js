@@ -11,7 +11,7 @@ const { csvApproaches } = require('../../../csv-parsers/approaches');
 
 const approaches = {
   stringify: {
-    async: stringifyApproaches.seedAsync,
+    async: stringifyApproaches.originalAsync,
     yieldable: stringifyApproaches.yieldable(yieldableJson),
     'json-ext': stringifyApproaches.jsonExt(jsonExt),
     fast: stringifyApproaches.fastChunks,
@@ -21,7 +21,7 @@ const approaches = {
     'json-ext': parseApproaches.jsonExt(jsonExt),
     fast: parseApproaches.fast,
   },
-  csv: csvApproaches({ csvParse, iterTools }), // seed 003's eight, csv-parse and the lab's fast
+  csv: csvApproaches({ csvParse, iterTools }), // async-char-streams' eight, csv-parse and the lab's fast
 };
 
 const LIBRARIES = ['express', 'prom-client', 'yieldable-json', '@discoveryjs/json-ext', 'csv-parse', 'iter-tools-es', 'piscina'];

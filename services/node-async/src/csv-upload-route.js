@@ -1,7 +1,8 @@
 'use strict';
-// Seed 003's real-world form: POST /csv parses the request body as it arrives (csv-parsers/csv-upload.js) and
-// answers its row count and rows hash. The body is capped in bytes and in cells while it streams, and uploads in
-// progress are capped too: csv-upload-settings.js has checked at start-up that the caps' worst case fits the heap.
+// The async-char-streams experiment's real-world form: POST /csv parses the request body as it arrives
+// (csv-parsers/csv-upload.js) and answers its row count and rows hash. The body is capped in bytes and in cells while
+// it streams, and uploads in progress are capped too: csv-upload-settings.js has checked at start-up that the caps'
+// worst case fits the heap.
 // An upload takes its place when its first bytes arrive, not when its head does: a client that announced a body
 // (`Expect: 100-continue`, or a Content-Length) and sends nothing holds a connection, never a parse's place.
 const { parseOnlyParams, watchClient, busy } = require('../../../node-kit');

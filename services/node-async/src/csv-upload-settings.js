@@ -11,8 +11,8 @@ const { parseBound } = require('../../../csv-parsers/upload-memory');
 
 const HEAP_SHARE = 0.5;
 
-// Defaults that fit half of a 2 GiB heap (V8's limit on a host with 8 GB of memory): two uploads of the seed 003
-// document's size and shape (5.4 MB, 410 000 cells) at once, in any approach.
+// Defaults that fit half of a 2 GiB heap (V8's limit on a host with 8 GB of memory): two uploads of the
+// async-char-streams document's size and shape (5.4 MB, 410 000 cells) at once, in any approach.
 const DEFAULTS = { maxBytes: 8 * 1024 * 1024, maxCells: 512 * 1024, maxUploads: 2 };
 
 const MIB = 1024 * 1024;

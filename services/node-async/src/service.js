@@ -1,6 +1,6 @@
 'use strict';
-// node-async: seed 000's serialization workloads, seed 003's CSV parsers (the csv workload and POST /csv) and seed
-// 004's worker offload, on node-kit's contract.
+// node-async: the serialization workloads of fibers-to-async, the CSV parsers of async-char-streams (the csv workload
+// and POST /csv) and worker-offload's routes, on node-kit's contract (the experiments: docs/experiments/).
 const express = require('express');
 const promClient = require('prom-client');
 const { createService, packageVersions } = require('../../../node-kit');

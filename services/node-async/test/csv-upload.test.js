@@ -1,6 +1,7 @@
 'use strict';
-// Seed 003 over HTTP: the csv workload validates for every approach, and POST /csv parses a streamed body, refusing
-// what it must (unknown approach, malformed CSV, an oversized body, too many uploads at once) while it keeps serving.
+// The async-char-streams experiment over HTTP: the csv workload validates for every approach, and POST /csv parses a
+// streamed body, refusing what it must (unknown approach, malformed CSV, an oversized body, too many uploads at once)
+// while it keeps serving.
 const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');

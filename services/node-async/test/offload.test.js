@@ -1,6 +1,7 @@
 'use strict';
-// Seed 004's routes on a real server: the same validated answer from both, bodies refused before any work, and every
-// pool fault (full queue, timeout, crashed worker, departed client) answered while the service keeps serving.
+// The worker-offload experiment's routes on a real server: the same validated answer from both, bodies refused before
+// any work, and every pool fault (full queue, timeout, crashed worker, departed client) answered while the service
+// keeps serving.
 const test = require('node:test');
 const assert = require('node:assert');
 const net = require('node:net');
@@ -451,7 +452,7 @@ async function lagMaxSinceLastScrape(server) {
   return sumOf(await metricsOf(server), 'nodejs_eventloop_lag_max_seconds', {});
 }
 
-// Responsiveness is this seed's feature, so it is checked as properties no machine's speed or load can break: an
+// Responsiveness is this experiment's feature, so it is checked as properties no machine's speed or load can break: an
 // ordering (with the work in workers, a /healthz sent while it runs is answered before it ends) and a ratio measured
 // in the same test (the main thread's longest lag is far longer while the same work runs on it).
 test('the main thread answers /healthz while workers run, and lags while the unoptimized route computes', async () => {

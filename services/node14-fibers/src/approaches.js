@@ -11,7 +11,7 @@ const approaches = {
   stringify: {
     fiber: stringifyApproaches.fromWholeText(fiberStringify),
     yieldable: stringifyApproaches.yieldable(yieldableJson),
-    async: stringifyApproaches.seedAsync,
+    async: stringifyApproaches.originalAsync,
     fast: stringifyApproaches.fastChunks,
   },
   parse: {

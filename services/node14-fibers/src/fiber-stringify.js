@@ -1,6 +1,6 @@
 'use strict';
-// The seed 000 document's fiber serializer: plain synchronous recursion that calls Fiber.yield() when it has run
-// for `yieldMs`; the driver resumes the fiber from setImmediate, so the event loop runs between slices. No promise
+// The fibers-to-async experiment's fiber serializer: plain synchronous recursion that calls Fiber.yield() when it has
+// run for `yieldMs`; the driver resumes the fiber from setImmediate, so the event loop runs between slices. No promise
 // per value, which is why it stays close to native speed. node-fibers only builds for Node < 16.
 // Interruption is the fiber way: once the signal is aborted the fiber is not resumed but reset, which unwinds its
 // stack (and frees the pieces written so far) without running another line of the serializer.

@@ -1,9 +1,9 @@
 'use strict';
-// Seed 001's table, measured: every approach of the transfer workload (embind, JSON via yyjson, MessagePack through
-// @msgpack/msgpack and through msgpackr, and the lab's typed layout) on every spec transfer case, one op at a time,
-// with the seed's avg / median / min / p95 per case and approach, each approach's ratio to the fastest on the case,
-// the bytes one op hands across the boundary each way, and the seed's sample figures beside ours. Then the seed's
-// tree operations (create, count) on the tree cases.
+// The wasm-transfer table (docs/experiments/wasm-transfer.md), measured: every approach of the transfer workload
+// (embind, JSON via yyjson, MessagePack through @msgpack/msgpack and through msgpackr, and the lab's typed layout) on
+// every spec transfer case, one op at a time, with the original's avg / median / min / p95 per case and approach, each
+// approach's ratio to the fastest on the case, the bytes one op hands across the boundary each way, and the original's
+// sample figures beside ours. Then the original's tree operations (create, count) on the tree cases.
 //
 //   node --expose-gc services/wasm-runner/bench/transfer-bench.js [--ops N] [--warmup N]
 //
@@ -31,9 +31,9 @@ const WARMUP_MS = 250;
 const TREE_CASES = TRANSFER_CASES.filter((name) => name.startsWith('tree_'));
 const LIBRARIES = ['@msgpack/msgpack', 'msgpackr'];
 
-// The seed's sample results (Node 20, Emscripten 3.1.6), avg ms: embind / JSON / MessagePack. Its tree figure is of
+// The original's sample results (Node 20, Emscripten 3.1.6), avg ms: embind / JSON / MessagePack. Its tree figure is of
 // its own create-and-count test, shown beside our round trip and tree operations alike.
-const SEED = {
+const ORIGINAL = {
   flat_small: { embind: 0.01, json: 0.03, msgpack: 0.15 },
   flat_large: { embind: 0.01, json: 0.25, msgpack: 0.81 },
   numbers_1000: { embind: 0.21, json: 0.24, msgpack: 2.66 },
@@ -137,17 +137,17 @@ function addRatios(rows) {
 
 function print(results) {
   const { rows } = results;
-  console.log(`# Seed 001: data transfer between JS and C++/WASM, ${results.settings.ops} ops per row after a warm-up of ${results.settings.warmup} ops and ${WARMUP_MS} ms at least`);
+  console.log(`# wasm-transfer: data transfer between JS and C++/WASM, ${results.settings.ops} ops per row after a warm-up of ${results.settings.warmup} ops and ${WARMUP_MS} ms at least`);
   console.log(`Node ${results.node}, Emscripten ${results.emscripten}, yyjson ${results.yyjson}, ${Object.entries(results.libraries).map(([n, v]) => `${n} ${v}`).join(', ')}; ${results.cpus}, ${results.platform}`);
   for (const op of ['roundtrip', 'create', 'count']) {
     console.log(`\n## ${op}: ms per op; vs fastest by median; bytes one op hands in and out (embind: value by value, no buffer)`);
     const lines = rows.filter((r) => r.op === op).map((r) => {
-      const seed = SEED[r.case] && SEED[r.case][r.approach];
-      if (!r.stats) return [r.case, r.approach, 'FAILED', r.problem, '', '', '', '', '', seed === undefined ? '-' : seed];
+      const original = ORIGINAL[r.case] && ORIGINAL[r.case][r.approach];
+      if (!r.stats) return [r.case, r.approach, 'FAILED', r.problem, '', '', '', '', '', original === undefined ? '-' : original];
       return [r.case, r.approach, ms(r.stats.avgMs), ms(r.stats.medianMs), ms(r.stats.minMs), ms(r.stats.p95Ms),
-        `${r.vsFastest.toFixed(2)}×`, bytes(r.boundaryBytes.in), bytes(r.boundaryBytes.out), seed === undefined ? '-' : seed];
+        `${r.vsFastest.toFixed(2)}×`, bytes(r.boundaryBytes.in), bytes(r.boundaryBytes.out), original === undefined ? '-' : original];
     });
-    console.log(table(['case', 'approach', 'avg', 'median', 'min', 'p95', 'vs fastest', 'in B', 'out B', 'seed avg'], lines));
+    console.log(table(['case', 'approach', 'avg', 'median', 'min', 'p95', 'vs fastest', 'in B', 'out B', 'original avg'], lines));
   }
   printTargets(rows);
 }
@@ -166,7 +166,7 @@ function printTargets(rows) {
     const ratio = median(caseName, peer) / median(caseName, 'typed');
     console.log(`${caseName}: typed ${ratio.toFixed(1)}× faster than ${peer} (target ${wanted}×): ${verdict(ratio >= wanted)}`);
   }
-  console.log('\nseed avg: the seed\'s sample (Node 20, Emscripten 3.1.6; its tree figure is its own create-and-count test),');
+  console.log('\noriginal avg: the original\'s sample (Node 20, Emscripten 3.1.6; its tree figure is its own create-and-count test),');
   console.log('for reference only: a different machine, runtime and harness.');
 }
 

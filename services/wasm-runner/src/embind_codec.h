@@ -1,5 +1,6 @@
 // The `embind` approach: no wire format at all. C++ reads the JS value itself through emscripten::val (one call
-// into JS per type check, property and item) and builds the JS answer the same way. The seed's first method.
+// into JS per type check, property and item) and builds the JS answer the same way. The wasm-transfer experiment's
+// first method.
 #pragma once
 
 #include <emscripten/val.h>

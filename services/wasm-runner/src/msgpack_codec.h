@@ -1,6 +1,6 @@
-// The `msgpack` and `msgpackr` approaches' wire format: standard MessagePack, read and written here (the seed embeds
-// a small reader/writer of its own instead of a library, and so does the lab). Only what the payload spec has
-// crosses: maps with string keys, arrays, integers and strings.
+// The `msgpack` and `msgpackr` approaches' wire format: standard MessagePack, read and written here (the wasm-transfer
+// experiment embeds a small reader/writer of its own instead of a library, and so does the lab). Only what the payload
+// spec has crosses: maps with string keys, arrays, integers and strings.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
-// Walks over a built Value tree: the `count` operation of every approach (seed 001's "traversing nested tree
-// structures"), and the hash that validates a tree whichever approach built it.
+// Walks over a built Value tree: the `count` operation of every approach (the wasm-transfer experiment's "traversing
+// nested tree structures"), and the hash that validates a tree whichever approach built it.
 #pragma once
 
 #include <cstddef>

@@ -69,7 +69,7 @@ test('transfer over HTTP', async (t) => {
     assert.strictEqual((await request(`${server.url}/run/transfer?iterations=1`)).json.validated, true);
   });
 
-  await t.test('every approach and op over HTTP: the seed\'s figures, the bytes that cross, and the metrics', async () => {
+  await t.test('every approach and op over HTTP: the wasm-transfer figures, the bytes that cross, and the metrics', async () => {
     const info = (await request(`${server.url}/info`)).json;
     for (const approach of info.workloads.transfer.approaches) {
       for (const op of info.workloads.transfer.params.op.values) {

@@ -1,9 +1,9 @@
 'use strict';
 // The transfer workload on its own, without HTTP: every approach and op validates (the value that came back, or the
-// count, against its reference, and the C++ tree against the generator's), a wrong answer never validates, the seed's
-// per-op figures and the bytes that cross are reported, runs give the event loop turns between slices, and an aborted
-// signal stops a run at a slice boundary. No assertion depends on how fast the machine is: yields are checked against
-// the counts and slice rules that bound them, never against a clock.
+// count, against its reference, and the C++ tree against the generator's), a wrong answer never validates,
+// wasm-transfer's per-op figures and the bytes that cross are reported, runs give the event loop turns between slices,
+// and an aborted signal stops a run at a slice boundary. No assertion depends on how fast the machine is: yields are
+// checked against the counts and slice rules that bound them, never against a clock.
 const test = require('node:test');
 const assert = require('node:assert');
 const { TRANSFER_CASES, generate } = require('../../../payloads/js/index');
@@ -42,8 +42,8 @@ function assertSliceRules(result, p) {
 }
 
 /**
- * The seed's figures are the ops' own: min <= median <= p95, and the mean is ms over the ops (the figures are rounded
- * to 1e-6 ms, so within that).
+ * The wasm-transfer figures are the ops' own: min <= median <= p95, and the mean is ms over the ops (the figures are
+ * rounded to 1e-6 ms, so within that).
  */
 function assertStats(result) {
   const { avgMs, medianMs, minMs, p95Ms } = result.stats;

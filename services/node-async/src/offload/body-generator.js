@@ -1,5 +1,5 @@
 'use strict';
-// The seed's test-data.json, generated: the same parameters always give the same body. Served by
+// The worker-offload experiment's test-data.json, generated: the same parameters always give the same body. Served by
 // GET /api/test-data (so the load driver and `curl > test-data.json` get exactly what the tests use).
 const { mulberry32 } = require('../../../../payloads/js/index');
 const { LIMITS } = require('./request-body');

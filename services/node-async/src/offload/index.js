@@ -1,5 +1,6 @@
 'use strict';
-// Seed 004 in node-async: the worker pool, its routes and metrics, configured from the environment (README).
+// The worker-offload experiment in node-async: the worker pool, its routes and metrics, configured from the environment
+// (README).
 const { envInteger } = require('../../../../node-kit');
 const { availableCpus } = require('../../../../node-kit/cpus');
 const { createOffloadPool } = require('./pool');
@@ -10,11 +11,12 @@ const { offloadRoutes, ROUTE } = require('./routes');
 function offloadConfig() {
   const config = {
     workers: envInteger('OFFLOAD_WORKERS', availableCpus()),
-    // 100 connections (the seed's load) fit with room to spare; each queued task holds one checked body (<= 64 KiB).
+    // 100 connections (the original's load) fit with room to spare; each queued task holds one checked body (<= 64
+    // KiB).
     maxQueue: envInteger('OFFLOAD_MAX_QUEUE', 256),
     // Below autocannon's and compose's 10 s, so a client hears 503 instead of timing out.
     taskTimeoutMs: envInteger('OFFLOAD_TASK_TIMEOUT_MS', 8000),
-    // The unoptimized route's waiting tasks: the seed's 100 connections, one request each, fit; past them, a client
+    // The unoptimized route's waiting tasks: the original's 100 connections, one request each, fit; past them, a client
     // would wait out more than 100 requests' work of the main thread.
     unoptimizedMaxQueue: envInteger('UNOPTIMIZED_MAX_QUEUE', 128),
   };

@@ -1,10 +1,10 @@
 'use strict';
 // The unoptimized route's queue. Its work runs on the main thread by design (blocking the event loop is what the
-// seed measures), but no longer straight from the handler: there, every request read while the loop was blocked ran
-// one after another in the same turn, before the close of any client could be seen, so 12 maximal requests whose
-// clients had left after 1 s still held the service for 16.5 s, all counted "ok". Here tasks run one per turn of the
-// loop (setImmediate), so the closes that arrived meanwhile are read between two tasks, and a task whose client is gone
-// is dropped at its turn instead of run. The queue is bounded like the pool's.
+// worker-offload experiment measures), but no longer straight from the handler: there, every request read while the
+// loop was blocked ran one after another in the same turn, before the close of any client could be seen, so 12 maximal
+// requests whose clients had left after 1 s still held the service for 16.5 s, all counted "ok". Here tasks run one per
+// turn of the loop (setImmediate), so the closes that arrived meanwhile are read between two tasks, and a task whose
+// client is gone is dropped at its turn instead of run. The queue is bounded like the pool's.
 const { HttpError, busy } = require('../../../../node-kit');
 
 /** Whether the answer can no longer reach the client: its connection closed, or half-closed (Node then ends it). */

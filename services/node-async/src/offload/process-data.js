@@ -1,6 +1,7 @@
 'use strict';
-// Seed 004's CPU-heavy request, the same function on the main thread (unoptimized route) and in a worker (optimized):
-// every item's value times Fibonacci(fibonacciN), where Fibonacci is the seed's recursive O(2^n) definition. The
+// The worker-offload experiment's CPU-heavy request, the same function on the main thread (unoptimized route) and in a
+// worker (optimized):
+// every item's value times Fibonacci(fibonacciN), where Fibonacci is the original's recursive O(2^n) definition. The
 // reference takes the iterative Fibonacci, so a route's answer is checked by arithmetic that shares no code with the
 // work it checks.
 const crypto = require('node:crypto');
@@ -17,7 +18,7 @@ function fibonacciIterative(n) {
 
 /**
  * request: a checked body (request-body.js). Returns {items: [{id, fibonacci, score}], total}. Every item recomputes
- * its Fibonacci number: that is the work whose cost the seed measures, so it is not memoized.
+ * its Fibonacci number: that is the work whose cost the original measures, so it is not memoized.
  */
 function processData(request, fibonacci = fibonacciRecursive) {
   let total = 0;

@@ -1,7 +1,7 @@
 'use strict';
-// Seed 004's two routes, the same work either way: `unoptimized` runs it on the main thread (every other request
-// waits; its queue skips the tasks of clients that left), `optimized` hands it to the worker pool. Bodies are checked
-// before any work starts; GET /api/test-data serves the seed's test-data.json, generated.
+// The worker-offload experiment's two routes, the same work either way: `unoptimized` runs it on the main thread (every
+// other request waits; its queue skips the tasks of clients that left), `optimized` hands it to the worker pool. Bodies
+// are checked before any work starts; GET /api/test-data serves the original's test-data.json, generated.
 const { jsonBody, parseOnlyParams, watchClient, round } = require('../../../../node-kit');
 const { readProcessRequest, LIMITS } = require('./request-body');
 const { processData, referenceOf, hashOf } = require('./process-data');
@@ -37,7 +37,7 @@ function offloadRoutes({ pool, mainThread, metrics }) {
     try {
       work = await mainThread.run(res, () => {
         const started = process.hrtime.bigint();
-        const result = processData(request); // blocks the event loop: the seed's point
+        const result = processData(request); // blocks the event loop: the original's point
         return { result, runMs: Number(process.hrtime.bigint() - started) / 1e6 };
       });
     } catch (err) {

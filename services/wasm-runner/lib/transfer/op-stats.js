@@ -1,5 +1,5 @@
 'use strict';
-// The seed's figures over a run's per-op times: avg, median, min and p95 (nearest rank), in ms.
+// The wasm-transfer experiment's figures over a run's per-op times: avg, median, min and p95 (nearest rank), in ms.
 
 const { round: roundTo } = require('../../../../node-kit');
 

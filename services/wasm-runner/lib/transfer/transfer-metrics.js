@@ -11,8 +11,9 @@ const METRIC = {
 // embind on a busy machine).
 const OP_BUCKETS = [1e-6, 2.5e-6, 5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1];
 
-// The seed's five families, which the dashboard groups by: flat, nested, numbers, objects, tree (`numbers_1000` ->
-// `numbers`). A label of its own, because a label_replace in a panel would read as a Grafana variable ($1).
+// The wasm-transfer experiment's five families, which the dashboard groups by: flat, nested, numbers, objects, tree
+// (`numbers_1000` -> `numbers`). A label of its own, because a label_replace in a panel would read as a Grafana
+// variable ($1).
 const familyOf = (caseName) => caseName.slice(0, caseName.indexOf('_'));
 
 /**

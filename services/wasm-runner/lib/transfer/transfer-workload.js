@@ -1,11 +1,11 @@
 'use strict';
-// The seed's transfer workload (shared/seeds/001): a spec transfer case moved between JS and C++/WASM by one of the
-// approaches (approaches.js), op by op. An op is a round trip (the value in, C++ builds its Value tree and writes it
-// back), a count (the value in, C++ walks its tree and returns the node count) or a create (C++ generates the case and
-// hands it to JS): the seed's create/count measure beside the round trip. The ops run in slices of about yieldMs with
-// a turn of the event loop between them, so a long run never holds the loop; each op is timed on its own (the seed's
-// avg / median / min / p95 come from those times). Generating the input, its references and checking the output
-// happen outside the timed section.
+// The transfer workload of the wasm-transfer experiment (docs/experiments/wasm-transfer.md): a spec transfer case moved
+// between JS and C++/WASM by one of the approaches (approaches.js), op by op. An op is a round trip (the value in, C++
+// builds its Value tree and writes it back), a count (the value in, C++ walks its tree and returns the node count) or a
+// create (C++ generates the case and hands it to JS): the original's create/count measure beside the round trip. The
+// ops run in slices of about yieldMs with a turn of the event loop between them, so a long run never holds the loop;
+// each op is timed on its own (the original's avg / median / min / p95 come from those times). Generating the input,
+// its references and checking the output happen outside the timed section.
 const { performance } = require('node:perf_hooks');
 const { createInputs, sha256 } = require('../../../../node-kit');
 const { runControlled, controlFields } = require('../../../../node-kit/run-control');

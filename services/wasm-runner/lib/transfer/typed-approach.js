@@ -3,7 +3,8 @@
 // crosses as four sections in WASM memory, found through a header (README.md, "The typed layout";
 // src/typed_codec.h): a tape of int32 words (tagged nodes), a table of string lengths in UTF-16 units, one UTF-8
 // blob with every string, and the shapes (the key lists of the objects).
-// - Arrays whose items are all int32 cross as one run of words (the seed's numbers family): a copy, no per-item tags.
+// - Arrays whose items are all int32 cross as one run of words (the wasm-transfer experiment's numbers family): a copy,
+//   no per-item tags.
 // - Strings are concatenated and encoded once, straight into WASM memory, decoded once on the way back and sliced
 //   (Buffer's UTF-8 write and toString over WASM memory: the same work as TextEncoder/TextDecoder, less per call).
 // - JS writes the tape straight into the module's input buffer; C++ reads every section in place and writes its

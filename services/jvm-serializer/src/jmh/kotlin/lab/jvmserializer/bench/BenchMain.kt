@@ -19,7 +19,7 @@ import kotlin.system.exitProcess
 /** How long `make bench` (full) and `make bench-short` measure. */
 enum class BenchMode(val forks: Int, val warmupIterations: Int, val measurementIterations: Int, val iterationSeconds: Int, val sizes: List<Int>) {
     // Two forks so one JVM's JIT luck does not decide; 2 s iterations hold at least one op at N = 100000 (~1 s).
-    FULL(forks = 2, warmupIterations = 5, measurementIterations = 5, iterationSeconds = 2, sizes = SeedFigures.SIZES),
+    FULL(forks = 2, warmupIterations = 5, measurementIterations = 5, iterationSeconds = 2, sizes = MultithreadedJsonFigures.SIZES),
     // A few minutes: one fork, the sizes the targets name (10 and 10000) and one between.
     SHORT(forks = 1, warmupIterations = 3, measurementIterations = 3, iterationSeconds = 1, sizes = listOf(10, 1000, 10000)),
 }
@@ -27,7 +27,8 @@ enum class BenchMode(val forks: Int, val warmupIterations: Int, val measurementI
 /**
  * `java -jar target/jmh/jvm-serializer-jmh.jar full|short RESULTS_DIR`: runs [SerdeBenchmark] with the mode's
  * settings, keeps JMH's raw JSON as RESULTS_DIR/jvm-serde-<UTC time>.json with the machine beside it (.meta.json:
- * CPUs, JVM, flags, library versions, times), then prints the seed's tables from those two files ([BenchReport]).
+ * CPUs, JVM, flags, library versions, times), then prints the multithreaded-json experiment's tables from those two
+ * files ([BenchReport]).
  */
 fun main(args: Array<String>) {
     val mode = args.getOrNull(0)?.let { name -> BenchMode.values().firstOrNull { it.name.equals(name, ignoreCase = true) } }

@@ -9,8 +9,9 @@ import java.io.File
 import kotlin.system.exitProcess
 
 /**
- * The seed's tables from a JMH JSON result (and its .meta.json): per approach, N × serialize / deserialize mean with
- * the seed's figures beside; `json-multithreaded` against `json` as the seed's delta tables, plus the speed-up; every
+ * The multithreaded-json experiment's tables (docs/experiments/multithreaded-json.md) from a JMH JSON result (and
+ * its .meta.json): per approach, N × serialize / deserialize mean with the original's figures beside;
+ * `json-multithreaded` against `json` as the original's delta tables, plus the speed-up; every
  * approach against `json`; the targets. A separate step that only reads files: `make bench-report RESULT=...` reprints
  * an old run.
  */
@@ -29,32 +30,32 @@ object BenchReport {
             println("${m.str("availableProcessors")} CPUs (${m.str("cpuModel")}), ${m.str("java")}, `${m.str("jvmArgs")}`; " +
                 "${m.str("forks")} fork(s), warm-up ${m.str("warmup")}, measurement ${m.str("measurement")}; serde pool " +
                 "${m.str("serdeThreads")} threads, parallel from ${m.str("serdeParallelMinObjects")} objects. Mean time per operation " +
-                "± JMH's 99.9 % error; seed: MacBook Air M2 (8 cores), Java 21, 8 threads.")
+                "± JMH's 99.9 % error; original: MacBook Air M2 (8 cores), Java 21, 8 threads.")
         }
         for (approach in APPROACHES) {
             if (sizes.none { scores.containsKey(Triple(approach, "serialize", it)) }) continue
             println("\n### $approach\n")
-            println("| N | serialize | deserialize | seed serialize | seed deserialize |")
+            println("| N | serialize | deserialize | original serialize | original deserialize |")
             println("|---:|---:|---:|---:|---:|")
             for (n in sizes) {
                 val cells = PHASES.map { scores[Triple(approach, it, n)]?.let(::withError) ?: "—" }
-                val seed = PHASES.map { SeedFigures.ms(approach, it, n)?.let(::time) ?: "—" }
-                println("| $n | ${cells[0]} | ${cells[1]} | ${seed[0]} | ${seed[1]} |")
+                val original = PHASES.map { MultithreadedJsonFigures.ms(approach, it, n)?.let(::time) ?: "—" }
+                println("| $n | ${cells[0]} | ${cells[1]} | ${original[0]} | ${original[1]} |")
             }
         }
         for (phase in PHASES) {
             println("\n### json-multithreaded vs json: $phase\n")
-            println("| N | multithreaded | json | delta | speed-up (json / mt) | seed delta |")
+            println("| N | multithreaded | json | delta | speed-up (json / mt) | original delta |")
             println("|---:|---:|---:|---:|---:|---:|")
             for (n in sizes) {
                 val mt = scores[Triple("json-multithreaded", phase, n)] ?: continue
                 val single = scores[Triple("json", phase, n)] ?: continue
-                val seedMt = SeedFigures.ms("json-multithreaded", phase, n)
-                val seedSingle = SeedFigures.ms("json", phase, n)
-                val seedDelta = if (seedMt != null && seedSingle != null) percent(seedMt, seedSingle) else "—"
+                val originalMt = MultithreadedJsonFigures.ms("json-multithreaded", phase, n)
+                val originalSingle = MultithreadedJsonFigures.ms("json", phase, n)
+                val originalDelta = if (originalMt != null && originalSingle != null) percent(originalMt, originalSingle) else "—"
                 val speedup = "%.2fx".format(single.us / mt.us)
                 println("| $n | ${time(mt.us / 1000)} | ${time(single.us / 1000)} | ${signed(mt.us - single.us)} (${percent(mt.us, single.us)}) | " +
-                    "$speedup | $seedDelta |")
+                    "$speedup | $originalDelta |")
             }
         }
         println("\n### every approach against json (time ÷ json's: below 1 is faster)\n")
@@ -95,7 +96,7 @@ object BenchReport {
 
     private fun withError(s: Score) = "${time(s.us / 1000)} ± ${time(s.errorUs / 1000)}"
 
-    /** The seed's style: microseconds below a millisecond, milliseconds above. */
+    /** The original's style: microseconds below a millisecond, milliseconds above. */
     private fun time(ms: Double) = if (ms < 1) "%.1f µs".format(ms * 1000) else "%.3f ms".format(ms)
 
     private fun signed(us: Double) = (if (us >= 0) "+" else "−") + time(Math.abs(us) / 1000)

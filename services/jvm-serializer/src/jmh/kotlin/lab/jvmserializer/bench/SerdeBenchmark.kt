@@ -19,11 +19,11 @@ import org.openjdk.jmh.annotations.TearDown
 import java.util.concurrent.TimeUnit
 
 /**
- * Seed 002 under JMH: each approach of the service's `serde` workload (the very objects the service runs, pool and
- * threshold included), serialize and deserialize timed apart, at the seed's five sizes. The average time per
- * operation is the seed's "mean". Verify before measuring: the trial's setup runs one full round trip and checks it
- * like a /run does (bytes against the reference, decoded list against the input); a wrong answer fails the trial, so
- * it is never timed.
+ * The multithreaded-json experiment under JMH: each approach of the service's `serde` workload (the very objects the
+ * service runs, pool and threshold included), serialize and deserialize timed apart, at the original's five sizes.
+ * The average time per operation is the original's "mean". Verify before measuring: the trial's setup runs one full
+ * round trip and checks it like a /run does (bytes against the reference, decoded list against the input); a wrong
+ * answer fails the trial, so it is never timed.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

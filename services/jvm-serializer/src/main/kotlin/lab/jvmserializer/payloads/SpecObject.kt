@@ -3,8 +3,9 @@ package lab.jvmserializer.payloads
 import kotlinx.serialization.Serializable
 
 /**
- * One element of the spec's `objects` document, the shape of seed 002's kotlinx.serialization test object. The
- * property order is the spec's key order, which is also the order kotlinx.serialization writes them in.
+ * One element of the spec's `objects` document, the shape of the multithreaded-json experiment's kotlinx.serialization
+ * test object. The property order is the spec's key order, which is also the order kotlinx.serialization writes them
+ * in.
  */
 @Serializable
 data class SpecObject(val name: String, val number: Int, val strings: List<String>)

@@ -6,8 +6,9 @@ import lab.jvmserializer.payloads.CborDialect
 import lab.jvmserializer.payloads.SpecObject
 
 /**
- * kotlinx.serialization's Cbor (the seed's third contender) with its defaults: arrays and maps of indefinite length
- * (README, "CBOR encodings"), so its bytes are checked against the plain CBOR writer in that dialect.
+ * kotlinx.serialization's Cbor (the multithreaded-json experiment's third contender) with its defaults: arrays and maps
+ * of indefinite length (README, "CBOR encodings"), so its bytes are checked against the plain CBOR writer in that
+ * dialect.
  */
 class CborApproach(private val cbor: Cbor = Cbor) : SerdeApproach<ByteArray>() {
     private val serializer = ListSerializer(SpecObject.serializer())

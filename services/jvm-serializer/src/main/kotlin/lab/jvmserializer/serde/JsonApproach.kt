@@ -4,7 +4,10 @@ import kotlinx.serialization.builtins.ListSerializer
 import kotlinx.serialization.json.Json
 import lab.jvmserializer.payloads.SpecObject
 
-/** kotlinx.serialization's Json on one thread, the seed experiment's baseline: encodeToString, decodeFromString. */
+/**
+ * kotlinx.serialization's Json on one thread, the multithreaded-json experiment's baseline: encodeToString,
+ * decodeFromString.
+ */
 class JsonApproach(private val json: Json = Json) : SerdeApproach<String>() {
     override val format = WireFormat.Json
     private val serializer = ListSerializer(SpecObject.serializer())

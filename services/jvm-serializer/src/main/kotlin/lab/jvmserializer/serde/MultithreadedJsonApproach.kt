@@ -7,10 +7,10 @@ import java.util.StringJoiner
 import java.util.concurrent.atomic.AtomicLong
 
 /**
- * Seed 002's multithreaded Json, done so that it pays: the same kotlinx `Json` as [JsonApproach], the same wire (one
- * String holding one JSON array, character for character json's), cut into chunks that run on the shared [SerdePool],
- * the calling thread working on them too ([ChunkBatch]). Below [parallelMinObjects] objects (or that many objects'
- * worth of text) it is `json` on one thread: there a hand-off to another thread costs more than it saves.
+ * The multithreaded-json experiment's Json, done so that it pays: the same kotlinx `Json` as [JsonApproach], the same
+ * wire (one String holding one JSON array, character for character json's), cut into chunks that run on the shared
+ * [SerdePool], the calling thread working on them too ([ChunkBatch]). Below [parallelMinObjects] objects (or that many
+ * objects' worth of text) it is `json` on one thread: there a hand-off to another thread costs more than it saves.
  *
  * Serialize: each chunk encodes its objects one by one (kotlinx's writer takes its buffer from a pool, so a call
  * costs little, and no chunk-sized buffer doubles its way up); the caller joins every element with one StringJoiner,

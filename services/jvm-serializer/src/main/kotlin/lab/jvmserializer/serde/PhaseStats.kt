@@ -6,9 +6,10 @@ import lab.jvmserializer.workloads.nanosToMs
 import kotlin.math.ceil
 
 /**
- * One phase's times over a run's repetitions, in milliseconds: the mean (the seed's figure), the median (the mean of
- * the two middle values for an even count), the minimum and the 95th percentile by nearest rank (the smallest value
- * with at least 95 % of the values at or below it, so with fewer than 20 repetitions it is the maximum).
+ * One phase's times over a run's repetitions, in milliseconds: the mean (the multithreaded-json experiment's figure),
+ * the median (the mean of the two middle values for an even count), the minimum and the 95th percentile by nearest rank
+ * (the smallest value with at least 95 % of the values at or below it, so with fewer than 20 repetitions it is the
+ * maximum).
  */
 data class PhaseStats(val meanMs: Double, val medianMs: Double, val minMs: Double, val p95Ms: Double) {
     fun toJson() = JsonObject(mapOf(

@@ -49,8 +49,8 @@ class SerdeMetrics(registry: PrometheusRegistry, pool: SerdePool) {
             return scale.toString()
         }
 
-        // A phase of the seed's sizes spans ~20 µs (10 objects) to ~1.5 s (100000): finer at the bottom than the
-        // contract's run buckets, which start at 100 µs.
+        // A phase of the multithreaded-json experiment's sizes spans ~20 µs (10 objects) to ~1.5 s (100000): finer at
+        // the bottom than the contract's run buckets, which start at 100 µs.
         private val PHASE_BUCKETS = doubleArrayOf(
             0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
             1.0, 2.5, 5.0, 10.0,

@@ -11,10 +11,11 @@ import java.util.concurrent.atomic.AtomicLong
 
 /**
  * The one fixed pool of `json-multithreaded`, shared by every run of the service: two concurrent runs queue their
- * chunks here side by side instead of each starting threads of its own (the seed built a dispatcher per run, which is
- * part of why its N = 10 was 37 % slower). A plain executor rather than coroutines: the work is blocking CPU-bound
- * kotlinx calls made from a blocking Jetty thread, so coroutines would only wrap it in runBlocking; the executor gives
- * an exact busy count, a queue the tests can look at, and InterruptedException where a run waits (the 503 path).
+ * chunks here side by side instead of each starting threads of its own (the multithreaded-json experiment built a
+ * dispatcher per run, which is part of why its N = 10 was 37 % slower). A plain executor rather than coroutines: the
+ * work is blocking CPU-bound kotlinx calls made from a blocking Jetty thread, so coroutines would only wrap it in
+ * runBlocking; the executor gives an exact busy count, a queue the tests can look at, and InterruptedException where a
+ * run waits (the 503 path).
  */
 class SerdePool(val threads: Int) : AutoCloseable {
     init {

@@ -19,8 +19,8 @@ import lab.jvmserializer.workloads.nanosToMs
 import java.util.concurrent.CopyOnWriteArrayList
 
 /**
- * Seed 002: serialize then deserialize the spec's `objects` document, each phase timed apart, `repeat` times, every
- * repetition checked. Adding an approach is one entry in [approachesByName].
+ * The multithreaded-json experiment: serialize then deserialize the spec's `objects` document, each phase timed apart,
+ * `repeat` times, every repetition checked. Adding an approach is one entry in [approachesByName].
  */
 class SerdeWorkload(private val inputs: ObjectsInputs, config: Config = Config()) : Workload {
     /** The one pool every json-multithreaded run of this service shares. */

@@ -1,8 +1,9 @@
 'use strict';
-// The seed 000 table, for every approach of the Node services that serialize, side by side in one run: the stringify and parse
-// workloads exactly as the services run them (the same workload objects, minus HTTP) on the 20 MB records document.
+// The fibers-to-async table (docs/experiments/fibers-to-async.md), for every approach of the Node services that
+// serialize, side by side in one run: the stringify and parse workloads exactly as the services run them (the same
+// workload objects, minus HTTP) on the 20 MB records document.
 //
-//   node js-serializers/bench/seed-table.js [--size N] [--rounds N] [--json]
+//   node js-serializers/bench/fibers-to-async-table.js [--size N] [--rounds N] [--json]
 //
 // Each service's approaches run in a child on that service's Node line (node14-fibers on Node 14, node-async on
 // Node 24: the runtimes of mk/runtimes.mk, located through RUNTIMES, NODE14_VERSION and NODE24_VERSION as `make`
@@ -14,7 +15,7 @@
 //   shown as a result.
 // - interruption: one run with timeoutMs=50: whether the approach stopped, and when (overshoot past the 50 ms).
 // - a neighbour: one run beside a task due every millisecond (bench/lateness-probe.js), and how late its ticks ran:
-//   p99 and max. That is what other work on the same loop waits, where the seed's "efficiency" (ticks of a 5 ms
+//   p99 and max. That is what other work on the same loop waits, where the original's "efficiency" (ticks of a 5 ms
 //   timer seen / expected) measured the slices' length: a loop that turns every 5 ms scores 100 % while each of its
 //   neighbours waits up to 5 ms.
 // Rounds run the approaches one after the other, so a noisy neighbour slows all of them alike.
@@ -115,7 +116,7 @@ function table(headers, rows) {
 }
 
 function print(results, size, rounds) {
-  console.log(`# Seed 000 table: records document, size ${size} (${(results[0].rows[0].runs[0].bytes / 1e6).toFixed(1)} MB), ${rounds} rounds after a warm-up`);
+  console.log(`# fibers-to-async table: records document, size ${size} (${(results[0].rows[0].runs[0].bytes / 1e6).toFixed(1)} MB), ${rounds} rounds after a warm-up`);
   console.log(`${os.cpus().length} × ${os.cpus()[0].model}, ${os.platform()} ${os.release()}`);
   for (const result of results.filter((r) => r.nodeFlags.length > 0)) console.log(`${result.service} runs with ${result.nodeFlags.join(' ')}`);
   for (const workload of WORKLOADS) {
@@ -157,7 +158,7 @@ async function main() {
   for (const service of serializationServices()) results.push(await runChild(service, size, rounds));
   if (args.includes('--json')) console.log(JSON.stringify(results, null, 2));
   else print(results, size, rounds);
-  console.error(`raw results: ${saveBenchResults('seed-000', { size, rounds, at: new Date().toISOString(), services: results })}`);
+  console.error(`raw results: ${saveBenchResults('fibers-to-async', { size, rounds, at: new Date().toISOString(), services: results })}`);
   const failed = results.some((r) => r.rows.some((row) => !row.runs.every((run) => run.validated) || !row.neighbour.validated));
   if (failed) process.exitCode = 1;
 }

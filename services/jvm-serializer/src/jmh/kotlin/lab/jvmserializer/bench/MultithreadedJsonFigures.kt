@@ -1,10 +1,11 @@
 package lab.jvmserializer.bench
 
 /**
- * Seed 002's published means (shared/seeds/002_*.txt: MacBook Air M2, 8 cores, OpenJDK 21.0.5, a fixed pool of 8
- * threads, 100 runs each), in milliseconds by N. The seed has no Cbor figure at N = 100000, nor any for Jackson.
+ * The multithreaded-json experiment's published means (docs/experiments/multithreaded-json.md: MacBook Air M2,
+ * 8 cores, OpenJDK 21.0.5, a fixed pool of 8 threads, 100 runs each), in milliseconds by N. The original has no Cbor
+ * figure at N = 100000, nor any for Jackson.
  */
-object SeedFigures {
+object MultithreadedJsonFigures {
     val SIZES = listOf(10, 100, 1000, 10000, 100000)
 
     class Phases(val serializeMs: List<Double?>, val deserializeMs: List<Double?>)

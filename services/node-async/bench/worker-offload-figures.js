@@ -1,8 +1,8 @@
 'use strict';
-// Seed 004's published autocannon figures (its README: 100 connections, 30 s, POST test-data.json), in the bench's
-// table layout. Its Bytes/Sec percentiles are as printed; its unoptimized "Min" row is as printed (1 and 509 B, above
-// their own averages).
-const SEED = {
+// The worker-offload experiment's published autocannon figures (docs/experiments/worker-offload.md: 100 connections,
+// 30 s, POST test-data.json), in the bench's table layout. Its Bytes/Sec percentiles are as printed; its unoptimized
+// "Min" row is as printed (1 and 509 B, above their own averages).
+const ORIGINAL = {
   unoptimized: {
     latency: ['1748 ms', '6720 ms', '9642 ms', '9642 ms', '6169.29 ms', '2656.11 ms', '9642 ms'],
     requests: ['0', '0', '0', '1', '0.24', '0.43', '1'],
@@ -19,4 +19,4 @@ const SEED = {
   },
 };
 
-module.exports = { SEED };
+module.exports = { ORIGINAL };
