@@ -23,6 +23,7 @@ const { saveBenchResults } = require('./results-file');
 const { startGcPauses } = require('./gc-pauses');
 const { nextTurn } = require('../../node-kit/event-loop');
 const { serializationServices, runOnServiceNode, ROOT } = require('./serialization-services');
+const { runRequest } = require('./run-request');
 
 const BLOCK_BOUND_MS = 10;
 const MODES = ['alone', 'after the others', 'after the others and a full collection'];
@@ -33,7 +34,7 @@ async function child(approachesPath, size, rounds, workloadName) {
   const { serializationWorkloads } = require('../serialization-service');
   const { approaches } = require(path.resolve(ROOT, approachesPath));
   const workload = serializationWorkloads(approaches)[workloadName];
-  const run = (approach) => workload.run({ approach, params: { size, seed: 1, yieldMs: 5, timeoutMs: 0, body: 0 } });
+  const run = (approach) => workload.run(runRequest(workload, approach, { size, seed: 1, yieldMs: 5 }));
   const timedFast = async (collectFirst) => {
     let freedMb = null;
     if (collectFirst) {

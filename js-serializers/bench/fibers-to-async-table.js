@@ -27,6 +27,7 @@ const { startLatenessProbe, PERIOD_MS } = require('./lateness-probe');
 const { startGcPauses } = require('./gc-pauses');
 const { nextTurn } = require('../../node-kit/event-loop');
 const { serializationServices, runOnServiceNode, ROOT } = require('./serialization-services');
+const { runRequest } = require('./run-request');
 
 const WORKLOADS = ['stringify', 'parse'];
 const INTERRUPT_AFTER_MS = 50;
@@ -41,8 +42,7 @@ async function child(approachesPath, size, rounds) {
   const progress = (text) => process.stderr.write(`  ${text}\n`);
   for (const name of WORKLOADS) {
     const workload = workloads[name];
-    const params = (extra) => Object.assign({ size, seed: 1, yieldMs: 5, timeoutMs: 0, body: 0 }, extra);
-    const run = (approach, extra) => workload.run({ approach, params: params(extra) });
+    const run = (approach, extra) => workload.run(runRequest(workload, approach, Object.assign({ size, seed: 1, yieldMs: 5 }, extra)));
     // A timed run, with the collector's longest pause during it (a pause is one step of V8's: a block of its own).
     const timedRun = async (approach) => {
       const stop = startGcPauses();
