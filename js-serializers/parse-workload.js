@@ -14,9 +14,9 @@ const PARAMS = DOCUMENT_PARAMS;
 /**
  * approaches: {name: approach} in the shape of parse-approaches.js; `native` is added first.
  * inputs: node-kit's createInputs, shared with the service's other workloads; documents: node-kit's store of users'
- * documents (or null).
+ * documents (or null); plugins: serializer-plugins.js' registry (or null), whose checked plugins join the approaches.
  */
-function parseWorkload(approaches, inputs, documents) {
+function parseWorkload(approaches, inputs, documents, plugins) {
   const all = Object.assign({ native: approachesModule.native }, approaches);
   const textBytes = new Map(); // the UTF-8 length of each generated text, measured once (a few entries: cleared past 64)
   const generatedText = async (spec) => {
@@ -28,8 +28,14 @@ function parseWorkload(approaches, inputs, documents) {
     }
     return { text, bytes: textBytes.get(key) };
   };
+  const builtIn = Object.keys(all);
+  const names = () => (plugins ? builtIn.concat(plugins.names('parse')) : builtIn);
+  const approachOf = (name) => (Object.prototype.hasOwnProperty.call(all, name) ? all[name] : plugins.approach('parse', name));
   return {
-    approaches: Object.keys(all),
+    get approaches() {
+      return names();
+    },
+    unavailable: (name) => (plugins ? plugins.unavailable('parse', name, names()) : null),
     params: PARAMS,
     caseOf,
     async run({ approach, params }, { signal: clientSignal } = {}) {
@@ -38,7 +44,7 @@ function parseWorkload(approaches, inputs, documents) {
         const { text, bytes } = input.held ? input.held : await generatedText(input.spec);
         const expected = await input.reference;
         const stats = { yields: 0 };
-        const run = await runControlled((signal) => all[approach](text, { yieldMs: params.yieldMs, signal, stats }), {
+        const run = await runControlled((signal) => approachOf(approach)(text, { yieldMs: params.yieldMs, signal, stats }), {
           timeoutMs: params.timeoutMs,
           clientSignal,
         });

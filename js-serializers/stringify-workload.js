@@ -16,12 +16,18 @@ const PARAMS = Object.assign({}, DOCUMENT_PARAMS, {
 /**
  * approaches: {name: approach} in the shape of stringify-approaches.js; `native` is added first.
  * inputs: node-kit's createInputs, shared with the service's other workloads; documents: node-kit's store of users'
- * documents (or null).
+ * documents (or null); plugins: serializer-plugins.js' registry (or null), whose checked plugins join the approaches.
  */
-function stringifyWorkload(approaches, inputs, documents) {
+function stringifyWorkload(approaches, inputs, documents, plugins) {
   const all = Object.assign({ native: approachesModule.native }, approaches);
+  const builtIn = Object.keys(all);
+  const names = () => (plugins ? builtIn.concat(plugins.names('stringify')) : builtIn);
+  const approachOf = (name) => (Object.prototype.hasOwnProperty.call(all, name) ? all[name] : plugins.approach('stringify', name));
   return {
-    approaches: Object.keys(all),
+    get approaches() {
+      return names();
+    },
+    unavailable: (name) => (plugins ? plugins.unavailable('stringify', name, names()) : null),
     params: PARAMS,
     caseOf,
     streams: (params) => params.body === 1,
@@ -29,7 +35,7 @@ function stringifyWorkload(approaches, inputs, documents) {
       const input = runInput(params, inputs, documents);
       try {
         const value = input.held ? input.held.value : await inputs.input(input.spec);
-        return await stringifyRun(all[approach], value, await input.reference, params, options);
+        return await stringifyRun(approachOf(approach), value, await input.reference, params, options);
       } finally {
         if (input.held) input.held.release();
       }

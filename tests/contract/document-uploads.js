@@ -126,4 +126,4 @@ function documentUploadSuite(test, assert, makeService) {
   });
 }
 
-module.exports = { documentUploadSuite };
+module.exports = { documentUploadSuite, put };
