@@ -7,6 +7,7 @@ const { runControlled, controlFields } = require('../node-kit/run-control');
 const { hashText } = require('./text-hash');
 const fastStringify = require('./fast-stringify');
 const { DOCUMENT_PARAMS, runInput, caseOf } = require('./document-params');
+const { withPlugins } = require('./serializer-plugins');
 const approachesModule = require('./parse-approaches');
 
 const PARAMS = DOCUMENT_PARAMS;
@@ -28,14 +29,12 @@ function parseWorkload(approaches, inputs, documents, plugins) {
     }
     return { text, bytes: textBytes.get(key) };
   };
-  const builtIn = Object.keys(all);
-  const names = () => (plugins ? builtIn.concat(plugins.names('parse')) : builtIn);
-  const approachOf = (name) => (Object.prototype.hasOwnProperty.call(all, name) ? all[name] : plugins.approach('parse', name));
+  const { names, approachOf, unavailable } = withPlugins('parse', all, plugins);
   return {
     get approaches() {
       return names();
     },
-    unavailable: (name) => (plugins ? plugins.unavailable('parse', name, names()) : null),
+    unavailable,
     params: PARAMS,
     caseOf,
     async run({ approach, params }, { signal: clientSignal } = {}) {

@@ -100,6 +100,20 @@ function serializerPlugins(settings, approaches, log = (line) => console.error(`
   };
 }
 
+/**
+ * A workload's approaches with the plugins': all ({name: approach}, the built-in ones) and plugins (the registry, or
+ * null) -> {names() (built-in first, then the checked plugins), approachOf(name), unavailable(name) (params.js)}.
+ */
+function withPlugins(workload, all, plugins) {
+  const builtIn = Object.keys(all);
+  const names = () => (plugins ? builtIn.concat(plugins.names(workload)) : builtIn);
+  return {
+    names,
+    approachOf: (name) => (Object.prototype.hasOwnProperty.call(all, name) ? all[name] : plugins.approach(workload, name)),
+    unavailable: (name) => (plugins ? plugins.unavailable(workload, name, names()) : null),
+  };
+}
+
 /** One plugin: {name, source, why (it cannot be used) | approaches with workloads: {workload: status}}. */
 function load(source, builtIn, loaded, log) {
   let plugin;
@@ -145,4 +159,4 @@ function refusal(named, workload, allowed) {
   return badRequest(`${what}, which departs from native ${workload} at conformance case "${status.case}": ${status.why}`, Object.assign({ case: status.case }, details));
 }
 
-module.exports = { serializerPlugins, pluginSettings, DEFAULT_CHECK_TIMEOUT_MS };
+module.exports = { serializerPlugins, pluginSettings, withPlugins, DEFAULT_CHECK_TIMEOUT_MS };

@@ -7,6 +7,7 @@ const { runControlled, controlFields } = require('../node-kit/run-control');
 const { createTextHash, hashText } = require('./text-hash');
 const { writeText } = require('./sink-writer');
 const { DOCUMENT_PARAMS, runInput, caseOf } = require('./document-params');
+const { withPlugins } = require('./serializer-plugins');
 const approachesModule = require('./stringify-approaches');
 
 const PARAMS = Object.assign({}, DOCUMENT_PARAMS, {
@@ -20,14 +21,12 @@ const PARAMS = Object.assign({}, DOCUMENT_PARAMS, {
  */
 function stringifyWorkload(approaches, inputs, documents, plugins) {
   const all = Object.assign({ native: approachesModule.native }, approaches);
-  const builtIn = Object.keys(all);
-  const names = () => (plugins ? builtIn.concat(plugins.names('stringify')) : builtIn);
-  const approachOf = (name) => (Object.prototype.hasOwnProperty.call(all, name) ? all[name] : plugins.approach('stringify', name));
+  const { names, approachOf, unavailable } = withPlugins('stringify', all, plugins);
   return {
     get approaches() {
       return names();
     },
-    unavailable: (name) => (plugins ? plugins.unavailable('stringify', name, names()) : null),
+    unavailable,
     params: PARAMS,
     caseOf,
     streams: (params) => params.body === 1,
