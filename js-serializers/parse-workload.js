@@ -7,6 +7,7 @@ const { runControlled, controlFields } = require('../node-kit/run-control');
 const { hashText } = require('./text-hash');
 const fastStringify = require('./fast-stringify');
 const { DOCUMENT_PARAMS, runInput, caseOf } = require('./document-params');
+const { withPlugins } = require('./serializer-plugins');
 const approachesModule = require('./parse-approaches');
 
 const PARAMS = DOCUMENT_PARAMS;
@@ -14,9 +15,9 @@ const PARAMS = DOCUMENT_PARAMS;
 /**
  * approaches: {name: approach} in the shape of parse-approaches.js; `native` is added first.
  * inputs: node-kit's createInputs, shared with the service's other workloads; documents: node-kit's store of users'
- * documents (or null).
+ * documents (or null); plugins: serializer-plugins.js' registry (or null), whose checked plugins join the approaches.
  */
-function parseWorkload(approaches, inputs, documents) {
+function parseWorkload(approaches, inputs, documents, plugins) {
   const all = Object.assign({ native: approachesModule.native }, approaches);
   const textBytes = new Map(); // the UTF-8 length of each generated text, measured once (a few entries: cleared past 64)
   const generatedText = async (spec) => {
@@ -28,8 +29,12 @@ function parseWorkload(approaches, inputs, documents) {
     }
     return { text, bytes: textBytes.get(key) };
   };
+  const { names, approachOf, unavailable } = withPlugins('parse', all, plugins);
   return {
-    approaches: Object.keys(all),
+    get approaches() {
+      return names();
+    },
+    unavailable,
     params: PARAMS,
     caseOf,
     async run({ approach, params }, { signal: clientSignal } = {}) {
@@ -38,7 +43,7 @@ function parseWorkload(approaches, inputs, documents) {
         const { text, bytes } = input.held ? input.held : await generatedText(input.spec);
         const expected = await input.reference;
         const stats = { yields: 0 };
-        const run = await runControlled((signal) => all[approach](text, { yieldMs: params.yieldMs, signal, stats }), {
+        const run = await runControlled((signal) => approachOf(approach)(text, { yieldMs: params.yieldMs, signal, stats }), {
           timeoutMs: params.timeoutMs,
           clientSignal,
         });

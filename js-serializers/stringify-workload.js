@@ -8,6 +8,7 @@ const { runControlled, controlFields } = require('../node-kit/run-control');
 const { createTextHash, hashText } = require('./text-hash');
 const { writeText } = require('./sink-writer');
 const { DOCUMENT_PARAMS, runInput, caseOf } = require('./document-params');
+const { withPlugins } = require('./serializer-plugins');
 const approachesModule = require('./stringify-approaches');
 
 const PARAMS = Object.assign({}, DOCUMENT_PARAMS, {
@@ -17,12 +18,16 @@ const PARAMS = Object.assign({}, DOCUMENT_PARAMS, {
 /**
  * approaches: {name: approach} in the shape of stringify-approaches.js; `native` is added first.
  * inputs: node-kit's createInputs, shared with the service's other workloads; documents: node-kit's store of users'
- * documents (or null).
+ * documents (or null); plugins: serializer-plugins.js' registry (or null), whose checked plugins join the approaches.
  */
-function stringifyWorkload(approaches, inputs, documents) {
+function stringifyWorkload(approaches, inputs, documents, plugins) {
   const all = Object.assign({ native: approachesModule.native }, approaches);
+  const { names, approachOf, unavailable } = withPlugins('stringify', all, plugins);
   return {
-    approaches: Object.keys(all),
+    get approaches() {
+      return names();
+    },
+    unavailable,
     params: PARAMS,
     caseOf,
     streams: (params) => params.body === 1,
@@ -30,7 +35,7 @@ function stringifyWorkload(approaches, inputs, documents) {
       const input = runInput(params, inputs, documents);
       try {
         const value = input.held ? input.held.value : await inputs.input(input.spec);
-        return await stringifyRun(all[approach], value, await input.reference, params, options);
+        return await stringifyRun(approachOf(approach), value, await input.reference, params, options);
       } finally {
         if (input.held) input.held.release();
       }

@@ -156,15 +156,21 @@ function buildApp(definition, metrics, state) {
       },
     );
   });
-  const info = {
-    service: definition.name,
-    runtime: definition.runtime,
-    restarts: definition.restarts,
-    libraries: definition.libraries,
-    workloads: Object.fromEntries(Object.entries(definition.workloads).map(([name, w]) => [name, describeWorkload(w)])),
+  // Read on each request: a workload's approaches can change while the service runs (serializer plugins join once
+  // checked), and an entry of definition.info may be a function for a section that changes (their states).
+  const info = () => {
+    const now = {
+      service: definition.name,
+      runtime: definition.runtime,
+      restarts: definition.restarts,
+      libraries: definition.libraries,
+      workloads: Object.fromEntries(Object.entries(definition.workloads).map(([name, w]) => [name, describeWorkload(w)])),
+    };
+    // What a service adds about its own routes (node-async: the worker pool).
+    for (const [key, value] of Object.entries(definition.info || {})) now[key] = typeof value === 'function' ? value() : value;
+    return now;
   };
-  Object.assign(info, definition.info); // what a service adds about its own routes (node-async: the worker pool)
-  app.get('/info', (req, res) => res.json(info));
+  app.get('/info', (req, res) => res.json(info()));
   app.get('/run/:workload', runWorkload(definition, metrics, concurrencyLimiter(definition.maxConcurrentRuns)));
   addRoutes(app, routes);
   // gate.js took every request no route has; this is the contract's 404 should express disagree.

@@ -46,6 +46,10 @@ function parseRunRequest(workload, query) {
   }
   const approach = approaches[0];
   if (!workload.approaches.includes(approach)) {
+    // An approach the workload knows but cannot run now (a serializer plugin that failed its check, or is still being
+    // checked) is refused with why, in the same shape.
+    const refusal = workload.unavailable ? workload.unavailable(approach) : null;
+    if (refusal) throw refusal;
     throw badRequest(`approach must be one of ${workload.approaches.join(', ')}`, {
       parameter: 'approach',
       allowed: workload.approaches,

@@ -13,8 +13,8 @@ const os = require('os');
 const { performance } = require('perf_hooks');
 const { parse } = require('../fast-parse');
 const { startGapMonitor } = require('../../node-kit/timer-gap');
-const { shapes } = require('../test/torture-corpus');
-const { randomText, textOf } = require('../test/parse-corpus');
+const { shapes } = require('../conformance/torture-corpus');
+const { randomText, textOf } = require('../conformance/parse-corpus');
 const { generate } = require('../../payloads/js/index');
 const { saveBenchResults } = require('./results-file');
 

@@ -12,7 +12,7 @@ const os = require('os');
 const { performance } = require('perf_hooks');
 const { stringify, chunks } = require('../fast-stringify');
 const { startGapMonitor } = require('../../node-kit/timer-gap');
-const { shapes } = require('../test/torture-corpus');
+const { shapes } = require('../conformance/torture-corpus');
 const { generate } = require('../../payloads/js/index');
 const { saveBenchResults } = require('./results-file');
 

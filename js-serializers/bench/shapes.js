@@ -7,7 +7,7 @@
 // pick it up.
 // Node 14 syntax: the Node 14 run of the test loads this file.
 const { mulberry32 } = require('../../payloads/js/index');
-const { shapes: torture } = require('../test/torture-corpus');
+const { shapes: torture } = require('../conformance/torture-corpus');
 
 // Letters, digits, spaces and punctuation that JSON never escapes, for text a serializer only has to copy.
 const PLAIN_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789     .,;:!?-()';

@@ -7,9 +7,9 @@ const { execFileSync } = require('node:child_process');
 const { parse, parseChunks, AbortError, MAX_BATCH_CHARS } = require('../fast-parse');
 const fastStringify = require('../fast-stringify');
 const { maxSliceChars } = require('../../node-kit/slices');
-const { valid, invalid, tortureTexts, randomText, firstDifference } = require('./parse-corpus');
+const { valid, invalid, tortureTexts, randomText, firstDifference } = require('../conformance/parse-corpus');
 const { abortAfterYields } = require('./abort-after-yields');
-const { shapes } = require('./torture-corpus');
+const { shapes } = require('../conformance/torture-corpus');
 const { generate } = require('../../payloads/js/index');
 
 // Slices so thin that every batch, piece and descent boundary is crossed; one step per slice for short texts.
@@ -300,7 +300,7 @@ test('the corpus is run on Node 14 too, when that runtime is installed', (t) => 
   if (!fs.existsSync(node14)) return t.skip(`no Node 14 runtime at ${node14}`);
   const script = `
     const { parse } = require(${JSON.stringify(path.join(__dirname, '../fast-parse'))});
-    const corpus = require(${JSON.stringify(path.join(__dirname, 'parse-corpus'))});
+    const corpus = require(${JSON.stringify(path.join(__dirname, '..', 'conformance', 'parse-corpus'))});
     (async () => {
       const failures = [];
       const texts = corpus.valid.concat(corpus.tortureTexts());

@@ -7,7 +7,7 @@ const { execFileSync } = require('node:child_process');
 const { Writable } = require('node:stream');
 const { stringify, chunks, pipeTo } = require('../fast-stringify');
 const { maxSliceChars } = require('../../node-kit/slices');
-const { cases, shapes } = require('./torture-corpus');
+const { cases, shapes } = require('../conformance/torture-corpus');
 const { SHAPES } = require('../bench/shapes');
 const { abortAfterYields } = require('./abort-after-yields');
 const { keepingSink } = require('../bench/keeping-sink');
@@ -120,7 +120,7 @@ test('the corpus is run on Node 14 too, when that runtime is installed', (t) => 
   if (!fs.existsSync(node14)) return t.skip('no Node 14 runtime in .runtimes/');
   const script = `
     const { stringify } = require(${JSON.stringify(path.join(__dirname, '../fast-stringify'))});
-    const { cases } = require(${JSON.stringify(path.join(__dirname, 'torture-corpus'))});
+    const { cases } = require(${JSON.stringify(path.join(__dirname, '..', 'conformance', 'torture-corpus'))});
     const outcome = (f) => { try { return { text: f() }; } catch (e) { return { error: e.constructor.name }; } };
     (async () => {
       const failures = [];

@@ -8,7 +8,7 @@
 //   node isolated-conformance.js <approaches module> <workload> <approach> <first case index>
 // where the module exports {approaches: {<workload>: {<approach>: fn}}}. Node 14 syntax.
 const { execFile } = require('child_process');
-const { corpusOf, DEFAULT_CASE_TIMEOUT_MS, HUNG } = require('./conformance');
+const { corpusOf, DEFAULT_CASE_TIMEOUT_MS, HUNG } = require('../conformance/conformance');
 
 async function child(modulePath, workload, approachName, first) {
   const approach = require(modulePath).approaches[workload][approachName];

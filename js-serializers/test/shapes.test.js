@@ -12,7 +12,7 @@ const { keepingSink } = require('../bench/keeping-sink');
 const { stringify, chunks, pipeTo } = require('../fast-stringify');
 const { parse } = require('../fast-parse');
 const { SHAPES, textOf } = require('../bench/shapes');
-const { firstDifference } = require('./parse-corpus');
+const { firstDifference } = require('../conformance/parse-corpus');
 
 const test = require('./test-runner');
 

@@ -34,7 +34,7 @@ const { countWork, sizeOf, WORK_MS } = require('./work-counts');
 const { members } = require('../bench/tree-families');
 const { mulberry32 } = require('../../payloads/js/index');
 const { SHAPES, textOf, shapeNamed } = require('../bench/shapes');
-const { cases } = require('./torture-corpus');
+const { cases } = require('../conformance/torture-corpus');
 
 // The module under guard: FAST_STRINGIFY names another file (an older revision's, to check that the guard catches it).
 const FAST_STRINGIFY = require.resolve(process.env.FAST_STRINGIFY ? path.resolve(process.env.FAST_STRINGIFY) : '../fast-stringify');
@@ -288,7 +288,7 @@ function isPlain(value) {
 // (PARSE_CALLS); its modelled time against native's one call (PARSE_MODELLED); and its slices (PARSE_SLICES).
 const FAST_PARSE = require.resolve(process.env.FAST_PARSE ? path.resolve(process.env.FAST_PARSE) : '../fast-parse');
 const fastParse = require(FAST_PARSE);
-const { valid } = require('./parse-corpus');
+const { valid } = require('../conformance/parse-corpus');
 
 const PARSE_CHARS = { perChar: 1.25, perCall: 4 };
 const PARSE_SCANNED = { base: 1024, perChar: 2.5 };

@@ -117,7 +117,7 @@ function createRunner({ config, metrics, log, documents }) {
       if (!signal.aborted) throw err;
     }
     if (!signal.aborted) {
-      Object.assign(meta, { startedAt: new Date().toISOString(), machine: machine(), lab: labOf(), prometheus: config.prometheusUrl, targets: await describeTargets(targets) });
+      Object.assign(meta, { startedAt: new Date().toISOString(), machine: machine(), lab: labOf(), prometheus: config.prometheusUrl, targets: await describeTargets(targets, config.waitTimeoutMs, log, signal) });
       // The coverage comes from what the targets run now (their /info).
       suite = handOff ? withDocument(loaded, meta.targets, handOff, options.document, options.durationSeconds) : withCoverage(loaded, manifests, meta.targets);
       checkScenarios(suite.name, suite.scenarios, config.targets);

@@ -1,6 +1,6 @@
 'use strict';
 // Whether a target is healthy (its /healthz), waiting until every target is, and what each one runs (its /info) for
-// the results' metadata.
+// the results' metadata and the suite's coverage.
 const { setTimeout: sleep } = require('node:timers/promises');
 
 const POLL_MS = 500;
@@ -66,9 +66,26 @@ async function waitForTargets(targets, timeoutMs, log, signal) {
   }
 }
 
-async function describeTargets(targets) {
-  const entries = await Promise.all(Object.entries(targets).map(async ([name, url]) => [name, Object.assign({ url }, await getJson(`${url}/info`))]));
-  return Object.fromEntries(entries);
+/** Whether a target's /info lists serializer plugins still being checked: they join its approaches once checked. */
+const checkingPlugins = (info) => Boolean(info.plugins?.plugins?.some((plugin) => plugin.state === 'checking'));
+
+/**
+ * Every target's /info ({name: info with its url}), once none lists serializer plugins still being checked (so that
+ * a suite's coverage, generated from it, has them), or as it is after timeoutMs or when signal aborts.
+ */
+async function describeTargets(targets, timeoutMs = 0, log = () => {}, signal = undefined) {
+  const deadline = Date.now() + timeoutMs;
+  let lastReport = 0;
+  for (;;) {
+    const entries = await Promise.all(Object.entries(targets).map(async ([name, url]) => [name, Object.assign({ url }, await getJson(`${url}/info`))]));
+    const pending = entries.filter(([, info]) => checkingPlugins(info)).map(([name]) => name);
+    if (pending.length === 0 || Date.now() > deadline || signal?.aborted) return Object.fromEntries(entries);
+    if (Date.now() - lastReport > 5000) {
+      log(`waiting for ${pending.join(', ')} to finish checking serializer plugins`);
+      lastReport = Date.now();
+    }
+    await sleep(POLL_MS, undefined, { signal }).catch(() => {});
+  }
 }
 
 module.exports = { waitForTargets, describeTargets, unhealthy, gone };

@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { locateJsonError } = require('../json-syntax-error');
-const { valid, invalid, tortureTexts, randomText } = require('../../js-serializers/test/parse-corpus');
+const { valid, invalid, tortureTexts, randomText } = require('../../js-serializers/conformance/parse-corpus');
 const { mulberry32 } = require('../../payloads/js/index');
 
 const parses = (text) => {

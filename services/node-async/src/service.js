@@ -5,6 +5,7 @@ const express = require('express');
 const promClient = require('prom-client');
 const { createService, packageVersions } = require('../../../node-kit');
 const { serializationWorkloads } = require('../../../js-serializers/serialization-service');
+const { serializerPlugins, pluginSettings } = require('../../../js-serializers/serializer-plugins');
 const { approaches, LIBRARIES } = require('./approaches');
 const { csvWorkload } = require('../../../csv-parsers/csv-workload');
 const { workerOffload } = require('./offload');
@@ -14,24 +15,25 @@ const { uploadConfig, checkUploadSettings } = require('./csv-upload-settings');
 const DEFAULT_PORT = 3002;
 
 /**
- * options.offload and options.upload override the environment's settings (tests use a small queue, a short timeout,
- * small caps). Throws when the CSV upload caps do not fit the heap (csv-upload-settings.js).
+ * options.offload, options.upload and options.plugins override the environment's settings (tests use a small queue,
+ * a short timeout, small caps, a folder of plugins). Throws when the CSV upload caps do not fit the heap (csv-upload-settings.js).
  * Returns node-kit's service plus `pool`.
  */
 function makeService(options = {}) {
   const uploadSettings = checkUploadSettings(Object.assign(uploadConfig(), options.upload));
   const offload = workerOffload({ promClient, config: options.offload });
+  const plugins = serializerPlugins(Object.assign(pluginSettings(), options.plugins), approaches);
   const service = createService({
     name: 'node-async',
     defaultPort: DEFAULT_PORT,
     express,
     promClient,
     libraries: packageVersions(require, LIBRARIES),
-    workloads: (metrics, documents) => Object.assign(serializationWorkloads(approaches, documents), { csv: csvWorkload(approaches.csv) }),
+    workloads: (metrics, documents) => Object.assign(serializationWorkloads(approaches, documents, plugins), { csv: csvWorkload(approaches.csv) }),
     routes: (metrics) => offload.routes(metrics).concat(csvUploadRoutes(approaches.csv, uploadSettings)),
-    close: offload.close,
+    close: () => Promise.all([offload.close(), plugins.close()]),
     documents: true,
-    info: Object.assign({ csvUpload: uploadSettings }, offload.info),
+    info: Object.assign({ csvUpload: uploadSettings, plugins: plugins.info }, offload.info),
   });
   return Object.assign(service, { pool: offload.pool }); // the tests stop a worker through it
 }

@@ -1,5 +1,5 @@
 'use strict';
-// Each approach's departures from native on the lab's corpora (js-serializers/test/conformance.js): the lab's own
+// Each approach's departures from native on the lab's corpora (js-serializers/conformance/conformance.js): the lab's own
 // approaches have none; the third-party libraries' are pinned in js-serializers/test/library-departures.js.
 const path = require('node:path');
 const test = require('node:test');

@@ -3,11 +3,13 @@ const express = require('express');
 const promClient = require('prom-client');
 const { packageVersions } = require('../../../node-kit');
 const { serializationService } = require('../../../js-serializers/serialization-service');
+const { serializerPlugins, pluginSettings } = require('../../../js-serializers/serializer-plugins');
 const { approaches, LIBRARIES } = require('./approaches');
 
 const DEFAULT_PORT = 3001;
 
-function makeService() {
+/** options.plugins overrides the environment's plugin settings (serializer-plugins.js' pluginSettings; tests). */
+function makeService(options = {}) {
   return serializationService({
     name: 'node14-fibers',
     defaultPort: DEFAULT_PORT,
@@ -15,6 +17,7 @@ function makeService() {
     promClient,
     libraries: packageVersions(require, LIBRARIES),
     approaches,
+    plugins: serializerPlugins(Object.assign(pluginSettings(), options.plugins), approaches),
     documents: true,
   });
 }

@@ -1,5 +1,5 @@
 'use strict';
-// Each approach's departures from native on the lab's corpora (js-serializers/test/conformance.js): the lab's own
+// Each approach's departures from native on the lab's corpora (js-serializers/conformance/conformance.js): the lab's own
 // approaches have none; the third-party library's are pinned in js-serializers/test/library-departures.js.
 // Runs on Node 14, where node:test does not exist: the `test` package is its port.
 const path = require('path');

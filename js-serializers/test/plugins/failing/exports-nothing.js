@@ -1,0 +1,3 @@
+'use strict';
+// A serializer plugin with neither stringify nor parse.
+module.exports = { name: 'exports-nothing', stringify: 'not a function' };

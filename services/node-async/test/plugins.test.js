@@ -1,0 +1,17 @@
+'use strict';
+// Serializer plugins in node-async (js-serializers/test/plugins-suite.js), and the smoke suite's coverage, generated
+// from /info, picking up a checked plugin as a scenario of its own.
+const test = require('node:test');
+const assert = require('node:assert');
+const { pluginsSuite } = require('../../../js-serializers/test/plugins-suite');
+const { readManifests } = require('../../../lab-topology/manifests');
+const { coverageOf } = require('../../../load/src/coverage');
+const { makeService } = require('../src/service');
+
+pluginsSuite(test, assert, makeService, (info) => {
+  const manifest = readManifests().find((m) => m.name === 'node-async');
+  const paths = coverageOf(manifest, info).map((scenario) => scenario.path);
+  for (const workload of ['stringify', 'parse']) {
+    assert.ok(paths.some((p) => p.startsWith(`/run/${workload}?approach=example-chunked-json`)), paths.join('\n'));
+  }
+});
