@@ -87,6 +87,8 @@ function createServer({ runner, metrics, suitesDir, timeouts, hostNames, config,
     'PUT /documents': async (res, query, segments, req) => {
       parseOnlyParams({}, query);
       if (shuttingDown) throw new HttpError(503, 'the load driver is shutting down');
+      // Handing a document over makes every service read and hash it: a measurement running meanwhile would pay.
+      if (runner.running()) throw new HttpError(409, `suite ${runner.latest().suite} is running: a document handed over now would disturb its measurements; POST /runs/stop ends it`, { state: runner.latest().state });
       const { status, body } = await documents.put(req);
       sendJson(res, status, body);
     },

@@ -141,3 +141,22 @@ test('a document is kept by its sha256, handed to every target, and the try suit
   assert.match(html, /id="document-choice"/);
   assert.match(html, new RegExp(`data-pick="node-async/parse/${run.choice.groups[1].pick}"`));
 });
+
+test('a document is refused while a suite runs, since handing it over would disturb the measurement', async (t) => {
+  const svc = await service(t, {});
+  const driver = await driverWith(t, { 'node-async': svc.url });
+  const sha256 = (await put(driver.url, DOCUMENT)).json.sha256;
+  // Scenarios of two minutes: the run lasts until this test stops it.
+  const started = await request(`${driver.url}/runs?suite=try&document=${sha256}&durationSeconds=120`, { method: 'POST' });
+  assert.strictEqual(started.status, 202, started.text);
+  const refused = await put(driver.url, '{"another": "document"}');
+  assert.strictEqual(refused.status, 409, JSON.stringify(refused.json));
+  assert.match(refused.json.error, /suite try is running.*POST \/runs\/stop/);
+  assert.deepStrictEqual((await request(`${driver.url}/documents`)).json.documents.map((d) => d.sha256), [sha256], 'nothing more kept');
+  assert.strictEqual((await request(`${driver.url}/runs/stop`, { method: 'POST' })).status, 200);
+  await until('the run stopped', 120000, async () => {
+    const { state } = (await request(`${driver.url}/runs/latest`)).json;
+    return { done: !['waiting', 'running'].includes(state), why: state };
+  });
+  assert.strictEqual((await put(driver.url, '{"another": "document"}')).status, 201, 'taken once no suite runs');
+});
