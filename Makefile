@@ -8,7 +8,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'node-kit/test/*.test.js' 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js'
 
-.PHONY: setup system-packages native try bench-stringify bench-shapes bench-shapes-quick bench-offload bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration test-images smoke \
+.PHONY: setup system-packages native try bench-stringify bench-shapes bench-shapes-quick bench-offload bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -73,6 +73,11 @@ bench-shapes-quick: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
 # alone, the main-thread lag and the targets.
 bench-offload: setup
 	$(NODE) services/node-async/bench/offload-bench.js
+
+# What users' documents cost a service's memory: ten different 20 MB documents handed to node-async one after another,
+# each run through stringify and parse, its RSS after each (target: after ten at most 1.5x after one).
+bench-documents: setup
+	$(NODE) services/node-async/bench/document-store-memory.js
 
 # The async-char-streams list (docs/experiments/async-char-streams.md): every CSV parser on a document sized like the
 # original's (50 002 rows, 65 536-character chunks), with ratios to the in-memory parser; every run's rows checked

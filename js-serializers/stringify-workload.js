@@ -7,7 +7,7 @@
 const { runControlled, controlFields } = require('../node-kit/run-control');
 const { createTextHash, hashText } = require('./text-hash');
 const { writeText } = require('./sink-writer');
-const { DOCUMENT_PARAMS, runInput, caseOf } = require('./document-params');
+const { DOCUMENT_PARAMS, runInput, documentValue, caseOf } = require('./document-params');
 const { withPlugins } = require('./serializer-plugins');
 const approachesModule = require('./stringify-approaches');
 
@@ -34,7 +34,7 @@ function stringifyWorkload(approaches, inputs, documents, plugins) {
     async run({ approach, params }, options = {}) {
       const input = runInput(params, inputs, documents);
       try {
-        const value = input.held ? input.held.value : await inputs.input(input.spec);
+        const value = await (input.held ? documentValue(input.held, params.yieldMs) : inputs.input(input.spec));
         return await stringifyRun(approachOf(approach), value, await input.reference, params, options);
       } finally {
         if (input.held) input.held.release();

@@ -21,7 +21,10 @@ function documentSettings(envInteger) {
 
 /** maxCount documents and maxBytes of their text at most. */
 function createDocumentStore({ maxCount, maxBytes }) {
-  const documents = new Map(); // sha256 -> {sha256, bytes, text, value, holds}, least recently used first
+  // Texts only: a parsed value costs several times its text (a 20 MB records document held ~80 MB of RSS with its
+  // value), which the byte cap would not see. A run that needs the value parses the text (js-serializers keeps the
+  // last one parsed).
+  const documents = new Map(); // sha256 -> {sha256, bytes, text, reference, holds}, least recently used first
   let storedBytes = 0;
 
   const touch = (entry) => {
@@ -42,11 +45,11 @@ function createDocumentStore({ maxCount, maxBytes }) {
 
   return {
     /**
-     * Keeps a document ({sha256, bytes, text, value, reference}: reference is the sha256 of native JSON.stringify's
-     * text of value, which every run's output is checked against); returns {sha256, bytes, created}. Throws 413 for a document
+     * Keeps a document ({sha256, bytes, text, reference}: reference is the sha256 of native JSON.stringify's
+     * text of its value, which every run's output is checked against); returns {sha256, bytes, created}. Throws 413 for a document
      * larger than the whole store, 503 when the documents runs hold leave no room.
      */
-    add({ sha256, bytes, text, value, reference }) {
+    add({ sha256, bytes, text, reference }) {
       const known = documents.get(sha256);
       if (known) {
         touch(known);
@@ -54,7 +57,7 @@ function createDocumentStore({ maxCount, maxBytes }) {
       }
       if (bytes > maxBytes) throw new HttpError(413, `the document (${bytes} bytes) is larger than the store (${maxBytes} bytes)`, { limitBytes: maxBytes });
       if (!makeRoom(bytes)) throw busy('the stored documents are all in use by runs; retry when they end', { maxCount, maxBytes });
-      documents.set(sha256, { sha256, bytes, text, value, reference, holds: 0 });
+      documents.set(sha256, { sha256, bytes, text, reference, holds: 0 });
       storedBytes += bytes;
       return { sha256, bytes, created: true };
     },
@@ -67,8 +70,8 @@ function createDocumentStore({ maxCount, maxBytes }) {
       entry.holds++;
       let released = false;
       return {
+        sha256,
         text: entry.text,
-        value: entry.value,
         bytes: entry.bytes,
         reference: entry.reference,
         release() {

@@ -72,7 +72,7 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames) {
         sameSite,
         async (req, res) => {
           const document = await readDocument(req, { maxBytes: maxDocumentBytes, maxDepth });
-          const kept = store.add(document);
+          const kept = store.add({ sha256: document.sha256, bytes: document.bytes, text: document.text, reference: document.reference });
           res.status(kept.created ? 201 : 200).json({ sha256: kept.sha256, bytes: kept.bytes, depth: document.depth, run: `document=${kept.sha256}` });
         },
       ],

@@ -58,7 +58,7 @@ function createDriverDocuments(settings, targets) {
     async put(req) {
       const document = await readDocument(req, { maxBytes: settings.maxDocumentBytes, maxDepth: settings.maxDepth });
       // The driver runs nothing on the value: only its text is kept, to be handed on.
-      const kept = store.add({ sha256: document.sha256, bytes: document.bytes, text: document.text, value: null, reference: document.reference });
+      const kept = store.add({ sha256: document.sha256, bytes: document.bytes, text: document.text, reference: document.reference });
       const services = await handOff(document.sha256);
       return {
         status: kept.created ? 201 : 200,

@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { createDocumentStore } = require('../document-store');
 
-const doc = (name, bytes) => ({ sha256: name, bytes, text: 'x'.repeat(bytes), value: name });
+const doc = (name, bytes) => ({ sha256: name, bytes, text: name.repeat(bytes).slice(0, bytes), reference: `ref-${name}` });
 const names = (store) => store.describe().documents.map((d) => d.sha256);
 
 test('keeps at most maxCount documents and maxBytes, dropping the least recently used first', () => {
@@ -41,7 +41,7 @@ test('a document a run holds is never dropped; with no room left but held ones, 
   store.add(doc('c', 10)); // b goes, a stays held
   assert.deepStrictEqual(names(store), ['a', 'c']);
   assert.deepStrictEqual(store.describe().documents.map((d) => d.inUse), [true, false]);
-  assert.strictEqual(held.value, 'a');
+  assert.deepStrictEqual([held.sha256, held.text, held.reference], ['a', 'a'.repeat(40), 'ref-a']);
   assert.throws(() => store.add(doc('huge', 101)), (err) => err.status === 413 && err.details.limitBytes === 100);
   assert.throws(() => store.hold('nope'), (err) => err.status === 404 && /PUT \/documents/.test(err.message));
 });
