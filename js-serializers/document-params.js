@@ -2,6 +2,7 @@
 // The parameters of a run over a records document or a user's own, written once for the workloads that share them
 // (stringify adds its own `body`), and how a run finds its input. Node 14 syntax.
 const fastParse = require('./fast-parse');
+const { HttpError } = require('../node-kit/errors');
 
 const DOCUMENT_PARAMS = {
   size: { default: 1000, min: 1, max: 20000 }, // records of ~2 KB: the cap is a ~40 MB document (text or value)
@@ -24,6 +25,10 @@ function runInput(params, inputs, documents) {
   }
   if (!documents) throw new Error('this service keeps no documents');
   const held = documents.hold(params.document);
+  if (held.kind === 'csv') {
+    held.release();
+    throw new HttpError(400, `document ${params.document} is CSV, not JSON: /run/csv runs it`, { parameter: 'document' });
+  }
   return { spec: null, held, reference: Promise.resolve({ hash: held.reference, reference: 'native' }) };
 }
 

@@ -24,7 +24,7 @@ function createDocumentStore({ maxCount, maxBytes }) {
   // Texts only: a parsed value costs several times its text (a 20 MB records document held ~80 MB of RSS with its
   // value), which the byte cap would not see. A run that needs the value parses the text (js-serializers keeps the
   // last one parsed).
-  const documents = new Map(); // sha256 -> {sha256, bytes, text, reference, holds}, least recently used first
+  const documents = new Map(); // sha256 -> {sha256, kind, bytes, text, reference, holds}, least recently used first
   let storedBytes = 0;
 
   const touch = (entry) => {
@@ -45,21 +45,22 @@ function createDocumentStore({ maxCount, maxBytes }) {
 
   return {
     /**
-     * Keeps a document ({sha256, bytes, text, reference}: reference is the sha256 of native JSON.stringify's
-     * text of its value, which every run's output is checked against); returns {sha256, bytes, created}. Throws 413 for a document
-     * larger than the whole store, 503 when the documents runs hold leave no room.
+     * Keeps a document ({sha256, kind, bytes, text, reference}: kind 'json' or 'csv'; reference is what every run's
+     * output is checked against, for JSON the sha256 of native JSON.stringify's text of its value, for CSV the rows
+     * hash of the reference parser's rows); returns {sha256, kind, bytes, created}. Throws 413 for a document larger
+     * than the whole store, 503 when the documents runs hold leave no room.
      */
-    add({ sha256, bytes, text, reference }) {
+    add({ sha256, kind = 'json', bytes, text, reference }) {
       const known = documents.get(sha256);
       if (known) {
         touch(known);
-        return { sha256, bytes, created: false };
+        return { sha256, kind: known.kind, bytes, created: false };
       }
       if (bytes > maxBytes) throw new HttpError(413, `the document (${bytes} bytes) is larger than the store (${maxBytes} bytes)`, { limitBytes: maxBytes });
       if (!makeRoom(bytes)) throw busy('the stored documents are all in use by runs; retry when they end', { maxCount, maxBytes });
-      documents.set(sha256, { sha256, bytes, text, reference, holds: 0 });
+      documents.set(sha256, { sha256, kind, bytes, text, reference, holds: 0 });
       storedBytes += bytes;
-      return { sha256, bytes, created: true };
+      return { sha256, kind, bytes, created: true };
     },
 
     /** The document for a run, held (never dropped) until release(); a 404 naming how to add one if it is not here. */
@@ -71,6 +72,7 @@ function createDocumentStore({ maxCount, maxBytes }) {
       let released = false;
       return {
         sha256,
+        kind: entry.kind,
         text: entry.text,
         bytes: entry.bytes,
         reference: entry.reference,
@@ -88,7 +90,7 @@ function createDocumentStore({ maxCount, maxBytes }) {
         maxBytes,
         count: documents.size,
         bytes: storedBytes,
-        documents: Array.from(documents.values()).map((e) => ({ sha256: e.sha256, bytes: e.bytes, inUse: e.holds > 0 })),
+        documents: Array.from(documents.values()).map((e) => ({ sha256: e.sha256, kind: e.kind, bytes: e.bytes, inUse: e.holds > 0 })),
       };
     },
   };

@@ -1,9 +1,10 @@
 'use strict';
-// PUT /documents: a user's own JSON document into the service's store (document-store.js), refused clearly and
-// without harm when it is not one the runtime can take: 415 unless sent as JSON (uncompressed UTF-8), 413 over the
-// cap before the body is read (or as soon as it passes it), 400 for text that is not UTF-8 or not JSON (the line,
-// column and an excerpt of the first error) or nested deeper than this runtime's serializer can go. GET /documents
-// lists what is stored. Node 14 syntax.
+// PUT /documents: a user's own JSON document (or CSV, where the service runs CSV: its `csv` check) into the service's
+// store (document-store.js), refused clearly and without harm when it is not one the runtime can take: 415 unless
+// sent as a kind it takes (uncompressed UTF-8), 413 over the cap before the body is read (or as soon as it passes
+// it), 400 for text that is not UTF-8 or not JSON (the line, column and an excerpt of the first error) or nested
+// deeper than this runtime's serializer can go, or CSV its check refuses. GET /documents lists what is stored. Node 14
+// syntax.
 const crypto = require('crypto');
 const { HttpError, badRequest } = require('./errors');
 const { readUtf8Body, JSON_TYPE } = require('./json-body');
@@ -30,13 +31,31 @@ function nestingDepth(text) {
   return deepest;
 }
 
-/** {sha256, bytes, text, value, depth, reference} of a request's document, or the refusal (see the header). */
-async function readDocument(req, { maxBytes, maxDepth }) {
-  if (!JSON_TYPE.test(req.headers['content-type'] || '')) {
+const CSV_TYPE = /^text\/csv\s*(?:;|$)/i;
+
+/** The document kinds a store takes, as /info's `documents.kinds` and a 415's `accepted` name them. */
+const kindsOf = (csv) => (csv ? ['json', 'csv'] : ['json']);
+const MEDIA_TYPES = { json: 'application/json', csv: 'text/csv' };
+
+/**
+ * {sha256, kind, bytes, text, value, depth, reference} of a request's JSON document, or {sha256, kind: 'csv', bytes,
+ * text, rows, reference} of a CSV one when `csv` (text -> Promise<{reference, rows}>, throwing its refusal) is given;
+ * or the refusal (see the header).
+ */
+async function readDocument(req, { maxBytes, maxDepth, csv }) {
+  const type = req.headers['content-type'] || '';
+  const kind = JSON_TYPE.test(type) ? 'json' : csv && CSV_TYPE.test(type) ? 'csv' : null;
+  if (kind === null) {
     checkBodyDeclaration(req); // an unreadable declaration is named first
-    throw new HttpError(415, 'send the document as JSON: Content-Type: application/json', { accepted: ['application/json'] });
+    const accepted = kindsOf(csv).map((k) => MEDIA_TYPES[k]);
+    const what = csv ? 'as JSON (Content-Type: application/json) or CSV (Content-Type: text/csv)' : 'as JSON: Content-Type: application/json (this service takes no CSV documents)';
+    throw new HttpError(415, `send the document ${what}`, { accepted });
   }
   const text = await readUtf8Body(req, maxBytes);
+  if (kind === 'csv') {
+    const checked = await csv(text);
+    return { sha256: sha256Of(text), kind, bytes: Buffer.byteLength(text), text, rows: checked.rows, reference: checked.reference };
+  }
   let value;
   try {
     value = JSON.parse(text);
@@ -50,15 +69,16 @@ async function readDocument(req, { maxBytes, maxDepth }) {
   // What every run on it is checked against: native JSON.stringify's text of the value (its parse, for a parse run,
   // serialized again), computed once here, natively, so that no approach under test checks itself.
   const reference = sha256Of(JSON.stringify(value));
-  return { sha256: sha256Of(text), bytes, text, value, depth, reference };
+  return { sha256: sha256Of(text), kind, bytes, text, value, depth, reference };
 }
 
 /**
- * The routes (app.js addRoutes' form) of a store and its caps {maxDocumentBytes, maxDepth}. A user's documents are
- * theirs: other sites' pages and rebound DNS names (cross-site.js) reach neither route; hostNames are the names the
- * service is reached by beside IP addresses and localhost (its compose service name, for the load driver).
+ * The routes (app.js addRoutes' form) of a store and its caps {maxDocumentBytes, maxDepth}, with csv (readDocument's)
+ * when the service takes CSV documents. A user's documents are theirs: other sites' pages and rebound DNS names
+ * (cross-site.js) reach neither route; hostNames are the names the service is reached by beside IP addresses and
+ * localhost (its compose service name, for the load driver).
  */
-function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames) {
+function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames, csv) {
   const names = ownNames(hostNames);
   const sameSite = (req, res, next) => {
     checkSameSite(req, names);
@@ -71,9 +91,10 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames) {
       handlers: [
         sameSite,
         async (req, res) => {
-          const document = await readDocument(req, { maxBytes: maxDocumentBytes, maxDepth });
-          const kept = store.add({ sha256: document.sha256, bytes: document.bytes, text: document.text, reference: document.reference });
-          res.status(kept.created ? 201 : 200).json({ sha256: kept.sha256, bytes: kept.bytes, depth: document.depth, run: `document=${kept.sha256}` });
+          const document = await readDocument(req, { maxBytes: maxDocumentBytes, maxDepth, csv });
+          const kept = store.add({ sha256: document.sha256, kind: document.kind, bytes: document.bytes, text: document.text, reference: document.reference });
+          const shape = document.kind === 'csv' ? { rows: document.rows } : { depth: document.depth };
+          res.status(kept.created ? 201 : 200).json(Object.assign({ sha256: kept.sha256, kind: kept.kind, bytes: kept.bytes }, shape, { run: `document=${kept.sha256}` }));
         },
       ],
     },
@@ -81,4 +102,4 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames) {
   ];
 }
 
-module.exports = { readDocument, documentRoutes, nestingDepth };
+module.exports = { readDocument, documentRoutes, nestingDepth, kindsOf };

@@ -14,7 +14,7 @@ const { round } = require('./round');
 const { cpuLayout } = require('./cpus');
 const { HttpError, badRequest, busy } = require('./errors');
 const { createDocumentStore, documentSettings } = require('./document-store');
-const { documentRoutes } = require('./document-upload');
+const { documentRoutes, kindsOf } = require('./document-upload');
 
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
 
@@ -29,7 +29,8 @@ function envInteger(name, fallback) {
  *   workloads: {name: {approaches, params, caseOf(params), run({approach, params}) -> Promise<result>}}, or
  *     (metrics, documents) -> such an object, for workloads that observe metrics of their own in metrics.registry
  *     or run users' documents (documents: the store, or null),
- *   documents (optional): true to keep users' documents (PUT /documents, document-upload.js),
+ *   documents (optional): true to keep users' JSON documents (PUT /documents, document-upload.js), or {csv} to
+ *     keep CSV documents too (csv: text -> Promise<{reference, rows}>, throwing its refusal: readDocument's check),
  *   routes (optional): (metrics) -> [{method, path, handlers}] beside the contract's (app.js addRoutes),
  *   close (optional): () -> Promise, run after the server has closed (a worker pool's shutdown),
  *   info (optional): {key: value} added to /info}.
@@ -37,7 +38,7 @@ function envInteger(name, fallback) {
  */
 function createService(serviceDefinition) {
   const metrics = createMetrics(serviceDefinition.promClient);
-  const documents = serviceDefinition.documents ? documentsOf() : null;
+  const documents = serviceDefinition.documents ? documentsOf(serviceDefinition.documents.csv) : null;
   const documentStore = documents ? documents.store : null;
   const workloads = typeof serviceDefinition.workloads === 'function' ? serviceDefinition.workloads(metrics, documentStore) : serviceDefinition.workloads;
   const definition = Object.assign({}, serviceDefinition, { workloads });
@@ -55,7 +56,7 @@ function createService(serviceDefinition) {
     runtime: Object.assign({ name: 'node', version: process.versions.node, options: startOptions() }, cpuLayout()),
     restarts: envInteger('LAB_RESTARTS', 0), // set by `make native`, which starts a crashed service again
   };
-  const routes = (definition.routes ? definition.routes(metrics) : []).concat(documents ? documentRoutes(documents.store, documents.settings, [definition.name].concat(env('LAB_HOST_NAMES', '').split(',').map((n) => n.trim()).filter(Boolean))) : []);
+  const routes = (definition.routes ? definition.routes(metrics) : []).concat(documents ? documentRoutes(documents.store, documents.settings, [definition.name].concat(env('LAB_HOST_NAMES', '').split(',').map((n) => n.trim()).filter(Boolean)), documents.csv) : []);
   const info = documents ? Object.assign({ documents: documents.settings }, definition.info) : definition.info;
   const app = buildApp(Object.assign(defaults, definition, { routes, info }), metrics, state);
   const log = (message) => console.log(`[${definition.name}] ${message}`);
@@ -83,10 +84,10 @@ function createService(serviceDefinition) {
   return { app, metrics, start, documents: documents && documents.store };
 }
 
-/** The store of users' documents and its caps (document-store.js' documentSettings). */
-function documentsOf() {
-  const settings = documentSettings(envInteger);
-  return { store: createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes }), settings };
+/** The store of users' documents, its caps (document-store.js' documentSettings) and kinds (csv: its check, or none). */
+function documentsOf(csv) {
+  const settings = Object.assign(documentSettings(envInteger), { kinds: kindsOf(csv) });
+  return { store: createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes }), settings, csv };
 }
 
 /** {name: version} of the named packages, resolved by the service's own require (node-kit has no dependencies). */

@@ -112,11 +112,29 @@ function documentUploadSuite(test, assert, makeService) {
     const sha256 = crypto.createHash('sha256').update(text).digest('hex');
     const created = await put(url, text);
     assert.strictEqual(created.status, 201);
-    assert.deepStrictEqual(created.json, { sha256, bytes: Buffer.byteLength(text), depth: 4, run: `document=${sha256}` });
+    assert.deepStrictEqual(created.json, { sha256, kind: 'json', bytes: Buffer.byteLength(text), depth: 4, run: `document=${sha256}` });
     assert.strictEqual((await put(url, text)).status, 200, 'the same document again: kept once');
     const listed = (await request(`${url}/documents`)).json;
-    assert.deepStrictEqual(listed.documents, [{ sha256, bytes: Buffer.byteLength(text), inUse: false }]);
-    assert.deepStrictEqual((await request(`${url}/info`)).json.documents, { maxCount: 3, maxBytes: 8192, maxDocumentBytes: 4096, maxDepth: 50 });
+    assert.deepStrictEqual(listed.documents, [{ sha256, kind: 'json', bytes: Buffer.byteLength(text), inUse: false }]);
+    const documents = (await request(`${url}/info`)).json.documents;
+    assert.ok(documents.kinds[0] === 'json' && documents.kinds.every((k) => ['json', 'csv'].includes(k)), JSON.stringify(documents.kinds));
+    assert.deepStrictEqual(documents, { maxCount: 3, maxBytes: 8192, maxDocumentBytes: 4096, maxDepth: 50, kinds: documents.kinds });
+  });
+
+  test('a CSV document is stored where the service runs CSV (its /info documents.kinds), else refused with 415', async (t) => {
+    const { url } = await documentService(t, makeService);
+    const { kinds } = (await request(`${url}/info`)).json.documents;
+    const answer = await put(url, 'id,name\n1,"Zoë, Jr."\n', { 'Content-Type': 'text/csv; charset=utf-8' });
+    if (kinds.includes('csv')) {
+      assert.strictEqual(answer.status, 201, JSON.stringify(answer.json));
+      assert.strictEqual(answer.json.kind, 'csv');
+      assert.strictEqual(answer.json.rows, 2);
+    } else {
+      assert.strictEqual(answer.status, 415, JSON.stringify(answer.json));
+      assert.deepStrictEqual(answer.json.accepted, ['application/json']);
+      assert.match(answer.json.error, /no CSV/);
+      assert.deepStrictEqual((await request(`${url}/documents`)).json.documents, [], 'nothing was kept');
+    }
   });
 
   test('bad uploads get a clear refusal, the store is unchanged and the service keeps serving', async (t) => {

@@ -8,6 +8,7 @@ const { serializationWorkloads } = require('../../../js-serializers/serializatio
 const { serializerPlugins, pluginSettings } = require('../../../js-serializers/serializer-plugins');
 const { approaches, LIBRARIES } = require('./approaches');
 const { csvWorkload } = require('../../../csv-parsers/csv-workload');
+const { csvDocumentCheck } = require('../../../csv-parsers/user-document');
 const { workerOffload } = require('./offload');
 const { csvUploadRoutes } = require('./csv-upload-route');
 const { uploadConfig, checkUploadSettings } = require('./csv-upload-settings');
@@ -29,10 +30,12 @@ function makeService(options = {}) {
     express,
     promClient,
     libraries: packageVersions(require, LIBRARIES),
-    workloads: (metrics, documents) => Object.assign(serializationWorkloads(approaches, documents, plugins), { csv: csvWorkload(approaches.csv) }),
+    workloads: (metrics, documents) => Object.assign(serializationWorkloads(approaches, documents, plugins), { csv: csvWorkload(approaches.csv, documents) }),
     routes: (metrics) => offload.routes(metrics).concat(csvUploadRoutes(approaches.csv, uploadSettings)),
     close: () => Promise.all([offload.close(), plugins.close()]),
-    documents: true,
+    // CSV documents too, for the csv workload: a run holds every parsed row, so a document has POST /csv's cap on
+    // cells (CSV_MAX_CELLS), checked when it is stored.
+    documents: { csv: csvDocumentCheck({ maxCells: uploadSettings.maxCells }) },
     info: Object.assign({ csvUpload: uploadSettings, plugins: plugins.info }, offload.info),
   });
   return Object.assign(service, { pool: offload.pool }); // the tests stop a worker through it
