@@ -1,12 +1,18 @@
 'use strict';
-// The driver's PUT /documents (CONTRACT.md, "The load driver's PUT /documents"): a user's JSON document, refused
-// exactly as the services refuse one (node-kit/document-upload.js' readDocument: 415, 413 before the body is read,
-// 400 naming the line and column, 400 for its depth; another site's page gets server.js' 403 before this), kept by
-// its sha256 in a bounded store of its own (node-kit/document-store.js), and handed to every target whose /info says
-// it keeps documents. The answer says, per target, whether it stored it or why not. A try run hands the document
-// again before it starts (try-suite.js), so a service restarted, or one that dropped it for room, has it back.
+// The driver's PUT /documents (CONTRACT.md, "The load driver's PUT /documents"): a user's JSON or CSV document,
+// refused exactly as the services refuse one (node-kit/document-upload.js' readDocument: 415, 413 before the body is
+// read, 400 naming the line and column, 400 for its depth; a CSV by csv-parsers/user-document.js' reference parser,
+// 400 naming the row; another site's page gets server.js' 403 before this), kept by its sha256 in a bounded store of
+// its own (node-kit/document-store.js), and handed to every target whose /info says it keeps documents of its kind
+// (documents.kinds; a service without it takes JSON only). A CSV's cap on cells is each service's own (the memory a
+// run holds is theirs): a service refuses one past it with 413, named in the answer. The answer says, per target,
+// whether it stored it or why not. A try run hands the document again before it starts (try-suite.js), so a service
+// restarted, or one that dropped it for room, has it back.
 const { readDocument } = require('../../node-kit/document-upload');
 const { createDocumentStore } = require('../../node-kit/document-store');
+const { csvDocumentCheck } = require('../../csv-parsers/user-document');
+
+const MEDIA_TYPES = { json: 'application/json', csv: 'text/csv' };
 
 // Generous: a service parses and hashes the document before it answers, and a 64 MB one takes seconds on a busy machine.
 const HAND_OFF_TIMEOUT_MS = 120000;
@@ -15,8 +21,8 @@ const INFO_TIMEOUT_MS = 5000;
 /** Why a fetch failed, in words: a timeout, a refused connection (its code), or its message. */
 const failure = (err) => (err.name === 'TimeoutError' ? 'no answer in time' : err.cause ? err.cause.code || err.cause.message : err.message);
 
-/** {stored: true, status} or {stored: false, status?, error} for one target (its base url) and the document's text. */
-async function handTo(url, text) {
+/** {stored: true, status} or {stored: false, status?, error} for one target (its base url) and the held document. */
+async function handTo(url, { text, kind }) {
   let info;
   try {
     const res = await fetch(`${url}/info`, { signal: AbortSignal.timeout(INFO_TIMEOUT_MS) });
@@ -26,8 +32,10 @@ async function handTo(url, text) {
     return { stored: false, error: `its /info did not answer: ${failure(err)}` };
   }
   if (!info.documents) return { stored: false, error: 'it keeps no documents (its /info has no "documents")' };
+  const kinds = info.documents.kinds || ['json'];
+  if (!kinds.includes(kind)) return { stored: false, error: `it takes no ${kind.toUpperCase()} documents (its /info documents.kinds: ${kinds.join(', ')})` };
   try {
-    const res = await fetch(`${url}/documents`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: text, signal: AbortSignal.timeout(HAND_OFF_TIMEOUT_MS) });
+    const res = await fetch(`${url}/documents`, { method: 'PUT', headers: { 'Content-Type': MEDIA_TYPES[kind] }, body: text, signal: AbortSignal.timeout(HAND_OFF_TIMEOUT_MS) });
     const body = await res.json().catch(() => ({}));
     if (res.ok) return { stored: true, status: res.status };
     return { stored: false, status: res.status, error: body.error || `HTTP ${res.status}` };
@@ -42,12 +50,13 @@ async function handTo(url, text) {
  */
 function createDriverDocuments(settings, targets) {
   const store = createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes });
+  const checkCsv = csvDocumentCheck(); // no cap on cells here: each service has its own
 
   /** Hands the stored document to every target at once; {name: {stored, status?, error?}}. */
   async function handOff(sha256) {
     const held = store.hold(sha256); // a 404 naming what is stored when the driver has no such document
     try {
-      const entries = await Promise.all(Object.entries(targets).map(async ([name, url]) => [name, await handTo(url, held.text)]));
+      const entries = await Promise.all(Object.entries(targets).map(async ([name, url]) => [name, await handTo(url, held)]));
       return Object.fromEntries(entries);
     } finally {
       held.release();
@@ -56,13 +65,14 @@ function createDriverDocuments(settings, targets) {
 
   return {
     async put(req) {
-      const document = await readDocument(req, { maxBytes: settings.maxDocumentBytes, maxDepth: settings.maxDepth });
+      const document = await readDocument(req, { maxBytes: settings.maxDocumentBytes, maxDepth: settings.maxDepth, csv: checkCsv });
       // The driver runs nothing on the value: only its text is kept, to be handed on.
-      const kept = store.add({ sha256: document.sha256, bytes: document.bytes, text: document.text, reference: document.reference });
+      const kept = store.add({ sha256: document.sha256, kind: document.kind, bytes: document.bytes, text: document.text, reference: document.reference });
       const services = await handOff(document.sha256);
+      const shape = document.kind === 'csv' ? { rows: document.rows } : { depth: document.depth };
       return {
         status: kept.created ? 201 : 200,
-        body: { sha256: document.sha256, bytes: document.bytes, depth: document.depth, run: `POST /runs?suite=try&document=${document.sha256}`, services },
+        body: Object.assign({ sha256: document.sha256, kind: document.kind, bytes: document.bytes }, shape, { run: `POST /runs?suite=try&document=${document.sha256}`, services }),
       };
     },
     list: () => store.describe(),

@@ -107,7 +107,7 @@ function createRunner({ config, metrics, log, documents }) {
     const meta = { suite: loaded.name, description: loaded.description };
     if (handOff) {
       const blockMs = options.blockMs === undefined ? DEFAULT_BLOCK_MS : options.blockMs;
-      meta.try = { document: options.document, bytes: options.bytes, blockMs, handOff };
+      meta.try = { document: options.document, kind: options.kind, bytes: options.bytes, blockMs, handOff };
       status.try = meta.try;
     }
     let suite = loaded;
@@ -119,7 +119,7 @@ function createRunner({ config, metrics, log, documents }) {
     if (!signal.aborted) {
       Object.assign(meta, { startedAt: new Date().toISOString(), machine: machine(), lab: labOf(), prometheus: config.prometheusUrl, targets: await describeTargets(targets, config.waitTimeoutMs, log, signal) });
       // The coverage comes from what the targets run now (their /info).
-      suite = handOff ? withDocument(loaded, meta.targets, handOff, options.document, options.durationSeconds) : withCoverage(loaded, manifests, meta.targets);
+      suite = handOff ? withDocument(loaded, meta.targets, handOff, { sha256: options.document, kind: options.kind }, options.durationSeconds) : withCoverage(loaded, manifests, meta.targets);
       checkScenarios(suite.name, suite.scenarios, config.targets);
       status.scenarios = suite.scenarios.length;
       writeJson(run.dir, RUN_FILE, meta);
@@ -244,7 +244,7 @@ function createRunner({ config, metrics, log, documents }) {
     checkRunOptions(suite, options);
     // A try run's document stays in the driver's store (never dropped for room) until the run ends.
     const held = suite.coverage === DOCUMENT_COVERAGE ? documents.hold(options.document) : null;
-    const runOptions = Object.assign({}, options, held ? { bytes: held.bytes } : {});
+    const runOptions = Object.assign({}, options, held ? { bytes: held.bytes, kind: held.kind } : {});
     const controller = new AbortController();
     const go = () => runOnce(suiteName, loop, controller.signal, runOptions).then(() => (loop && !controller.signal.aborted ? go() : undefined));
     const own = { controller, ended: false };

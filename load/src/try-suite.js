@@ -1,22 +1,27 @@
 'use strict';
 // The try suite (suites/try.json, "coverage": "stored document"): a user's document, stored with PUT /documents,
-// through every approach of the `stringify` and `parse` workloads of every service that took it, each under load with
-// the probe beside it and every answer validated against native (the service checks it against the hash it took at
-// upload). Generated from each service's /info as the smoke suite's coverage is (coverage.js), with the suite's
-// `documentScenarios` settings. What the run tells its user is try-choice.js'.
+// through every approach of the workloads of its kind (a JSON document: `stringify` and `parse`; a CSV one: `csv`)
+// of every service that took it, each under load with the probe beside it and every answer validated against the
+// reference the service took at upload (native for JSON, the reference parser's rows for CSV). Generated from each
+// service's /info as the smoke suite's coverage is (coverage.js), with the suite's `documentScenarios` settings. What
+// the run tells its user is try-choice.js'.
 const { PROBE } = require('./coverage');
 
 const DOCUMENT_COVERAGE = 'stored document';
-const WORKLOADS = ['stringify', 'parse'];
+const WORKLOADS = { json: ['stringify', 'parse'], csv: ['csv'] };
 // The service's own deadline on one run (its timeoutMs parameter) is the client's timeout less this: an approach that
 // can stop is interrupted there (a failed run, said so) before the client gives up on it, and stops using the CPU.
 const DEADLINE_MARGIN_MS = 2000;
 
-/** The scenarios of one service (name, its /info) for the document sha256, with settings (documentScenarios). */
-function documentScenarios(name, info, sha256, settings) {
+/**
+ * The scenarios of one service (name, its /info) for the document {sha256, kind ('json' when not given)}, with
+ * settings (documentScenarios).
+ */
+function documentScenarios(name, info, { sha256, kind = 'json' }, settings) {
   const timeoutMs = Math.max(1000, settings.timeoutSeconds * 1000 - DEADLINE_MARGIN_MS);
   const scenarios = [];
-  for (const workload of WORKLOADS.filter((w) => info.workloads && info.workloads[w])) {
+  if (!WORKLOADS[kind]) throw new Error(`a document of kind ${kind}: the try suite runs ${Object.keys(WORKLOADS).join(' and ')}`);
+  for (const workload of WORKLOADS[kind].filter((w) => info.workloads && info.workloads[w])) {
     for (const approach of info.workloads[workload].approaches) {
       scenarios.push({
         name: `${name}-${workload}-${approach}`,
@@ -36,13 +41,14 @@ function documentScenarios(name, info, sha256, settings) {
 }
 
 /**
- * The suite with the document's scenarios: for every target that stored it (handOff: {name: {stored}}) and whose
- * /info (infos) has the workloads. durationSeconds (0: the suite's) shortens or lengthens each scenario.
+ * The suite with the document's scenarios ({sha256, kind}): for every target that stored it (handOff: {name:
+ * {stored}}) and whose /info (infos) has the workloads. durationSeconds (0: the suite's) shortens or lengthens each
+ * scenario.
  */
-function withDocument(suite, infos, handOff, sha256, durationSeconds) {
+function withDocument(suite, infos, handOff, document, durationSeconds) {
   const settings = Object.assign({}, suite.documentScenarios, durationSeconds > 0 ? { durationSeconds } : {});
   const stored = Object.keys(handOff).filter((name) => handOff[name].stored && infos[name]);
-  return Object.assign({}, suite, { scenarios: stored.flatMap((name) => documentScenarios(name, infos[name], sha256, settings)).concat(suite.scenarios) });
+  return Object.assign({}, suite, { scenarios: stored.flatMap((name) => documentScenarios(name, infos[name], document, settings)).concat(suite.scenarios) });
 }
 
 module.exports = { DOCUMENT_COVERAGE, documentScenarios, withDocument };

@@ -4,7 +4,8 @@
 // good one is kept by its sha256 and handed to every target, each saying whether it stored it or why not; and
 // POST /runs?suite=try runs it through every stringify and parse approach of the service that took it, validated,
 // with the probe beside each, ending with the choice (an approach that failed listed, never picked) in /runs/latest,
-// run.json and report.html.
+// run.json and report.html. A CSV document is checked by the reference parser, handed only to the services whose
+// /info takes CSV, and tried through every approach of their csv workload.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -159,4 +160,60 @@ test('a document is refused while a suite runs, since handing it over would dist
     return { done: !['waiting', 'running'].includes(state), why: state };
   });
   assert.strictEqual((await put(driver.url, '{"another": "document"}')).status, 201, 'taken once no suite runs');
+});
+
+/** A target whose /info keeps JSON documents only (as node14-fibers'), counting the PUTs it is sent. */
+async function jsonOnlyTarget(t, documents) {
+  const puts = [];
+  const server = require('node:http').createServer((req, res) => {
+    if (req.method === 'PUT') puts.push(req.headers['content-type']);
+    res.writeHead(req.method === 'PUT' ? 415 : 200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(req.method === 'PUT' ? { error: 'no' } : { service: 'json-only', workloads: {}, documents }));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((resolve) => server.close(resolve)));
+  return { url: `http://127.0.0.1:${server.address().port}`, puts };
+}
+
+test('a CSV document is checked by the reference parser, handed only to services that take CSV, and tried through every csv approach', async (t) => {
+  const svc = await service(t, {});
+  const fibersLike = await jsonOnlyTarget(t, { maxCount: 8, kinds: ['json'] });
+  const older = await jsonOnlyTarget(t, { maxCount: 8 }); // documents without kinds: JSON only
+  const driver = await driverWith(t, { 'node-async': svc.url, 'json-only': fibersLike.url, older: older.url });
+  const putCsv = (body) => put(driver.url, body, { 'Content-Type': 'text/csv' });
+
+  const malformed = await putCsv('id,note\n1,"open\n');
+  assert.strictEqual(malformed.status, 400, JSON.stringify(malformed.json));
+  assert.strictEqual(malformed.json.row, 2);
+  assert.strictEqual((await putCsv(Buffer.from('a\n\xe9\n', 'latin1'))).json.byteOffset, 2, 'not UTF-8');
+  assert.deepStrictEqual((await request(`${driver.url}/documents`)).json.documents, [], 'nothing kept');
+
+  const csv = 'id,city,note\n1,"Washington, D.C.","said ""hi"""\r\n2,Łódź,"two\nlines"\n3,東京,👍🏽\n';
+  const created = await putCsv(csv);
+  assert.strictEqual(created.status, 201, JSON.stringify(created.json));
+  assert.strictEqual(created.json.kind, 'csv');
+  assert.strictEqual(created.json.rows, 4);
+  const { sha256, services } = created.json;
+  assert.deepStrictEqual(services['node-async'], { stored: true, status: 201 });
+  assert.deepStrictEqual(services['json-only'], { stored: false, error: 'it takes no CSV documents (its /info documents.kinds: json)' });
+  assert.strictEqual(services.older.stored, false);
+  assert.deepStrictEqual([fibersLike.puts, older.puts], [[], []], 'a service that takes no CSV is not sent it');
+  assert.deepStrictEqual((await request(`${svc.url}/documents`)).json.documents.map((d) => [d.sha256, d.kind]), [[sha256, 'csv']]);
+
+  const json = await put(driver.url, '{"a": 1}');
+  assert.deepStrictEqual(json.json.services['json-only'], { stored: false, status: 415, error: 'no' }, 'a JSON document is sent to them');
+  assert.deepStrictEqual(fibersLike.puts, ['application/json']);
+
+  const started = await request(`${driver.url}/runs?suite=try&document=${sha256}&durationSeconds=1`, { method: 'POST' });
+  assert.strictEqual(started.status, 202, started.text);
+  const run = await until('the try run ended', 240000, async () => {
+    const status = (await request(`${driver.url}/runs/latest`)).json;
+    return { done: !['waiting', 'running'].includes(status.state), value: status, why: status.state };
+  });
+  const approaches = (await request(`${svc.url}/info`)).json.workloads.csv.approaches;
+  assert.deepStrictEqual(run.completed.map((s) => s.name), approaches.map((a) => `node-async-csv-${a}`));
+  for (const s of run.completed) assert.ok(s.passed && s.runs > 0 && s.longestBlockMs !== null, `${s.name}: ${s.problems.join('; ')}`);
+  assert.strictEqual(run.try.kind, 'csv');
+  assert.deepStrictEqual(run.choice.groups.map((g) => [g.target, g.workload, g.rows.length]), [['node-async', 'csv', approaches.length]]);
+  assert.ok(approaches.includes(run.choice.groups[0].fastest), JSON.stringify(run.choice.groups[0]));
 });

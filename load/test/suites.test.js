@@ -138,7 +138,7 @@ test('a stored document gets a scenario per stringify and parse approach, the pr
   const info = { workloads: { stringify: { approaches: ['native', 'fast'] }, parse: { approaches: ['native'] }, csv: { approaches: ['memory'] } } };
   const sha = 'a'.repeat(64);
   const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 }, scenarios: [] };
-  const made = withDocument(suite, { 'node-async': info, 'wasm-runner': { workloads: {} } }, { 'node-async': { stored: true }, 'wasm-runner': { stored: false } }, sha, 2);
+  const made = withDocument(suite, { 'node-async': info, 'wasm-runner': { workloads: {} } }, { 'node-async': { stored: true }, 'wasm-runner': { stored: false } }, { sha256: sha, kind: 'json' }, 2);
   assert.deepStrictEqual(made.scenarios.map((s) => s.name), ['node-async-stringify-native', 'node-async-stringify-fast', 'node-async-parse-native']);
   assert.deepStrictEqual(made.scenarios[1], {
     name: 'node-async-stringify-fast',
@@ -153,4 +153,18 @@ test('a stored document gets a scenario per stringify and parse approach, the pr
     timeoutSeconds: 60,
   });
   checkScenarios('try', made.scenarios, { 'node-async': 'http://b:2' });
+});
+
+test('a stored CSV document gets a scenario per csv approach of each service that stored it, and no JSON workload', () => {
+  const info = { workloads: { stringify: { approaches: ['native'] }, parse: { approaches: ['native'] }, csv: { approaches: ['memory', 'async', 'csv-parse', 'fast'] } } };
+  const fibers = { workloads: { stringify: { approaches: ['native'] }, parse: { approaches: ['native'] } } };
+  const sha = 'c'.repeat(64);
+  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 }, scenarios: [] };
+  const handOff = { 'node-async': { stored: true }, 'node14-fibers': { stored: false, error: 'it takes no CSV documents' } };
+  const made = withDocument(suite, { 'node-async': info, 'node14-fibers': fibers }, handOff, { sha256: sha, kind: 'csv' }, 0);
+  assert.deepStrictEqual(made.scenarios.map((s) => s.name), ['node-async-csv-memory', 'node-async-csv-async', 'node-async-csv-csv-parse', 'node-async-csv-fast']);
+  assert.strictEqual(made.scenarios[3].path, `/run/csv?approach=fast&document=${sha}&timeoutMs=58000`);
+  assert.ok(made.scenarios.every((s) => s.expect === 'validated' && s.probe && s.durationSeconds === 4));
+  checkScenarios('try', made.scenarios, { 'node-async': 'http://b:2' });
+  assert.throws(() => withDocument(suite, { 'node-async': info }, { 'node-async': { stored: true } }, { sha256: sha, kind: 'xml' }, 0), /kind xml/);
 });
