@@ -2,14 +2,18 @@
 // `make try FILE=doc.json`: your own JSON document through every stringify and parse approach of the services that
 // keep documents (their manifests' `documents: true`: node14-fibers and node-async), each under load with the probe
 // beside it and every answer validated against native, then the approach to pick per service and workload: the
-// fastest whose longest event-loop block stays under TRY_BLOCK_MS (load/src/try-choice.js).
+// fastest whose longest event-loop block stays under TRY_BLOCK_MS (load/src/try-choice.js). `make try FILE=x.csv`
+// does the same with a CSV file through every approach of node-async's csv workload, validated against the reference
+// parser's rows (csv-parsers/user-document.js). The kind is the file's extension (.json, .csv), else its content
+// (JSON if it parses as JSON, else CSV).
 //
 // It starts a native lab of its own (only those services, the load driver and Prometheus, on ports shifted by
 // TRY_PORT_OFFSET, so a running `make native` is left alone), hands the document to the driver (PUT /documents, which
 // hands it on), runs the try suite (POST /runs?suite=try), prints progress as scenarios end, the summary table and
 // where report.html is, and stops what it started however it ends. With LOAD_URL it uses that running driver instead
-// (a `make native` or `make up` lab) and starts and stops nothing. The file is checked first (missing, too large, not
-// JSON with its line and column, nested too deep), before anything starts.
+// (a `make native` or `make up` lab) and starts and stops nothing. The file is checked first (missing, empty, too
+// large, not UTF-8 with its byte offset, not JSON with its line and column or nested too deep, not CSV with its row),
+// before anything starts.
 //
 // Settings: FILE (or the first argument), TRY_BLOCK_MS (10), TRY_SECONDS (each scenario's duration; the try suite's
 // by default), TRY_PORT_OFFSET (17000), LOAD_URL (none), LAB_RESULTS_DIR (results), DOCUMENT_MAX_BYTES and
@@ -24,6 +28,9 @@ const { nativeLab } = require('../lab-topology/topology');
 const { documentSettings } = require('../node-kit/document-store');
 const { locateJsonError } = require('../node-kit/json-syntax-error');
 const { nestingDepth } = require('../node-kit/document-upload');
+const { Utf8Check } = require('../node-kit/utf8');
+const { HttpError } = require('../node-kit/errors');
+const { checkCsvDocument } = require('../csv-parsers/user-document');
 const { describeSummary } = require('../load/src/summary');
 const { describeChoice } = require('../load/src/try-choice');
 
@@ -46,16 +53,8 @@ function integerSetting(name, fallback, min, max) {
   return value;
 }
 
-/** The file's bytes, checked as the lab will check them, with errors a person can act on. */
-function readDocumentFile(file) {
-  if (!file) throw new InputError('usage: make try FILE=path/to/document.json');
-  const caps = documentSettings((name, fallback) => integerSetting(name, fallback, 0, Number.MAX_SAFE_INTEGER));
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
-  if (!stat) throw new InputError(`${file}: no such file`);
-  if (!stat.isFile()) throw new InputError(`${file}: not a file`);
-  if (stat.size > caps.maxDocumentBytes) throw new InputError(`${file}: ${stat.size} bytes, larger than the ${caps.maxDocumentBytes} bytes the lab takes (DOCUMENT_MAX_BYTES)`);
-  const bytes = fs.readFileSync(file);
-  const text = bytes.toString('utf8');
+/** Throws InputError naming where the text stops being JSON or how deep it nests. */
+function checkJson(file, text, caps) {
   try {
     JSON.parse(text);
   } catch (err) {
@@ -64,7 +63,56 @@ function readDocumentFile(file) {
   }
   const depth = nestingDepth(text);
   if (depth > caps.maxDepth) throw new InputError(`${file}: nests ${depth} levels deep; the lab takes at most ${caps.maxDepth} (DOCUMENT_MAX_DEPTH)`);
-  return bytes;
+}
+
+/** Resolves the number of records, or throws InputError naming the record where the text stops being CSV. */
+async function checkCsv(file, text) {
+  try {
+    return (await checkCsvDocument(text)).rows;
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    throw new InputError(`${file}: ${err.message}`);
+  }
+}
+
+/** 'json' or 'csv': the extension's, else JSON if the text parses as JSON, else CSV. */
+function kindOf(file, text) {
+  const extension = path.extname(file).toLowerCase();
+  if (extension === '.json') return 'json';
+  if (extension === '.csv') return 'csv';
+  try {
+    JSON.parse(text);
+    return 'json';
+  } catch {
+    return 'csv';
+  }
+}
+
+/** {bytes, kind, rows (CSV)} of the file, checked as the lab will check it, with errors a person can act on. */
+async function readDocumentFile(file) {
+  if (!file) throw new InputError('usage: make try FILE=path/to/document.json (or .csv)');
+  const caps = documentSettings((name, fallback) => integerSetting(name, fallback, 0, Number.MAX_SAFE_INTEGER));
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat) throw new InputError(`${file}: no such file`);
+  if (!stat.isFile()) throw new InputError(`${file}: not a file`);
+  if (stat.size === 0) throw new InputError(`${file}: empty`);
+  if (stat.size > caps.maxDocumentBytes) throw new InputError(`${file}: ${stat.size} bytes, larger than the ${caps.maxDocumentBytes} bytes the lab takes (DOCUMENT_MAX_BYTES)`);
+  const bytes = fs.readFileSync(file);
+  try {
+    const utf8 = new Utf8Check();
+    utf8.write(bytes);
+    utf8.end();
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    throw new InputError(`${file}: not UTF-8: the byte sequence at byte offset ${err.details.byteOffset} is not a UTF-8 character (save it as UTF-8)`);
+  }
+  const text = bytes.toString('utf8');
+  const kind = kindOf(file, text);
+  if (kind === 'json') {
+    checkJson(file, text, caps);
+    return { bytes, kind };
+  }
+  return { bytes, kind, rows: await checkCsv(file, text) };
 }
 
 async function json(url, options) {
@@ -124,12 +172,12 @@ async function waitUntilUp(lab, urls) {
   say('the lab is up');
 }
 
-/** Hands the document to the driver; its sha256, or throws with the driver's refusal. */
-async function handOver(driverUrl, bytes) {
-  say(`handing the document (${mb(bytes.length)}) to the load driver, which hands it to every service that keeps documents`);
-  const { status, body } = await json(`${driverUrl}/documents`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: bytes });
+/** Hands the document ({bytes, kind}) to the driver; its sha256, or throws with the driver's refusal. */
+async function handOver(driverUrl, { bytes, kind }) {
+  say(`handing the ${kind.toUpperCase()} document (${mb(bytes.length)}) to the load driver, which hands it to every service that keeps ${kind.toUpperCase()} documents`);
+  const { status, body } = await json(`${driverUrl}/documents`, { method: 'PUT', headers: { 'Content-Type': kind === 'csv' ? 'text/csv' : 'application/json' }, body: bytes });
   if (status !== 200 && status !== 201) {
-    const where = body.line ? ` at line ${body.line}, column ${body.column}` : '';
+    const where = body.line ? ` at line ${body.line}, column ${body.column}` : body.row ? ` at row ${body.row}` : '';
     throw new InputError(`the load driver refused the document (HTTP ${status})${where}: ${body.error}`);
   }
   for (const [name, h] of Object.entries(body.services)) say(`  ${name}: ${h.stored ? 'stored' : `not stored: ${h.error}`}`);
@@ -168,7 +216,8 @@ async function runTry(driverUrl, sha256) {
 async function main() {
   const startedAt = Date.now();
   const file = process.argv[2] || env('FILE', '');
-  const bytes = readDocumentFile(file);
+  const document = await readDocumentFile(file);
+  say(`${file}: ${document.kind.toUpperCase()}, ${mb(document.bytes.length)}${document.kind === 'csv' ? `, ${document.rows} records` : ''}`);
   let output = ''; // the lab's own log, shown when something went wrong
   const lab = env('LOAD_URL', '') === '' ? await startLab((chunk) => (output = (output + chunk).slice(-20000))) : null;
   const stopLab = lab ? lab.stop : async () => {};
@@ -178,7 +227,7 @@ async function main() {
   try {
     if (lab) await lab.ready();
     const driverUrl = lab ? lab.driverUrl : env('LOAD_URL', '').replace(/\/$/, '');
-    const sha256 = await handOver(driverUrl, bytes);
+    const sha256 = await handOver(driverUrl, document);
     const status = await runTry(driverUrl, sha256);
     say(`the try run ${status.state} in ${Math.round((Date.now() - startedAt) / 1000)} s; document ${sha256}`);
     console.log('');

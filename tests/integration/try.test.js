@@ -6,6 +6,10 @@
 // each workload, report.html exists and, in Chromium, shows the same picks as run.json; and what make try started
 // is gone when it returns. The block limit is set out of reach (60 s): which approach is picked on this machine is
 // a measurement; that there is one, for every service, is what is tested (the choice itself: load/test/try-choice).
+// The same for a real-world CSV: no package in the lab's node_modules ships one, so fixtures/ubuntu.csv is Debian's
+// distro-info-data 0.58+deb12u6 (/usr/share/distro-info/ubuntu.csv, ISC licence: Benjamin Drung, Stefano Rivera),
+// Ubuntu's releases with rows of 6 to 9 fields; it goes through every csv approach of node-async, the one service
+// that takes CSV, and node14-fibers says why it did not store it.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -19,10 +23,11 @@ const { checkReportInBrowser, findChromium } = require('../../load/test/report-b
 const { INTEGRATION_PORT_OFFSETS } = require('./port-offsets');
 const OFFSET = INTEGRATION_PORT_OFFSETS.try;
 const DOCUMENT = path.join(ROOT, 'load', 'node_modules', 'autocannon', 'package.json');
+const CSV_DOCUMENT = path.join(__dirname, 'fixtures', 'ubuntu.csv');
 
-function makeTry(env) {
+function makeTry(env, file = DOCUMENT) {
   return new Promise((resolve) => {
-    const child = spawn('make', ['-s', '--no-print-directory', 'try', `FILE=${DOCUMENT}`], { cwd: ROOT, env: Object.assign({}, process.env, env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('make', ['-s', '--no-print-directory', 'try', `FILE=${file}`], { cwd: ROOT, env: Object.assign({}, process.env, env), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -60,6 +65,31 @@ test('make try on a real package.json: a pick per service that keeps documents, 
     const found = await checkReportInBrowser(report);
     assert.deepStrictEqual(found.picks, run.choice.groups.map((g) => `${g.target}/${g.workload}/${g.pick}`));
   });
+
+  await t.test('nothing make try started still answers', async () => {
+    const { components, prometheus } = nativeLab(OFFSET);
+    for (const url of components.map((c) => c.url).concat(`http://127.0.0.1:${prometheus.port}`)) {
+      await assert.rejects(request(`${url}/healthz`), /ECONNREFUSED/, url);
+    }
+  });
+});
+
+test('make try on a real-world CSV: every csv approach of node-async, a pick, and node14-fibers named as taking no CSV', { timeout: 600000 }, async (t) => {
+  const results = tempDir('lab-try-csv-results-');
+  const { code, output } = await makeTry({ TRY_PORT_OFFSET: String(OFFSET), TRY_SECONDS: '1', TRY_BLOCK_MS: '60000', LAB_RESULTS_DIR: results }, CSV_DOCUMENT);
+  if (process.env.LAB_TEST_VERBOSE || code !== 0) console.log(output);
+  assert.strictEqual(code, 0, output.slice(-3000));
+  assert.match(output, /^try: .*ubuntu\.csv: CSV, /m);
+  assert.match(output, /^try: {3}node-async: stored$/m);
+  assert.match(output, /^try: {3}node14-fibers: not stored: it takes no CSV documents/m);
+  assert.match(output, /^node-async · csv: pick ([a-z-]+) — /m);
+  const report = /^try: report: (.+)$/m.exec(output)[1];
+  const run = JSON.parse(fs.readFileSync(path.join(path.dirname(report), 'run.json'), 'utf8'));
+  assert.strictEqual(run.try.kind, 'csv');
+  assert.deepStrictEqual(run.choice.groups.map((g) => [g.target, g.workload]), [['node-async', 'csv']]);
+  const [group] = run.choice.groups;
+  assert.strictEqual(group.rows.length, 10, group.rows.map((r) => r.approach).join(', '));
+  assert.ok(group.pick && group.rows.every((r) => r.passed), JSON.stringify(group.rows.map((r) => [r.approach, r.passed, r.problems])));
 
   await t.test('nothing make try started still answers', async () => {
     const { components, prometheus } = nativeLab(OFFSET);
