@@ -98,3 +98,37 @@ test('make try on a real-world CSV: every csv approach of node-async, a pick, an
     }
   });
 });
+
+/** scripts/try.js itself (make's own exit status is 2 for any failure): {code, output}. */
+function checkOnly(file, env) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'try.js'), file], { cwd: ROOT, env: Object.assign({}, process.env, env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+test('make try refuses a file the lab cannot take, with exit status 2 and why, before it starts anything', async () => {
+  const dir = tempDir('lab-try-files-');
+  const write = (name, bytes) => {
+    fs.writeFileSync(path.join(dir, name), bytes);
+    return path.join(dir, name);
+  };
+  const cases = [
+    [path.join(dir, 'missing.csv'), /missing\.csv: no such file/],
+    [write('empty.csv', ''), /empty\.csv: empty/],
+    [write('latin1.csv', Buffer.from('city\nZoë\n', 'latin1')), /not UTF-8: the byte sequence at byte offset 7/],
+    [write('open.csv', 'id,note\n1,"open\n'), /not CSV .*CSV row 2: a quoted field is not closed/],
+    [write('orders', '  {"a": [1,'), /orders:1:12: not JSON/], // no extension: JSON by its first character
+    [write('sales', 'id,total\n1,"9,5"\n2,"3'), /sales: .*CSV row 3: a quoted field is not closed/], // no extension: CSV
+    [write('big.csv', 'a,b\n'.repeat(10)), /big\.csv: 40 bytes, larger than the 16 bytes the lab takes \(DOCUMENT_MAX_BYTES\)/],
+  ];
+  for (const [file, message] of cases) {
+    const { code, output } = await checkOnly(file, { TRY_PORT_OFFSET: String(OFFSET), DOCUMENT_MAX_BYTES: file.endsWith('big.csv') ? '16' : '' });
+    assert.strictEqual(code, 2, `${file}: ${output}`);
+    assert.match(output, message, file);
+    assert.doesNotMatch(output, /starting/, `${file}: nothing started`);
+  }
+});
