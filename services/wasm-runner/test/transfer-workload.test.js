@@ -65,13 +65,6 @@ function assertStats(result) {
   assert.ok(avgMs >= minMs && Math.abs(avgMs - result.ms / result.iterations) <= 1e-6, JSON.stringify(result));
 }
 
-/** A workload with the input of p already made (node-kit builds inputs in slices, with turns of the loop of its own). */
-async function warmWorkload(p) {
-  const workload = createTransferWorkload(await loadWasmModule());
-  await workload.run({ approach: 'json', params: Object.assign({}, p, { iterations: 1 }) });
-  return workload;
-}
-
 for (const approach of Object.keys(APPROACHES)) {
   test(`${approach}: every op validates on every case, against the reference and the generator's tree`, async () => {
     const wasm = await loadWasmModule();
