@@ -14,6 +14,18 @@ const WARMUP_PASSES = 1;
 // 130 three minutes in, then 171-176 from pass 3 to the end); a leak goes on rising through the later half. RSS past
 // the bound still passes where the runtime's own figures show memory kept after use, not a leak (keptAfterUse).
 const MAX_RSS_GROWTH = 0.1;
+// RSS past the bound also passes while it is still settling: across the later half of the measured passes it rose
+// per pass at most this share of what it rose per pass across the earlier half. A leak adds about as much every pass;
+// memory a process is still growing into (V8 sizing its heap, glibc keeping freed memory in its arena) adds less and
+// less. wasm-runner, natively under the short soak's scenario (2026-11-26): 111 MB held in pass 1, then 120, 133, 142,
+// 149, 154, 157, 157 over 30 s passes, its WASM memory at 16 MB, heap floor 11-16 MB and external memory 19 MB
+// throughout: glibc's main arena grew 5 to 29 MB and V8's heap pages 59 to 75 MB, both level from pass 6. With
+// glibc's thresholds pinned (MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ at 128 KiB) its arena stayed at 4-5 MB
+// and RSS levelled at 125 MB from pass 4: glibc raises its mmap threshold after freeing a large block, and from then
+// on keeps what is freed below it. Settling, not a leak; but make test's two-minute soak ends in it.
+// Two passes in each half are needed to see a rise within each: four after the warm-up.
+const SETTLING_SHARE = 0.5;
+const SETTLING_MIN_PASSES = 4;
 // A baseline and at least one pass held to it.
 const MIN_PASSES = WARMUP_PASSES + 2;
 // Prometheus' series after the first pass (every scenario has run once, so every label value exists): more means
@@ -71,7 +83,9 @@ function checkRss(rss, heap, maxGrowth) {
     const detail = `${signed(rise.growth)}, ${rise.halves} (${perPass}; the first is the warm-up)`;
     if (rise.growth <= maxGrowth) return { name, passed: true, detail };
     const kept = keptAfterUse(job, rise, rss, heap, maxGrowth);
-    return { name, passed: kept.accounted, detail: `${detail}; ${kept.why}` };
+    if (kept.accounted) return { name, passed: true, detail: `${detail}; ${kept.why}` };
+    const settled = settling(held);
+    return { name, passed: settled.settling, detail: `${detail}; ${settled.settling ? settled.why : `${kept.why}; ${settled.why}`}` };
   });
 }
 
@@ -117,6 +131,24 @@ function keptAfterUse(job, rise, rss, heap, maxGrowth) {
   if (external && external.growth > maxGrowth) return { accounted: false, why: `a leak of buffers: ${figures}` };
   if (!(rise.laterMost <= usedBefore)) return { accounted: false, why: `more than it had used before: ${figures}` };
   return { accounted: true, why: `memory kept after use, not a leak: ${figures}` };
+}
+
+/**
+ * Whether RSS held (one figure per pass) is still settling rather than leaking (SETTLING_SHARE says why): {settling,
+ * why}. A pass without a figure, or too few passes to see a rise within each half, tells nothing: not settling.
+ */
+function settling(held) {
+  const measured = (held || []).slice(WARMUP_PASSES);
+  if (measured.length < SETTLING_MIN_PASSES || measured.includes(null)) {
+    return { settling: false, why: `too few passes to tell settling from a leak (${measured.length} after the warm-up, ${SETTLING_MIN_PASSES} needed)` };
+  }
+  const half = Math.floor(measured.length / 2);
+  const perPass = (figures) => (figures[figures.length - 1] - figures[0]) / (figures.length - 1);
+  const earlier = perPass(measured.slice(0, half));
+  const later = perPass(measured.slice(half));
+  const rates = `rose ${mb(later)} MB a pass across the later half, ${mb(earlier)} MB a pass across the earlier`;
+  if (earlier > 0 && later <= SETTLING_SHARE * earlier) return { settling: true, why: `still settling, not a leak: ${rates}` };
+  return { settling: false, why: `not settling: ${rates} (at most ${SETTLING_SHARE * 100} % of it is settling)` };
 }
 
 /**

@@ -7,12 +7,12 @@ const { parentPort, workerData } = require('worker_threads');
 const { loadPlugin, describeError } = require('./serializer-plugin');
 const { corpusOf } = require('./conformance/conformance');
 
-async function check({ source, workload, caseTimeoutMs }) {
+async function check({ source, workload }) {
   const approach = loadPlugin(source).approaches[workload];
   const corpus = corpusOf(workload);
   for (let index = 0; index < corpus.length; index++) {
     parentPort.postMessage({ index, case: corpus[index].name, of: corpus.length });
-    const why = await corpus[index].check(approach, caseTimeoutMs);
+    const why = await corpus[index].check(approach);
     if (why !== null) return { departure: { case: corpus[index].name, why } };
   }
   return { passed: corpus.length };

@@ -13,8 +13,8 @@ const WORKER = path.join(__dirname, 'plugin-check-worker.js');
  * check failed before any); never rejects. A check still running after timeoutMs is ended and failing.
  * Returns {verdict: Promise, stop()}: stop() ends the worker (the service is closing) and the verdict then says so.
  */
-function checkPlugin(source, workload, { timeoutMs, caseTimeoutMs, onCase }) {
-  const worker = new Worker(WORKER, { workerData: { source, workload, caseTimeoutMs } });
+function checkPlugin(source, workload, { timeoutMs, onCase }) {
+  const worker = new Worker(WORKER, { workerData: { source, workload } });
   worker.unref(); // a check never keeps a closing process alive
   let current = null;
   let settle;

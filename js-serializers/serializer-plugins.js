@@ -10,7 +10,7 @@ const { envInteger } = require('../node-kit');
 const { badRequest, busy } = require('../node-kit/errors');
 const { loadPlugin, defaultName, describeError } = require('./serializer-plugin');
 const { checkPlugin } = require('./plugin-check');
-const { DEFAULT_CASE_TIMEOUT_MS } = require('./conformance/conformance');
+const { WORK_BUDGET } = require('./conformance/conformance');
 
 // A plugin as fast as native passes both corpora in about 25 s on Node 14 and 17 s on Node 24 (2-core Xeon); one
 // case still running after the corpus' own 8 s is a departure ("did not finish"), so this cap is for a plugin that
@@ -25,7 +25,8 @@ function pluginSettings() {
   return {
     dir: dir === '' ? '' : path.resolve(dir),
     checkTimeoutMs: envInteger('SERIALIZER_PLUGIN_CHECK_TIMEOUT_MS', DEFAULT_CHECK_TIMEOUT_MS),
-    caseTimeoutMs: DEFAULT_CASE_TIMEOUT_MS,
+    // A case is cut off by work, not by the clock (conformance.js): this many times native's CPU time on it.
+    caseWorkBudget: WORK_BUDGET,
   };
 }
 
@@ -63,7 +64,6 @@ function serializerPlugins(settings, approaches, log = (line) => console.error(`
     if (closed) return Object.assign(status, { state: 'failing', case: null, why: 'the service closed before the check started' });
     const check = checkPlugin(plugin.source, workload, {
       timeoutMs: settings.checkTimeoutMs,
-      caseTimeoutMs: settings.caseTimeoutMs,
       onCase: (at) => Object.assign(status, { case: at.case, checked: at.index, of: at.of }),
     });
     stopCurrent = check.stop;
@@ -88,7 +88,7 @@ function serializerPlugins(settings, approaches, log = (line) => console.error(`
       dir: settings.dir === '' ? null : settings.dir,
       error: dirError,
       checkTimeoutMs: settings.checkTimeoutMs,
-      caseTimeoutMs: settings.caseTimeoutMs,
+      caseWorkBudget: settings.caseWorkBudget,
       plugins: plugins.map(describe),
     }),
     settled,

@@ -5,9 +5,31 @@
 // must have none; a third-party library's departures are written down, and a change in them fails the test. The
 // services run it at start on serializer plugins (serializer-plugins.js), which is why it lives outside test/.
 // Node 14 syntax.
-// A case still running after this long is recorded as "did not finish" (yieldable-json on multi-megabyte strings).
-const DEFAULT_CASE_TIMEOUT_MS = 8000;
+//
+// Whether a case finished is decided by work, not by the clock: native runs the case first and its CPU time on this
+// thread is the unit; an approach that has used WORK_BUDGET times that (native's counted as at least
+// MIN_NATIVE_CPU_MS) without settling "did not finish" (yieldable-json on multi-megabyte escaped strings rebuilds the
+// whole string for every escape: quadratic, hours). Both are CPU times of one thread measured side by side, so a
+// machine ten times slower scales both and a loaded one adds to neither (a wall-time bound of 8 s did: yieldable-json
+// parses 'wide object, 100k keys with escapes' in 2.5 s of CPU, which took 6.8 s of wall time at load 5 and missed 8 s
+// beside the JVM's build). The most a case that finishes used here is 98 units (yieldable-json parse, 'bushy tree whose
+// strings hold balanced brackets': 1.5 s against native's 15 ms; stringify at most 36, on Node 14), so the budget is
+// three times that: more would make each case that does not finish cost more (it spends the whole budget).
+// SAFETY_NET_MS of wall time only keeps a case that stopped using CPU (a lost callback) from hanging the run; it is
+// not a verdict anyone expects, and the departure it records names it.
+const WORK_BUDGET = 300;
+const MIN_NATIVE_CPU_MS = 10;
+const SAFETY_NET_MS = 10 * 60 * 1000;
+// How often the budget is checked, between the approach's own turns of the event loop.
+const BUDGET_CHECK_MS = 20;
 const HUNG = 'did not finish';
+const STALLED = `still running after the ${SAFETY_NET_MS / 1000} s safety net, within its work budget`;
+
+/** CPU ms of this thread (Node 24), or of the process where threadCpuUsage does not exist (Node 14). */
+function cpuMs() {
+  const usage = process.threadCpuUsage ? process.threadCpuUsage() : process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
 
 function settleSync(run) {
   try {
@@ -17,10 +39,19 @@ function settleSync(run) {
   }
 }
 
-async function settleWithin(timeoutMs, run) {
-  let timer;
-  const timeout = new Promise((resolve) => {
-    timer = setTimeout(() => resolve({ hung: true }), timeoutMs);
+/**
+ * run's {value} or {error}; {hung: true} once it used budgetCpuMs of this thread's CPU without settling, {stalled:
+ * true} if the safety net ran out first.
+ */
+async function settleWithin(budgetCpuMs, run) {
+  let check;
+  let net;
+  const cpuStart = cpuMs();
+  const cutOff = new Promise((resolve) => {
+    check = setInterval(() => {
+      if (cpuMs() - cpuStart > budgetCpuMs) resolve({ hung: true });
+    }, BUDGET_CHECK_MS);
+    net = setTimeout(() => resolve({ stalled: true }), SAFETY_NET_MS);
   });
   const attempt = (async () => {
     try {
@@ -30,9 +61,10 @@ async function settleWithin(timeoutMs, run) {
     }
   })();
   try {
-    return await Promise.race([attempt, timeout]);
+    return await Promise.race([attempt, cutOff]);
   } finally {
-    clearTimeout(timer);
+    clearInterval(check);
+    clearTimeout(net);
   }
 }
 
@@ -45,6 +77,7 @@ async function collectText(iterable) {
 /** Why actual is not expected (both {value} or {error}), or null when they agree. */
 function departure(actual, expected, sameValue, pastNativeDepth) {
   if (actual.hung) return HUNG;
+  if (actual.stalled) return STALLED;
   if (expected.error === undefined) {
     if (actual.error !== undefined) return `threw ${actual.error.name}: ${String(actual.error.message).slice(0, 120)}`;
     return sameValue(actual.value, expected.value) ? null : 'different result';
@@ -108,27 +141,37 @@ function parseCases() {
 
 const CASES = { stringify: stringifyCases, parse: parseCases };
 
-/** The corpus of a workload: [{name, check(approach, timeoutMs) -> Promise<why | null>}]. */
+/** native's result for a case on its input and the work budget it sets: {expected, budgetCpuMs}. */
+function nativeRun(c, input) {
+  const start = cpuMs();
+  const expected = c.expected(input);
+  return { expected, budgetCpuMs: WORK_BUDGET * Math.max(cpuMs() - start, MIN_NATIVE_CPU_MS) };
+}
+
+/** The corpus of a workload: [{name, check(approach) -> Promise<why | null>}]. */
 function corpusOf(workload) {
   return CASES[workload]().map((c) => ({
     name: c.name,
-    async check(approach, timeoutMs) {
+    async check(approach) {
       const input = c.input();
-      const actual = await settleWithin(timeoutMs, c.actual(approach, input));
-      return departure(actual, c.expected(input), c.sameValue, c.pastNativeDepth);
+      const { expected, budgetCpuMs } = nativeRun(c, input);
+      const actual = await settleWithin(budgetCpuMs, c.actual(approach, input));
+      return departure(actual, expected, c.sameValue, c.pastNativeDepth);
     },
   }));
 }
 
 /** Resolves to [{name, why}] for every case where the approach departs from native, in corpus order. */
-async function departures(workload, approach, options) {
-  const timeoutMs = (options && options.caseTimeoutMs) || DEFAULT_CASE_TIMEOUT_MS;
+async function departures(workload, approach) {
   const found = [];
   for (const c of corpusOf(workload)) {
-    const why = await c.check(approach, timeoutMs);
+    const why = await c.check(approach);
     if (why !== null) found.push({ name: c.name, why });
   }
   return found;
 }
 
-module.exports = { departures, corpusOf, DEFAULT_CASE_TIMEOUT_MS, HUNG };
+/** Whether a case's why means its run may still be going on (its process must not run another case). */
+const leftRunning = (why) => why === HUNG || why === STALLED;
+
+module.exports = { departures, corpusOf, leftRunning, HUNG, WORK_BUDGET };

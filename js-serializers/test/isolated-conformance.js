@@ -8,7 +8,7 @@
 //   node isolated-conformance.js <approaches module> <workload> <approach> <first case index>
 // where the module exports {approaches: {<workload>: {<approach>: fn}}}. Node 14 syntax.
 const { execFile } = require('child_process');
-const { corpusOf, DEFAULT_CASE_TIMEOUT_MS, HUNG } = require('../conformance/conformance');
+const { corpusOf, leftRunning } = require('../conformance/conformance');
 
 async function child(modulePath, workload, approachName, first) {
   const approach = require(modulePath).approaches[workload][approachName];
@@ -20,9 +20,9 @@ async function child(modulePath, workload, approachName, first) {
   const corpus = corpusOf(workload);
   for (let index = first; index < corpus.length; index++) {
     current = index;
-    const why = await corpus[index].check(approach, DEFAULT_CASE_TIMEOUT_MS);
+    const why = await corpus[index].check(approach);
     console.log(JSON.stringify({ index, why }));
-    if (why === HUNG) process.exit(0);
+    if (leftRunning(why)) process.exit(0);
   }
   console.log(JSON.stringify({ done: true }));
 }
@@ -40,7 +40,7 @@ async function isolatedDepartures(modulePath, workload, approachName) {
     }
     const last = lines[lines.length - 1];
     if (last && last.done) return found;
-    const restart = last && last.why !== null && (last.why === HUNG || /^crashed/.test(last.why));
+    const restart = last && last.why !== null && (leftRunning(last.why) || /^crashed/.test(last.why));
     if (!restart) throw new Error(`conformance child stopped without a verdict:\n${stdout}`);
     first = last.index + 1;
   }

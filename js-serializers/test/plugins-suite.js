@@ -8,6 +8,7 @@ const path = require('path');
 const { startService, request, sumOf } = require('../../node-kit/testing');
 const { put } = require('../../tests/contract/document-uploads');
 const { readVectors } = require('../../payloads/js/vectors');
+const { WORK_BUDGET } = require('../conformance/conformance');
 
 const EXAMPLE_DIR = path.join(__dirname, '..', '..', 'plugins');
 const FAILING_DIR = path.join(__dirname, 'plugins', 'failing');
@@ -27,12 +28,12 @@ async function settledPlugins(url) {
 const byName = (plugins, name) => plugins.plugins.find((p) => p.name === name);
 
 /**
- * makeService(options) with options.plugins: {dir, checkTimeoutMs, caseTimeoutMs} (serializer-plugins.js).
+ * makeService(options) with options.plugins: {dir, checkTimeoutMs, caseWorkBudget} (serializer-plugins.js).
  * checkInfo(info) (optional): more checks of /info once the example plugin has passed.
  */
 function pluginsSuite(test, assert, makeService, checkInfo) {
   const pinned = readVectors().documents.find((v) => v.document === 'records' && v.size === 100);
-  const settings = (dir, checkTimeoutMs) => ({ plugins: { dir, checkTimeoutMs: checkTimeoutMs || 300000, caseTimeoutMs: 8000 } });
+  const settings = (dir, checkTimeoutMs) => ({ plugins: { dir, checkTimeoutMs: checkTimeoutMs || 300000, caseWorkBudget: WORK_BUDGET } });
 
   test('plugins: the example plugin passes the conformance corpus and runs validated like every approach', async () => {
     const server = await startService(makeService(settings(EXAMPLE_DIR)));

@@ -2,43 +2,57 @@
 // The transfer workload on its own, without HTTP: every approach and op validates (the value that came back, or the
 // count, against its reference, and the C++ tree against the generator's), a wrong answer never validates,
 // wasm-transfer's per-op figures and the bytes that cross are reported, runs give the event loop turns between slices,
-// and an aborted signal stops a run at a slice boundary. No assertion depends on how fast the machine is: yields are
-// checked against the counts and slice rules that bound them, never against a clock.
+// and an aborted signal stops a run at a slice boundary. No assertion depends on how fast the machine is: the work
+// between yields is checked in nodes against the module's own slice size (maxSliceOps), never against a clock.
 const test = require('node:test');
 const assert = require('node:assert');
 const { TRANSFER_CASES, generate } = require('../../../payloads/js/index');
 const { loadWasmModule } = require('../lib/wasm-module');
 const { APPROACHES } = require('../lib/transfer/approaches');
 const { countNodes } = require('../lib/transfer/nodes');
-const { createTransferWorkload, OPS } = require('../lib/transfer/transfer-workload');
-const { MIN_STEP_SHARE } = require('../../../node-kit/slices');
+const { createTransferWorkload, maxSliceOps, OPS } = require('../lib/transfer/transfer-workload');
 
 const params = (overrides) => Object.assign({ op: 'roundtrip', case: 'flat_small', seed: 1, iterations: 3, yieldMs: 5 }, overrides);
 
-/** Counts turns of the event loop (a self-renewing setImmediate) until stopped. */
-function countTurns() {
-  let turns = 0;
-  let timer = setImmediate(function tick() {
-    turns++;
-    timer = setImmediate(tick);
-  });
-  return () => {
-    clearImmediate(timer);
-    return turns;
-  };
-}
+/** The most ops a slice of a run with params p may do: its yieldMs in nodes over the case's nodes. */
+const sliceOpsOf = (p) => maxSliceOps(p.yieldMs, countNodes(generate({ document: 'transfer', seed: p.seed, case: p.case })));
 
 /**
- * What holds for every run, however fast the machine. A yield follows each slice but the last of a finished run (an
- * interrupted run stops at the boundary after its last yield), a slice does at least one op, and a slice followed by
- * a yield ran for at least its share of yieldMs (the whole of it, less the pause of a scavenge the slice loop expects
- * in it: node-kit/scavenge-forecast.js): ms sums the ops' times, which fill the slices.
+ * What holds for every run, however fast or loaded the machine. A yield follows each slice but the last of a finished
+ * run (an interrupted run stops at the boundary after its last yield), a slice does at least one op and at most the
+ * module's slice size in nodes (sliceOpsOf): so a run of n ops has at least ceil(n / that) slices. Counts only: a
+ * slice that the clock ended early (a loaded machine) makes more slices, never fewer.
  */
 function assertSliceRules(result, p) {
   assert.ok(Number.isInteger(result.yields) && result.yields >= 0, JSON.stringify(result));
   const slices = result.interrupted ? result.yields : result.yields + 1;
   assert.ok(slices <= Math.max(result.iterations, 1), `${slices} slices for ${result.iterations} ops`);
-  assert.ok(result.yields * p.yieldMs * MIN_STEP_SHARE <= result.ms, `${result.yields} yields in ${result.ms} ms`);
+  const maxOps = sliceOpsOf(p);
+  assert.ok(slices >= Math.ceil(result.iterations / maxOps), `${result.iterations} ops in ${slices} slices, at most ${maxOps} a slice`);
+}
+
+/**
+ * Runs fn with an approach whose ops are counted and a self-renewing setImmediate that notes how many ran since the
+ * last turn of the loop; resolves to [fn's answer, the most ops seen between two turns].
+ */
+async function opsBetweenTurns(fn) {
+  let ops = 0;
+  let most = 0;
+  const counted = (op) => (...args) => (ops++, op(...args));
+  const json = APPROACHES.json;
+  const counting = Object.assign({}, json, { roundTrip: counted(json.roundTrip), count: counted(json.count), create: counted(json.create) });
+  let timer = setImmediate(function tick() {
+    most = Math.max(most, ops);
+    ops = 0;
+    timer = setImmediate(tick);
+  });
+  try {
+    const answer = await fn({ json: counting });
+    most = Math.max(most, ops);
+    return [answer, most];
+  } finally {
+    clearImmediate(timer);
+  }
 }
 
 /**
@@ -49,13 +63,6 @@ function assertStats(result) {
   const { avgMs, medianMs, minMs, p95Ms } = result.stats;
   assert.ok(minMs >= 0 && minMs <= medianMs && medianMs <= p95Ms, JSON.stringify(result.stats));
   assert.ok(avgMs >= minMs && Math.abs(avgMs - result.ms / result.iterations) <= 1e-6, JSON.stringify(result));
-}
-
-/** A workload with the input of p already made (node-kit builds inputs in slices, with turns of the loop of its own). */
-async function warmWorkload(p) {
-  const workload = createTransferWorkload(await loadWasmModule());
-  await workload.run({ approach: 'json', params: Object.assign({}, p, { iterations: 1 }) });
-  return workload;
 }
 
 for (const approach of Object.keys(APPROACHES)) {
@@ -71,7 +78,7 @@ for (const approach of Object.keys(APPROACHES)) {
         assert.strictEqual(result.treeHash, wasm.referenceTreeHash(name, 1), where);
         assert.strictEqual(result.iterations, 3);
         assertStats(result);
-        assertSliceRules(result, params());
+        assertSliceRules(result, params({ op, case: name }));
         for (const direction of ['in', 'out']) {
           const bytes = result.boundaryBytes[direction];
           assert.ok(approach === 'embind' ? bytes === null : Number.isInteger(bytes) && bytes >= 0, where);
@@ -140,20 +147,34 @@ test('a single op is one slice: no yields', async () => {
   assert.strictEqual(result.stats.minMs, result.stats.p95Ms);
 });
 
-test('a long run gives the event loop turns while it runs, and still validates', async () => {
-  // 100 round trips of ~105 KB of JSON each take far longer than 1 ms on any machine.
+test('a long run gives the event loop turns while it runs, at most a slice of nodes between two, and still validates', async () => {
+  // 100 round trips of numbers_10000 (10 001 nodes each) are 39 slices' worth of nodes at yieldMs 1 (26 a slice).
   const p = params({ case: 'numbers_10000', iterations: 100, yieldMs: 1 });
-  const workload = await warmWorkload(p);
-  const stopCounting = countTurns();
-  const result = await workload.run({ approach: 'json', params: p });
-  const turns = stopCounting();
+  const [result, most] = await opsBetweenTurns(async (approaches) => {
+    const workload = createTransferWorkload(await loadWasmModule(), { approaches });
+    await workload.run({ approach: 'json', params: Object.assign({}, p, { iterations: 1 }) }); // input made, outside the count
+    return workload.run({ approach: 'json', params: p });
+  });
   assert.strictEqual(result.validated, true, JSON.stringify(result));
   assert.strictEqual(result.iterations, 100);
-  assert.ok(result.yields > 0, JSON.stringify(result));
-  assert.ok(turns > 0, 'the loop turned before the run finished');
+  assert.ok(result.yields >= 3, JSON.stringify(result));
+  assert.ok(most >= 1 && most <= sliceOpsOf(p), `${most} ops between two turns of the loop, at most ${sliceOpsOf(p)} allowed`);
   assertSliceRules(result, p);
   assertStats(result);
   assert.strictEqual(typeof result.eventLoop.maxBlockMs, 'number');
+});
+
+test('with the clock stopped, the slice size in nodes alone ends each slice', async (t) => {
+  // performance.now() frozen: the time bound never ends a slice, so the slices are exactly the node bound's.
+  const { performance } = require('node:perf_hooks');
+  t.mock.method(performance, 'now', () => 0);
+  const p = params({ op: 'count', case: 'numbers_10000', iterations: 100, yieldMs: 1 });
+  const [result, most] = await opsBetweenTurns(async (approaches) => createTransferWorkload(await loadWasmModule(), { approaches }).run({ approach: 'json', params: p }));
+  t.mock.restoreAll();
+  const maxOps = sliceOpsOf(p);
+  assert.strictEqual(result.validated, true, JSON.stringify(result));
+  assert.strictEqual(most, maxOps);
+  assert.strictEqual(result.yields + 1, Math.ceil(100 / maxOps), JSON.stringify(result));
 });
 
 test('concurrent runs of different approaches interleave their slices on the one module and each validates', async () => {

@@ -15,6 +15,15 @@ const { APPROACHES } = require('./approaches');
 const { summarize } = require('./op-stats');
 const { countNodes } = require('./nodes');
 
+// Work in a slice is bounded in nodes as well as in time, like node-kit's characters (slices.js): a slice does at most
+// about yieldMs × SLICE_NODES_PER_MS nodes of ops (and always one op), whatever the clock says. The rate is above the
+// fastest op measured (typed create of numbers_10000: 109 000 nodes a ms, 2026-11-26, 2-core Xeon), so here the time
+// bound ends a slice first; the nodes are the bound that holds on any machine, the one the tests check.
+const SLICE_NODES_PER_MS = 1 << 18;
+
+/** The most ops one slice may do: yieldMs's nodes over an op's nodes, at least one. */
+const maxSliceOps = (yieldMs, nodesPerOp) => Math.max(1, Math.floor((yieldMs * SLICE_NODES_PER_MS) / Math.max(nodesPerOp, 1)));
+
 // Inputs cached at once (one per case and seed); the largest case is well under 1 MB as JS objects.
 const CACHED_INPUTS = 32;
 
@@ -41,18 +50,19 @@ function opOf(approach, op, wasm, input, spec) {
 
 /**
  * `iterations` ops in node-kit's slice loop: each slice does at least one op, and more until yieldMs has passed since
- * it started; between slices the loop gets a turn, and an aborted signal stops the run there (it throws the signal's
+ * it started or it did maxOps (maxSliceOps); between slices the loop gets a turn, and an aborted signal stops the run there (it throws the signal's
  * reason). progress {times, done, yields, last, treeHash} is kept up to date as it goes (times: each op's ms; last:
  * the last op's answer), so it also describes an interrupted run. The hash of the Value tree the last op built is
  * read in the same slice, before anything else can run (runs in flight together share the module).
  */
-async function slicedOps(runOp, wasm, { iterations, yieldMs }, signal, progress) {
+async function slicedOps(runOp, wasm, { iterations, yieldMs }, maxOps, signal, progress) {
   const step = (deadline) => {
+    const sliceEnd = Math.min(iterations, progress.done + maxOps);
     do {
       const started = process.hrtime.bigint();
       progress.last = runOp();
       progress.times[progress.done++] = Number(process.hrtime.bigint() - started) / 1e6;
-    } while (progress.done < iterations && performance.now() < deadline);
+    } while (progress.done < sliceEnd && performance.now() < deadline);
     if (progress.done < iterations) return false;
     progress.treeHash = wasm.treeHash();
     return true;
@@ -91,10 +101,12 @@ function createTransferWorkload(wasm, { metrics = null, approaches = APPROACHES 
       const input = await inputs.input(spec);
       const referenceTree = wasm.referenceTreeHash(spec.case, spec.seed);
       const runOp = opOf(approaches[approach], params.op, wasm, input, spec);
+      // create makes the case itself, the same value as the input: every op handles the input's nodes.
+      const maxOps = maxSliceOps(params.yieldMs, countNodes(input));
 
       const progress = { times: new Float64Array(params.iterations), done: 0, yields: 0, last: null };
       const run = await runControlled(
-        (signal) => slicedOps(runOp, wasm, params, signal, progress),
+        (signal) => slicedOps(runOp, wasm, params, maxOps, signal, progress),
         { timeoutMs: 0, clientSignal }, // no deadline: the run stops early only when its client goes away
       );
       const treeHash = run.timing.interrupted ? null : run.value;
@@ -124,4 +136,4 @@ function createTransferWorkload(wasm, { metrics = null, approaches = APPROACHES 
   };
 }
 
-module.exports = { createTransferWorkload, TRANSFER_PARAMS: PARAMS, OPS };
+module.exports = { createTransferWorkload, maxSliceOps, SLICE_NODES_PER_MS, TRANSFER_PARAMS: PARAMS, OPS };
