@@ -110,22 +110,19 @@ TEST_STAGES := setup 'test-images&' test-components test-shared check-config lin
 test: $(NODE24_BIN)/node
 	@$(NODE) scripts/test-stages.js $(TEST_STAGES)
 
-# The JVM's Maven build and tests, the longest component test, run beside the lighter Node components, one after
-# another; then node-async alone. That was for two checks that bounded wall time and failed on this busy 2-core
-# machine, and neither does any more: wasm-runner's slice rule ("1 yields in 0.37 ms" beside node-async) now counts
-# the nodes an op handles between yields, and node-async's conformance test, which missed its 8 s per yieldable-json
-# case beside the JVM's build, now decides "did not finish" by CPU time against native's on the same case. Both
-# passed beside two busy-looping processes (2026-11-26). The order stays until a faster one is measured: node-async's
-# test is the longest Node one (each yieldable-json case that does not finish spends its whole work budget).
+# The component tests, two at a time on this 2-core machine: the JVM's Maven build and tests, the Node components one
+# after another, and node-async, the longest Node one (each yieldable-json case that does not finish spends its whole
+# work budget), whichever two are left. None bounds wall time (wasm-runner's slice rule counts the nodes an op handles
+# between yields; the conformance tests decide "did not finish" by CPU time against native's on the same case), so
+# they may share the cores; node-async ran alone, after the others, while two of them did.
 # --output-sync keeps each component's output together (its sub-make prints it when the test ends), so the line
 # after it names whose it was.
-ALONE_COMPONENTS := services/node-async
+NODE_ASYNC_COMPONENTS := services/node-async
 JVM_COMPONENTS := $(patsubst %/pom.xml,%,$(wildcard services/*/pom.xml))
-NODE_COMPONENTS := $(filter-out $(JVM_COMPONENTS) $(ALONE_COMPONENTS),$(COMPONENTS))
-.PHONY: test-components-jvm test-components-node test-components-alone
+NODE_COMPONENTS := $(filter-out $(JVM_COMPONENTS) $(NODE_ASYNC_COMPONENTS),$(COMPONENTS))
+.PHONY: test-components-jvm test-components-node test-components-node-async
 test-components: setup
-	@$(MAKE) -s -j2 --output-sync=target test-components-jvm test-components-node
-	@$(MAKE) -s test-components-alone
+	@$(MAKE) -s -j2 --output-sync=target test-components-node-async test-components-jvm test-components-node
 
 # One component after another, each followed by its name and verdict.
 test-one-by-one = @for dir in $(1); do $(MAKE) -s -C $$dir test && echo "== $$dir: passed" || { echo "== $$dir: FAILED"; exit 1; }; done
@@ -136,8 +133,8 @@ test-components-jvm:
 test-components-node:
 	$(call test-one-by-one,$(NODE_COMPONENTS))
 
-test-components-alone:
-	$(call test-one-by-one,$(ALONE_COMPONENTS))
+test-components-node-async:
+	$(call test-one-by-one,$(NODE_ASYNC_COMPONENTS))
 
 test-shared: setup
 	$(NODE) --test --test-concurrency=2 $(SHARED_TESTS)
@@ -148,8 +145,9 @@ check-config: setup
 		&& promtool check config $$dir/prometheus.yml; status=$$?; rm -rf $$dir; exit $$status
 
 # Every service, the load driver and Prometheus started natively (ports shifted, so a running `make native` is left
-# alone), the smoke suite, and every dashboard query against the real Prometheus. Its two files run side by side
-# (node --test runs one at a time on two cores): each lab has its own port offset and state folder.
+# alone), the smoke suite, and every dashboard query against the real Prometheus; make native's stop, and make try.
+# Two files at a time (node --test runs one at a time on two cores): each lab has its own port offset
+# (tests/integration/port-offsets.js) and state folder.
 test-integration: setup
 	$(NODE) --test --test-concurrency=2 'tests/integration/*.test.js'
 
