@@ -6,10 +6,9 @@
 // the RSS after ten must stay near the RSS after one: the target is at most 1.5x. A benchmark, not a test: it exits 1
 // only when an answer was wrong or the service failed, never for a missed target.
 //   node bench/document-store-memory.js [--documents 10] [--size 10000]
-const { spawn } = require('node:child_process');
-const path = require('node:path');
 const { generate } = require('../../../payloads/js');
 const { saveBenchResults } = require('../../../js-serializers/bench/results-file');
+const { startService } = require('./start-service');
 
 const TARGET_GROWTH = 1.5;
 // RSS settles once the collector has run after the last document; the service is idle meanwhile.
@@ -30,22 +29,6 @@ function parseArgs(argv, defaults) {
   return out;
 }
 
-/** node-async in a child process with NODE24_OPTIONS (as the lab starts it), on a free port: {url, stop()}. */
-function startServer() {
-  const options = (process.env.NODE24_OPTIONS || '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, options.concat(path.join(__dirname, '..', 'src', 'server.js')), {
-    env: Object.assign({}, process.env, { PORT: '0', HOST: '127.0.0.1' }),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`node-async exited with ${code} before listening`)));
-    child.stdout.on('data', (chunk) => {
-      const match = /listening on [\d.]+:(\d+)/.exec(String(chunk));
-      if (match) resolve({ url: `http://127.0.0.1:${match[1]}`, stop: () => child.kill('SIGTERM') });
-    });
-  });
-}
-
 async function residentMb(url) {
   const text = await (await fetch(`${url}/metrics`)).text();
   const match = /^process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(text);
@@ -60,7 +43,8 @@ async function runValidated(url, workload, sha256) {
 }
 
 async function main() {
-  const server = await startServer();
+  // With the options the lab starts it with: its young generation sets how much memory a document's run leaves.
+  const server = await startService((process.env.NODE24_OPTIONS || '').split(' ').filter(Boolean));
   const rows = [];
   try {
     const idleMb = await residentMb(server.url);

@@ -6,7 +6,6 @@
 // Prints the original's figures beside ours and the issue's targets. A benchmark, not a test: it exits 1 only when an
 // answer was wrong or the service failed, never for a missed target.
 //   node bench/offload-bench.js [--duration 30] [--connections 100] [--worker-seconds 10]
-const { spawn } = require('node:child_process');
 const path = require('node:path');
 const os = require('node:os');
 const Piscina = require('piscina');
@@ -17,6 +16,7 @@ const { referenceOf, hashOf } = require('../src/offload/process-data');
 const { ROUTE } = require('../src/offload');
 const { ORIGINAL } = require('./worker-offload-figures');
 const { saveBenchResults } = require('../../../js-serializers/bench/results-file');
+const { startService } = require('./start-service');
 
 // duration and connections default to the worker-offload suite's (the original's profile).
 const args = parseArgs(process.argv.slice(2), { duration: undefined, connections: undefined, 'worker-seconds': 10 });
@@ -34,21 +34,6 @@ function parseArgs(argv, defaults) {
     out[name] = value;
   }
   return out;
-}
-
-/** node-async in a child process on this Node, on a free port; resolves to {url, stop()}. */
-function startServer() {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'server.js')], {
-    env: Object.assign({}, process.env, { PORT: '0', HOST: '127.0.0.1' }),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`node-async exited with ${code} before listening`)));
-    child.stdout.on('data', (chunk) => {
-      const match = /listening on [\d.]+:(\d+)/.exec(String(chunk));
-      if (match) resolve({ url: `http://127.0.0.1:${match[1]}`, stop: () => child.kill('SIGTERM') });
-    });
-  });
 }
 
 const getJson = async (url) => (await fetch(url)).json();
@@ -158,7 +143,7 @@ function printTargets(runs, workers, workerRate) {
 }
 
 async function main() {
-  const server = await startServer();
+  const server = await startService();
   try {
     const info = await getJson(`${server.url}/info`);
     const body = await getJson(`${server.url}/api/test-data`);
