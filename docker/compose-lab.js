@@ -232,6 +232,8 @@ function composeLab({ project, stateDir, offset, log, imageTag = CHECK_IMAGE_TAG
         try {
           await step();
         } catch (err) {
+          // Said even after an earlier failure: a cleanup that failed is why something is left behind.
+          log(`cleaning up failed: ${err.message}`);
           failure = failure || err;
         }
       }
