@@ -9,25 +9,14 @@
 const { generate } = require('../../../payloads/js');
 const { saveBenchResults } = require('../../../js-serializers/bench/results-file');
 const { startService } = require('./start-service');
+const { option } = require('../../../js-serializers/bench/command-line');
 
 const TARGET_GROWTH = 1.5;
 // RSS settles once the collector has run after the last document; the service is idle meanwhile.
 const SETTLE_MS = 3000;
-const args = parseArgs(process.argv.slice(2), { documents: 10, size: 10000 });
+const argv = process.argv.slice(2);
+const args = { documents: option(argv, '--documents', 10), size: option(argv, '--size', 10000) };
 const log = (message) => process.stderr.write(`${message}\n`);
-
-function parseArgs(argv, defaults) {
-  const out = Object.assign({}, defaults);
-  for (let i = 0; i < argv.length; i += 2) {
-    const name = argv[i].replace(/^--/, '');
-    const value = Number(argv[i + 1]);
-    if (!(name in defaults) || !Number.isInteger(value) || value < 1) {
-      throw new Error(`usage: document-store-memory.js [--documents n] [--size records] (got ${argv[i]} ${argv[i + 1]})`);
-    }
-    out[name] = value;
-  }
-  return out;
-}
 
 async function residentMb(url) {
   const text = await (await fetch(`${url}/metrics`)).text();
