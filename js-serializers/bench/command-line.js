@@ -1,7 +1,6 @@
 'use strict';
 // The benchmarks' one numeric option reader (fibers-to-async-table, csv-parsers' csv-bench, node-async's
-// document-store-memory): `--name N`, a positive
-// integer.
+// document-store-memory): `--name N`, a positive integer.
 
 /** The value after `name` in args, or fallback when absent; throws unless it is a positive integer. */
 function option(args, name, fallback) {
