@@ -138,6 +138,20 @@ test('the 20 MB records document parses as native does, in slices bounded in cha
   assert.ok(stats.maxSliceChars < text.length / 3, `a slice handled ${stats.maxSliceChars} of ${text.length} characters`);
 });
 
+/** fn()'s result, with watch(piece) called on every text handed to JSON.parse meanwhile; JSON.parse restored after. */
+async function watchingJsonParse(watch, fn) {
+  const nativeParse = JSON.parse;
+  JSON.parse = (piece) => {
+    watch(piece);
+    return nativeParse(piece);
+  };
+  try {
+    return await fn();
+  } finally {
+    JSON.parse = nativeParse;
+  }
+}
+
 test('no text handed to JSON.parse is longer than a batch, so that its copy is never a large object', async () => {
   // V8's largest regular object is 128 KB: 64 Ki characters of two-byte text (the records have non-ASCII strings).
   // Past it a copy is a large object, on fresh pages of its own, the cost MAX_BATCH_CHARS avoids.
@@ -147,19 +161,11 @@ test('no text handed to JSON.parse is longer than a batch, so that its copy is n
     'pretty-printed records': JSON.stringify(generate({ document: 'records', seed: 3, size: 1000 }), null, 2),
     'a long string': JSON.stringify({ body: 'plain text '.repeat(100000), escaped: 'a "quote" \\ \u00e9\n'.repeat(20000) }),
   };
-  const nativeParse = JSON.parse;
   for (const [name, text] of Object.entries(texts)) {
     let longest = 0;
-    JSON.parse = (piece) => {
+    const value = await watchingJsonParse((piece) => {
       longest = Math.max(longest, piece.length);
-      return nativeParse(piece);
-    };
-    let value;
-    try {
-      value = await parse(text);
-    } finally {
-      JSON.parse = nativeParse;
-    }
+    }, () => parse(text));
     assertSame(value, JSON.parse(text), name);
     assert.ok(longest > 0 && longest <= bound, `${name}: JSON.parse got ${longest} characters at once, more than ${bound}`);
   }
@@ -180,20 +186,12 @@ test('an object of large members is parsed member by member from slices; a brace
   const members = [];
   for (let i = 0; i < 500; i++) members.push(`${JSON.stringify(i === 120 ? 'key 10' : i === 200 ? '__proto__' : i === 300 ? 'an "escaped" key' : `key ${i}`)}: ${member(i)}`);
   const text = `{${members.join(',\n')}}`;
-  const nativeParse = JSON.parse;
   let chars = 0;
   let alone = 0;
-  JSON.parse = (piece) => {
+  const value = await watchingJsonParse((piece) => {
     chars += piece.length;
     if (piece.charCodeAt(0) === 0x7b && piece.startsWith('{"field_0"')) alone++;
-    return nativeParse(piece);
-  };
-  let value;
-  try {
-    value = await parse(text);
-  } finally {
-    JSON.parse = nativeParse;
-  }
+  }, () => parse(text));
   assertSame(value, JSON.parse(text), 'large members');
   assert.ok(Object.prototype.hasOwnProperty.call(value, '__proto__'), '"__proto__" is not an own property');
   assert.ok(alone > 100, `only ${alone} members parsed alone`);
