@@ -82,4 +82,4 @@ function createDriverDocuments(settings, targets) {
   };
 }
 
-module.exports = { createDriverDocuments };
+module.exports = { createDriverDocuments, MEDIA_TYPES };

@@ -15,11 +15,10 @@ const { HttpError, badRequest } = require('../../node-kit/errors');
 const { checkSameSite, ownNames } = require('../../node-kit/cross-site');
 const { suiteNames, LIMITS } = require('./suites');
 const { DEFAULT_BLOCK_MS } = require('./try-choice');
-const { liveRoutes } = require('./live/routes');
+const { liveRoutes, LIVE_ROUTES } = require('./live/routes');
 
 // What the 404 lists; POST /runs takes suite (required) and loop, POST /runs/stop nothing, the live page's routes
 // (src/live/routes.js) what README.md says (README.md).
-const LIVE_ROUTES = ['GET /', 'GET /live/page.js', 'GET /live/report.css', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file'];
 const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop', 'PUT /documents', 'GET /documents'].concat(LIVE_ROUTES);
 const LOOP = { default: 0, min: 0, max: 1 };
 // A try run's own parameters (runner.js checkRunOptions refuses them for other suites): the stored document, the

@@ -73,7 +73,7 @@ test('the live page: its routes over a real run and a real Prometheus, bad reque
     const uplot = await get('/live/uplot.js');
     assert.strictEqual(uplot.status, 200);
     assert.strictEqual(uplot.text, fs.readFileSync(path.join(path.dirname(require.resolve('uplot/package.json')), 'dist', 'uPlot.iife.min.js'), 'utf8'), 'uPlot from its installed package');
-    for (const [target, type] of [['/live/page.js', /javascript/], ['/live/report.css', /css/], ['/live/page.css', /css/], ['/live/uplot.css', /css/]]) {
+    for (const [target, type] of [['/live/page.js', /javascript/], ['/live/upload.js', /javascript/], ['/live/report.css', /css/], ['/live/page.css', /css/], ['/live/uplot.css', /css/]]) {
       const answer = await get(target);
       assert.strictEqual(answer.status, 200, target);
       assert.match(answer.headers['content-type'], type, target);

@@ -13,6 +13,7 @@ const { suiteNames } = require('../suites');
 const { createLiveSeries, SECONDS } = require('./series');
 const { createResultsFolder } = require('./results-folder');
 const { progressOf } = require('./progress');
+const { MEDIA_TYPES } = require('../documents');
 const { readRun: readReportRun } = require('../report/read-run');
 const { buildModel } = require('../report/model');
 const { ranking } = require('../report/html');
@@ -27,6 +28,9 @@ const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; co
 // A run's files: report.html inlines its script and style; nothing in it may fetch, submit or be framed.
 const RESULT_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+// Every route below, for the driver's route table (server.js): a handler missing or added without it fails the start.
+const LIVE_ROUTES = ['GET /', 'GET /live/page.js', 'GET /live/upload.js', 'GET /live/report.css', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file'];
+
 /** The page's files, read once at start (a missing one fails the driver there): route -> {type, body}. */
 function readAssets() {
   const uplot = path.join(path.dirname(require.resolve('uplot/package.json')), 'dist');
@@ -34,6 +38,7 @@ function readAssets() {
   return {
     'GET /': file('text/html; charset=utf-8', __dirname, 'page.html'),
     'GET /live/page.js': file('text/javascript; charset=utf-8', __dirname, 'page.js'),
+    'GET /live/upload.js': file('text/javascript; charset=utf-8', __dirname, 'upload.js'),
     // The report's stylesheet first (its tables are the page's), then what the page adds.
     'GET /live/report.css': file('text/css; charset=utf-8', __dirname, '..', 'report', 'report.css'),
     'GET /live/page.css': file('text/css; charset=utf-8', __dirname, 'page.css'),
@@ -64,12 +69,15 @@ function liveRoutes({ config, runner }) {
   const targets = targetNames.map((name) => ({ name, kind: kinds[name] || null }));
   const liveSeries = createLiveSeries(config.prometheusUrl, targetNames);
   const results = createResultsFolder(config.resultsDir);
+  // What the page's upload control checks before it sends a file: a file past the cap is refused by PUT /documents
+  // before its body is read, and a browser still sending it may see the connection closed instead of that answer.
+  const uploadCaps = { maxDocumentBytes: config.documents.maxDocumentBytes, mediaTypes: MEDIA_TYPES };
 
   const handlers = {
     'GET /live/state': (res, query) => {
       parseOnlyParams({}, query);
       const run = runner.latest();
-      sendJson(res, { at: new Date().toISOString(), prometheus: config.prometheusUrl, targets, suites: suiteNames(config.suitesDir), run, progress: progressOf(run, Date.now()) });
+      sendJson(res, { at: new Date().toISOString(), prometheus: config.prometheusUrl, targets, suites: suiteNames(config.suitesDir), documents: uploadCaps, run, progress: progressOf(run, Date.now()) });
     },
     'GET /live/series': async (res, query) => {
       const { seconds } = parseOnlyParams({ seconds: SECONDS }, query);
@@ -123,7 +131,9 @@ function liveRoutes({ config, runner }) {
       send(res, 200, asset.type, asset.body);
     };
   }
+  const routes = Object.keys(handlers);
+  if (routes.length !== LIVE_ROUTES.length || !routes.every((r) => LIVE_ROUTES.includes(r))) throw new Error(`LIVE_ROUTES (${LIVE_ROUTES.join(', ')}) and the live handlers (${routes.join(', ')}) differ`);
   return handlers;
 }
 
-module.exports = { liveRoutes };
+module.exports = { liveRoutes, LIVE_ROUTES };
