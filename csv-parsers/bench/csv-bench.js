@@ -12,13 +12,11 @@
 // The libraries come from services/node-async's node_modules (the versions that service pins). Progress goes to
 // stderr; --json prints every run with the versions and the machine instead of the table.
 const path = require('path');
-const os = require('os');
 const { createRequire } = require('module');
 const { csvApproaches } = require('../approaches');
 const { csvWorkload, PARAMS } = require('../csv-workload');
 const { packageVersions } = require('../../node-kit');
-const { option } = require('../../js-serializers/bench/command-line');
-const { saveBenchResults } = require('../../js-serializers/bench/results-file');
+const { option, interleavedRounds, median, machine, machineLine, markdownTable, finish, runBenchmark } = require('../../bench-kit');
 
 const serviceRequire = createRequire(path.join(__dirname, '..', '..', 'services', 'node-async', 'package.json'));
 const LIBRARIES = { csvParse: 'csv-parse', iterTools: 'iter-tools-es' };
@@ -35,7 +33,6 @@ const ORIGINAL = {
   'async-composed': [50002, 2600],
 };
 
-const median = (list) => list.slice().sort((a, b) => a - b)[list.length >> 1];
 const fixed = (n, digits) => (n === null || n === undefined ? '-' : n.toFixed(digits));
 
 async function measure(rounds) {
@@ -43,38 +40,17 @@ async function measure(rounds) {
   const libraries = Object.fromEntries(Object.entries(LIBRARIES).map(([key, name]) => [key, serviceRequire(name)]));
   const workload = csvWorkload(csvApproaches(libraries));
   const params = Object.fromEntries(Object.entries(PARAMS).map(([name, schema]) => [name, schema.default]));
-  const runs = Object.fromEntries(workload.approaches.map((approach) => [approach, []]));
-  const run = async (approach) => {
-    // Every run starts on a collected heap (with --expose-gc, as `make bench-csv` runs it): the previous run's 50 000
-    // rows are garbage, and a major collection landing inside one run and not another would be most of the spread.
-    if (global.gc) global.gc();
-    try {
-      return await workload.run({ approach, params });
-    } catch (error) {
-      return { error: error.message, validated: false };
-    }
-  };
-  for (const approach of workload.approaches) {
-    process.stderr.write(`warm-up ${approach}\n`);
-    await run(approach);
-  }
-  for (let round = 1; round <= rounds; round++) {
-    process.stderr.write(`round ${round}/${rounds}:`);
-    for (const approach of workload.approaches) {
-      process.stderr.write(` ${approach}`);
-      runs[approach].push(await run(approach));
-    }
-    process.stderr.write('\n');
-  }
-  return {
-    node: process.versions.node,
-    libraries: versions,
-    cpus: `${os.cpus().length} × ${os.cpus()[0].model}`,
-    platform: `${os.platform()} ${os.release()}`,
-    date: new Date().toISOString(),
-    params,
-    runs,
-  };
+  // Every run starts on a collected heap (with --expose-gc, as `make bench-csv` runs it): the previous run's 50 000
+  // rows are garbage, and a major collection landing inside one run and not another would be most of the spread.
+  const runs = await interleavedRounds({
+    approaches: workload.approaches,
+    rounds,
+    run: (approach) => {
+      if (global.gc) global.gc();
+      return workload.run({ approach, params });
+    },
+  });
+  return Object.assign(machine(), { libraries: versions, params, runs });
 }
 
 function summarize(results) {
@@ -95,17 +71,11 @@ function summarize(results) {
   return rows;
 }
 
-function table(headers, rows) {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
-  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
-}
-
 function print(results, summary, rounds) {
   const { chunkChars, rows } = results.params;
   const bytes = summary.find((s) => s.bytes).bytes;
   console.log(`# async-char-streams: CSV parsers, ${rows} rows, ${(bytes / 1e6).toFixed(2)} MB in chunks of ${chunkChars} chars; median of ${rounds} after a warm-up`);
-  console.log(`Node ${results.node}, ${Object.entries(results.libraries).map(([n, v]) => `${n} ${v}`).join(', ')}; ${results.cpus}, ${results.platform}`);
+  console.log(`${machineLine(results)}; ${Object.entries(results.libraries).map(([n, v]) => `${n} ${v}`).join(', ')}`);
   const originalMemory = ORIGINAL.memory[1];
   const lines = summary.map((s) => {
     const original = ORIGINAL[s.approach];
@@ -120,7 +90,8 @@ function print(results, summary, rounds) {
       original ? `${(original[1] / originalMemory).toFixed(2)}×` : '-',
     ];
   });
-  console.log(table(['approach', 'rows', 'median ms', 'vs memory', 'max block ms', 'original rows', 'original ms', 'original vs memory'], lines));
+  const headers = ['approach', 'rows', 'median ms', 'vs memory', 'max block ms', 'original rows', 'original ms', 'original vs memory'];
+  console.log(markdownTable(headers, lines, { right: headers.slice(1) }));
   const byName = Object.fromEntries(summary.map((s) => [s.approach, s]));
   const verdict = (ok) => (ok ? 'met' : 'MISSED');
   if (byName.fast.ms !== null && byName.memory.ms !== null) {
@@ -135,17 +106,10 @@ function print(results, summary, rounds) {
 }
 
 async function main() {
-  const args = process.argv.slice(2);
-  const rounds = option(args, '--rounds', 5);
+  const rounds = option(process.argv.slice(2), '--rounds', 5);
   const results = await measure(rounds);
   const summary = summarize(results);
-  if (args.includes('--json')) console.log(JSON.stringify(Object.assign(results, { summary }), null, 2));
-  else print(results, summary, rounds);
-  console.error(`raw results: ${saveBenchResults('async-char-streams-csv', Object.assign({}, results, { summary }))}`);
-  if (summary.some((s) => !s.validated)) process.exitCode = 1;
+  finish('async-char-streams-csv', Object.assign(results, { summary }), { printTable: () => print(results, summary, rounds), failed: summary.some((s) => !s.validated) });
 }
 
-main().catch((error) => {
-  console.error(error.stack || error.message);
-  process.exit(1);
-});
+runBenchmark(main);

@@ -15,7 +15,7 @@ const { spawnSync } = require('child_process');
 const { csvApproaches } = require('../approaches');
 const { sourceFor } = require('../sources');
 const { countCells, parseBound } = require('../upload-memory');
-const { option } = require('../../js-serializers/bench/command-line');
+const { option } = require('../../bench-kit');
 
 const serviceRequire = createRequire(path.join(__dirname, '..', '..', 'services', 'node-async', 'package.json'));
 

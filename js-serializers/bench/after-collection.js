@@ -18,8 +18,7 @@
 // as in fibers-to-async-table.js; raw results under results/bench/.
 const os = require('os');
 const path = require('path');
-const { option } = require('./command-line');
-const { saveBenchResults } = require('./results-file');
+const { option, median, saveBenchResults } = require('../../bench-kit');
 const { startGcPauses } = require('./gc-pauses');
 const { nextTurn } = require('../../node-kit/event-loop');
 const { serializationServices, runOnServiceNode, ROOT } = require('./serialization-services');
@@ -65,7 +64,6 @@ async function child(approachesPath, size, rounds, workloadName) {
 
 // ---- the parent: a child per service, then the table ----
 
-const median = (list) => list.slice().sort((a, b) => a - b)[list.length >> 1];
 
 function summarize(row) {
   const blocks = row.runs.map((r) => r.maxBlockMs);

@@ -9,14 +9,12 @@
 // --expose-gc is optional: with it, a full GC between runs keeps one run's garbage out of the next one's time.
 // --json prints the raw results as JSON instead of the table; --shape <text> runs only the shapes whose name has it.
 const crypto = require('crypto');
-const os = require('os');
 const { performance } = require('perf_hooks');
 const { parse } = require('../fast-parse');
-const { startGapMonitor } = require('../../node-kit/timer-gap');
 const { shapes } = require('../conformance/torture-corpus');
 const { randomText, textOf } = require('../conformance/parse-corpus');
 const { generate } = require('../../payloads/js/index');
-const { saveBenchResults } = require('./results-file');
+const { textOption, interleavedRounds, timedRun, summarizeRuns, machine, machineLine, markdownTable, finish, runBenchmark } = require('../../bench-kit');
 
 const WARMUPS = 2;
 const ROUNDS = 5;
@@ -38,42 +36,24 @@ const SHAPES = [
 ];
 
 const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');
-const median = (list) => list.slice().sort((a, b) => a - b)[list.length >> 1];
-const collectGarbage = () => typeof global.gc === 'function' && global.gc();
-
-/** Runs `work` (sync or async) while a 1 ms timer records the longest gap between its ticks. */
-async function timed(work) {
-  collectGarbage();
-  const stopMonitor = startGapMonitor();
-  const started = performance.now();
-  const output = await work();
-  const ms = performance.now() - started;
-  const maxGapMs = stopMonitor();
-  return { ms, maxGapMs, output };
-}
-
 async function benchShape(shape) {
   const text = shape.text();
   const referenceHash = hashOf(JSON.parse(text));
   const validated = hashOf(await parse(text, { yieldMs: YIELD_MS })) === referenceHash;
-  const runs = { native: [], fast: [] };
-  for (let round = 0; validated && round < WARMUPS + ROUNDS; round++) {
-    const native = await timed(() => JSON.parse(text));
-    const stats = {};
-    const fast = await timed(() => parse(text, { yieldMs: YIELD_MS, stats }));
-    if (round < WARMUPS) continue;
-    runs.native.push({ ms: native.ms, maxGapMs: native.maxGapMs });
-    runs.fast.push(Object.assign({ ms: fast.ms, maxGapMs: fast.maxGapMs }, stats));
-  }
-  const summary = (list) => (list.length === 0 ? null : {
-    ms: median(list.map((r) => r.ms)),
-    maxGapMs: Math.max(...list.map((r) => r.maxGapMs)),
-    maxSliceMs: list[0].maxSliceMs === undefined ? undefined : Math.max(...list.map((r) => r.maxSliceMs)),
-    yields: list[0].yields === undefined ? undefined : median(list.map((r) => r.yields)),
-    nativeCalls: list[0].nativeCalls === undefined ? undefined : median(list.map((r) => r.nativeCalls)),
-    spreadMs: [Math.min(...list.map((r) => r.ms)), Math.max(...list.map((r) => r.ms))],
-  });
-  return { shape: shape.name, chars: text.length, validated, native: summary(runs.native), fast: summary(runs.fast) };
+  const measure = {
+    native: async () => {
+      const native = await timedRun(() => JSON.parse(text));
+      return { ms: native.ms, maxGapMs: native.maxGapMs };
+    },
+    fast: async () => {
+      const stats = {};
+      const fast = await timedRun(() => parse(text, { yieldMs: YIELD_MS, stats }));
+      return Object.assign({ ms: fast.ms, maxGapMs: fast.maxGapMs }, stats);
+    },
+  };
+  process.stderr.write(`${shape.name}\n`);
+  const runs = validated ? await interleavedRounds({ approaches: Object.keys(measure), warmups: WARMUPS, rounds: ROUNDS, run: (approach) => measure[approach]() }) : { native: [], fast: [] };
+  return { shape: shape.name, chars: text.length, validated, native: summarizeRuns(runs.native), fast: summarizeRuns(runs.fast) };
 }
 
 function table(results) {
@@ -94,42 +74,23 @@ function table(results) {
       `${f1(r.fast.maxGapMs)} / ${f1(r.native.maxGapMs)}`,
       'yes',
     ]));
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  return [line(header), `|${widths.map((w, i) => (i === 0 ? ':' : '-') + '-'.repeat(w) + (i === 0 ? '-' : ':')).join('|')}|`, ...rows.map(line)].join('\n');
+  return markdownTable(header, rows, { right: header.slice(1) });
 }
 
 async function main() {
   const started = performance.now();
-  const filter = process.argv.includes('--shape') ? process.argv[process.argv.indexOf('--shape') + 1] : '';
+  const filter = textOption(process.argv.slice(2), '--shape', '');
   const results = [];
   for (const shape of SHAPES.filter((s) => s.name.includes(filter))) results.push(await benchShape(shape));
-  const report = {
-    node: process.version,
-    v8: process.versions.v8,
-    cpus: os.cpus().length,
-    loadAverage: os.loadavg(),
-    gcBetweenRuns: typeof global.gc === 'function',
-    yieldMs: YIELD_MS,
-    warmups: WARMUPS,
-    rounds: ROUNDS,
-    at: new Date().toISOString(),
-    totalSeconds: (performance.now() - started) / 1000,
-    results,
-  };
-  if (process.argv.includes('--json')) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  } else {
-    console.log(`Node ${report.node} (V8 ${report.v8}), ${report.cpus} CPUs, load average ${report.loadAverage.map((l) => l.toFixed(2)).join(' ')}, ` +
-      `GC between runs: ${report.gcBetweenRuns ? 'yes' : 'no'}, yieldMs ${YIELD_MS}, median of ${ROUNDS} after ${WARMUPS} warm-ups`);
-    console.log(table(results));
-    console.log(`(ratio = fast / native; ${report.totalSeconds.toFixed(0)} s in all)`);
-  }
-  console.error(`raw results: ${saveBenchResults('fast-parse', report)}`);
-  if (results.some((r) => !r.validated)) process.exitCode = 1;
+  const report = Object.assign(machine(), { yieldMs: YIELD_MS, warmups: WARMUPS, rounds: ROUNDS, totalSeconds: (performance.now() - started) / 1000, results });
+  finish('fast-parse', report, {
+    failed: results.some((r) => !r.validated),
+    printTable: () => {
+      console.log(`${machineLine(report)}, yieldMs ${YIELD_MS}, median of ${ROUNDS} after ${WARMUPS} warm-ups`);
+      console.log(table(results));
+      console.log(`(ratio = fast / native; ${report.totalSeconds.toFixed(0)} s in all)`);
+    },
+  });
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+runBenchmark(main);

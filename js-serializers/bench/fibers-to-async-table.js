@@ -21,8 +21,7 @@
 // Rounds run the approaches one after the other, so a noisy neighbour slows all of them alike.
 const path = require('path');
 const os = require('os');
-const { option } = require('./command-line');
-const { saveBenchResults } = require('./results-file');
+const { option, median, markdownTable, saveBenchResults } = require('../../bench-kit');
 const { startLatenessProbe, PERIOD_MS } = require('./lateness-probe');
 const { startGcPauses } = require('./gc-pauses');
 const { nextTurn } = require('../../node-kit/event-loop');
@@ -79,7 +78,6 @@ function runChild(service, size, rounds) {
   return runOnServiceNode(service, __filename, ['--child', service.approaches, String(size), String(rounds)]);
 }
 
-const median = (list) => list.slice().sort((a, b) => a - b)[list.length >> 1];
 const fixed = (n, digits) => (n === null || n === undefined ? '-' : n.toFixed(digits));
 
 function summarize(row) {
@@ -109,12 +107,6 @@ function timeoutCell(s) {
   return `done at ${fixed(s.stoppedAtMs, 1)}, in time`;
 }
 
-function table(headers, rows) {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
-  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
-}
-
 function print(results, size, rounds) {
   console.log(`# fibers-to-async table: records document, size ${size} (${(results[0].rows[0].runs[0].bytes / 1e6).toFixed(1)} MB), ${rounds} rounds after a warm-up`);
   console.log(`${os.cpus().length} × ${os.cpus()[0].model}, ${os.platform()} ${os.release()}`);
@@ -140,7 +132,7 @@ function print(results, size, rounds) {
       }
     }
     console.log(`\n## ${workload}`);
-    console.log(table(['service', 'approach', 'median ms', 'vs native', 'yields', 'block ms (median / max)', 'longest GC pause ms', 'validated', `timeout ${INTERRUPT_AFTER_MS} ms`, 'neighbour late p99 / max ms'], rows));
+    console.log(markdownTable(['service', 'approach', 'median ms', 'vs native', 'yields', 'block ms (median / max)', 'longest GC pause ms', 'validated', `timeout ${INTERRUPT_AFTER_MS} ms`, 'neighbour late p99 / max ms'], rows));
   }
   console.log(`\nblock: each run's longest event-loop block (the service's eventLoop.maxBlockMs), median and max of the runs. longest GC pause: the`);
   console.log('collector\'s longest pause during a run, median of the runs: a step of V8\'s, a block of its own, or part of one.');

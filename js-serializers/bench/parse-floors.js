@@ -19,8 +19,7 @@
 // Raw results go to results/bench/parse-floors-<time>.json. Node 14 syntax.
 const os = require('os');
 const { performance } = require('perf_hooks');
-const { option } = require('./command-line');
-const { saveBenchResults } = require('./results-file');
+const { option, saveBenchResults } = require('../../bench-kit');
 const { startGcPauses } = require('./gc-pauses');
 const { realDocuments } = require('./real-documents');
 const { nextTurn } = require('../../node-kit/event-loop');

@@ -45,13 +45,12 @@ const os = require('os');
 const path = require('path');
 const { execFile } = require('child_process');
 const { performance } = require('perf_hooks');
-const { option } = require('./command-line');
-const { saveBenchResults } = require('./results-file');
+const { option, median, saveBenchResults } = require('../../bench-kit');
 const { shapesMatching } = require('./shapes');
 const { membersMatching } = require('./tree-families');
 const { documentsMatching } = require('./real-documents');
 const { APPROACHES, checkPeersInstalled, peerRequire, PEERS } = require('./shape-approaches');
-const { render, median } = require('./shapes-table');
+const { render } = require('./shapes-table');
 const { packageVersions } = require('../../node-kit');
 const { cpuLayout } = require('../../node-kit/cpus');
 

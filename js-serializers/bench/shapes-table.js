@@ -14,6 +14,7 @@
 // Node 14 syntax (the lint's rule for js-serializers/).
 const fs = require('fs');
 const { summaryLines } = require('./family-summary');
+const { median, markdownTable } = require('../../bench-kit');
 
 // The issue's targets for each function of fast on each shape.
 const TARGETS = { maxRatioToNative: 1.5, maxBlockMs: 10 };
@@ -21,7 +22,6 @@ const TARGETS = { maxRatioToNative: 1.5, maxBlockMs: 10 };
 // tree's root, inserted from JavaScript, take 0.01 ms).
 const NEGLIGIBLE_FLOOR = 0.01;
 
-const median = (list) => list.slice().sort((a, b) => a - b)[list.length >> 1];
 const worst = (runs, key) => Math.max(...runs.map((run) => run[key]));
 const f1 = (n) => n.toFixed(1);
 // A time to three significant digits or more: the sub-10 ms runs of a small --scale still compare.
@@ -162,14 +162,8 @@ function verdicts(report) {
 
 // Columns of text (shape, approach, verified) are aligned left, figures right.
 const LEFT = new Set(['shape', 'approach', 'verified']);
-
-function table(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const left = header.map((h) => LEFT.has(h));
-  const line = (cells) => `| ${cells.map((c, i) => (left[i] ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (left[i] ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  return [line(header), rule, ...rows.map(line)].join('\n');
-}
+/** A table with LEFT's columns aligned left and the figures right. */
+const leftTable = (header, rows) => markdownTable(header, rows, { right: header.filter((h) => !LEFT.has(h)) });
 
 function workloadTable(workload, report) {
   const header = ['shape', 'MB', 'approach', 'ms', 'passes ms', '× native', 'gc in run ms', 'block ms (gap / eld)', 'gc in gap ms', 'probe ms (p99 / max)', 'yields', 'verified'];
@@ -198,7 +192,7 @@ function workloadTable(workload, report) {
       ]);
     }
   }
-  return rows.length === 0 ? '' : `\n## ${workload}\n${table(header, rows)}`;
+  return rows.length === 0 ? '' : `\n## ${workload}\n${leftTable(header, rows)}`;
 }
 
 /**
@@ -282,4 +276,4 @@ if (require.main === module) {
   console.log(render(JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))));
 }
 
-module.exports = { render, verdicts, summarize, median, TARGETS };
+module.exports = { render, verdicts, summarize, TARGETS };

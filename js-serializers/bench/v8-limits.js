@@ -20,8 +20,7 @@
 const os = require('os');
 const v8 = require('v8');
 const { performance } = require('perf_hooks');
-const { option } = require('./command-line');
-const { saveBenchResults } = require('./results-file');
+const { option, saveBenchResults } = require('../../bench-kit');
 const { medianMs, median, collectGarbage, flatten, insertionMs, batchListingMs, PIECE_CHARS, PARSE_PIECE_CHARS } = require('./v8-steps');
 const { generators } = require('./shapes');
 const { startGcPauses } = require('./gc-pauses');

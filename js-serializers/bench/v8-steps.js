@@ -26,10 +26,11 @@ const PIECE_CHARS = 1 << 16;
 const HOLDER_KEYS = 1024;
 // The longest piece of a string's text fast hands to JSON.parse.
 const { MAX_BATCH_CHARS: PARSE_PIECE_CHARS } = require('../fast-parse');
+const { median } = require('../../bench-kit');
+
 const ROUNDS = 3;
 
 const collectGarbage = () => typeof global.gc === 'function' && global.gc();
-const median = (samples) => samples.slice().sort((a, b) => a - b)[samples.length >> 1];
 
 /** text, flat: reading one character of a rope (a string made with +) makes V8 flatten the whole of it. */
 const flatten = (text) => (text.length > 0 && text.charCodeAt(text.length >> 1), text);

@@ -7,9 +7,8 @@
 // only when an answer was wrong or the service failed, never for a missed target.
 //   node bench/document-store-memory.js [--documents 10] [--size 10000]
 const { generate } = require('../../../payloads/js');
-const { saveBenchResults } = require('../../../js-serializers/bench/results-file');
+const { saveBenchResults, option } = require('../../../bench-kit');
 const { startService } = require('./start-service');
-const { option } = require('../../../js-serializers/bench/command-line');
 
 const TARGET_GROWTH = 1.5;
 // RSS settles once the collector has run after the last document; the service is idle meanwhile.

@@ -15,7 +15,7 @@ const { samples } = require('../../../node-kit/testing');
 const { referenceOf, hashOf } = require('../src/offload/process-data');
 const { ROUTE } = require('../src/offload');
 const { ORIGINAL } = require('./worker-offload-figures');
-const { saveBenchResults } = require('../../../js-serializers/bench/results-file');
+const { saveBenchResults } = require('../../../bench-kit');
 const { startService } = require('./start-service');
 
 // duration and connections default to the worker-offload suite's (the original's profile).

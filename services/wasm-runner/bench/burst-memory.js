@@ -13,8 +13,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { createRequire } = require('node:module');
 const { samples } = require('../../../node-kit/testing');
-const { option } = require('../../../js-serializers/bench/command-line');
-const { saveBenchResults } = require('../../../js-serializers/bench/results-file');
+const { option, saveBenchResults } = require('../../../bench-kit');
 
 const autocannon = createRequire(path.join(__dirname, '..', '..', '..', 'load', 'package.json'))('autocannon');
 const CONNECTIONS = 200;

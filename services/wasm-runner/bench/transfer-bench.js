@@ -23,8 +23,7 @@ const { summarize } = require('../lib/transfer/op-stats');
 const { generate, TRANSFER_CASES } = require('../../../payloads/js/index');
 const { readVectors, sha256 } = require('../../../payloads/js/vectors');
 const { packageVersions } = require('../../../node-kit');
-const { option } = require('../../../js-serializers/bench/command-line');
-const { saveBenchResults } = require('../../../js-serializers/bench/results-file');
+const { option, markdownTable, saveBenchResults } = require('../../../bench-kit');
 
 const SEED_CASE = 1; // every transfer case is pinned in vectors.json at seed 1
 const WARMUP_MS = 250;
@@ -118,12 +117,6 @@ async function measureAll(settings) {
 const ms = (value) => (value === null || value === undefined ? '-' : value < 0.1 ? value.toFixed(4) : value.toFixed(3));
 const bytes = (value) => (value === null || value === undefined ? '-' : String(value));
 
-function table(headers, lines) {
-  const widths = headers.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)));
-  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
-  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(line)].join('\n');
-}
-
 /** Each row's ratio of its median to the fastest median of its (case, op). */
 function addRatios(rows) {
   const fastest = new Map();
@@ -147,7 +140,7 @@ function print(results) {
       return [r.case, r.approach, ms(r.stats.avgMs), ms(r.stats.medianMs), ms(r.stats.minMs), ms(r.stats.p95Ms),
         `${r.vsFastest.toFixed(2)}×`, bytes(r.boundaryBytes.in), bytes(r.boundaryBytes.out), original === undefined ? '-' : original];
     });
-    console.log(table(['case', 'approach', 'avg', 'median', 'min', 'p95', 'vs fastest', 'in B', 'out B', 'original avg'], lines));
+    console.log(markdownTable(['case', 'approach', 'avg', 'median', 'min', 'p95', 'vs fastest', 'in B', 'out B', 'original avg'], lines));
   }
   printTargets(rows);
 }

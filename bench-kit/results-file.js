@@ -4,12 +4,12 @@
 const fs = require('fs');
 const path = require('path');
 
-const BENCH_DIR = path.join(__dirname, '..', '..', 'results', 'bench');
+const BENCH_DIR = path.join(__dirname, '..', 'results', 'bench');
 
-/** Writes data as JSON to a new file for the benchmark `name`; returns its path. */
-function saveBenchResults(name, data) {
-  fs.mkdirSync(BENCH_DIR, { recursive: true });
-  const file = path.join(BENCH_DIR, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+/** Writes data as JSON to a new file for the benchmark `name` in dir (results/bench/); returns its path. */
+function saveBenchResults(name, data, dir = BENCH_DIR) {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
   return file;
 }
