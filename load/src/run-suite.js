@@ -1,15 +1,20 @@
 'use strict';
 // Starts a suite on a running load driver and follows it to the end; exits 0 only if every scenario passed (1 when one
 // failed, a threshold included, or the suite was stopped with POST /runs/stop).
-// Usage: node src/run-suite.js SUITE [DRIVER_URL]   (default http://127.0.0.1:$PORT, PORT defaulting to 3005)
+// Usage: node src/run-suite.js SUITE [DRIVER_URL] [--targets a,b]   (default http://127.0.0.1:$PORT, PORT defaulting
+// to 3005; --targets runs only the suite's scenarios of those targets, POST /runs' targets)
 const { describeSummary } = require('./summary');
 
 const POLL_MS = 1000;
 
 async function main() {
-  const [suite, base = `http://127.0.0.1:${process.env.PORT || 3005}`] = process.argv.slice(2);
-  if (!suite) throw new Error('usage: run-suite.js SUITE [DRIVER_URL]');
-  const started = await fetch(`${base}/runs?suite=${encodeURIComponent(suite)}`, { method: 'POST' });
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--targets');
+  const targets = at >= 0 ? args.splice(at, 2)[1] : undefined;
+  const [suite, base = `http://127.0.0.1:${process.env.PORT || 3005}`] = args;
+  if (!suite || (at >= 0 && !targets)) throw new Error('usage: run-suite.js SUITE [DRIVER_URL] [--targets a,b]');
+  const query = `suite=${encodeURIComponent(suite)}${targets ? `&targets=${encodeURIComponent(targets)}` : ''}`;
+  const started = await fetch(`${base}/runs?${query}`, { method: 'POST' });
   if (started.status !== 202) throw new Error(`could not start suite ${suite}: ${(await started.json()).error}`);
   let shown = 0;
   for (;;) {

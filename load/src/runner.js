@@ -74,7 +74,14 @@ function currentScenarioOf(scenario, index) {
  * The options of a run of suite (loaded): a try suite needs the document (a sha256 the driver holds: documents.hold
  * throws its 404 otherwise) and takes blockMs and durationSeconds; any other suite takes none of them. Throws the 400.
  */
-function checkRunOptions(suite, options) {
+function checkRunOptions(suite, options, driverTargets) {
+  if (options.targets) {
+    const unknown = options.targets.find((name) => !driverTargets[name]);
+    if (unknown) throw badRequest(`targets: ${unknown} is not one of this driver's targets`, { parameter: 'targets', allowed: Object.keys(driverTargets) });
+    if (suite.coverage === undefined && !suite.scenarios.some((s) => options.targets.includes(s.target))) {
+      throw badRequest(`suite ${suite.name} has no scenario for ${options.targets.join(', ')}`, { parameter: 'targets', allowed: [...new Set(suite.scenarios.map((s) => s.target))] });
+    }
+  }
   const given = ['document', 'blockMs', 'durationSeconds'].filter((name) => options[name] !== undefined);
   if (suite.coverage !== DOCUMENT_COVERAGE) {
     if (given.length > 0) throw badRequest(`${given[0]} is for a suite of a stored document (try) only`, { parameter: given[0], allowed: [] });
@@ -83,6 +90,11 @@ function checkRunOptions(suite, options) {
   if (!options.document) throw badRequest(`suite ${suite.name} runs a stored document: give document=<sha256> (PUT /documents answers it)`, { parameter: 'document', allowed: { pattern: '[0-9a-f]{64}' } });
 }
 
+/** The suite with only the scenarios of `targets` (all of them when none are given). */
+const onlyTargets = (suite, targets) => (targets ? Object.assign({}, suite, { scenarios: suite.scenarios.filter((s) => targets.includes(s.target)) }) : suite);
+/** The driver's targets ({name: url}) narrowed to `targets` when given. */
+const onlyOf = (all, targets) => (targets ? Object.fromEntries(Object.entries(all).filter(([name]) => targets.includes(name))) : all);
+
 function createRunner({ config, metrics, log, documents }) {
   let latest = null;
   let current = null; // the autocannon instance running now
@@ -90,7 +102,7 @@ function createRunner({ config, metrics, log, documents }) {
 
   /** One pass over the suite; signal aborts it (the scenario in progress is stopped, no other starts). */
   async function runOnce(suiteName, loop, signal, options) {
-    const loaded = loadSuite(suiteName, config.targets, config.suitesDir);
+    const loaded = onlyTargets(loadSuite(suiteName, config.targets, config.suitesDir), options.targets);
     const manifests = readManifests();
     // A try run's targets are those that stored its document, handed to every target again now (documents.js).
     const handOff = loaded.coverage === DOCUMENT_COVERAGE ? await documents.handOff(options.document) : null;
@@ -99,12 +111,13 @@ function createRunner({ config, metrics, log, documents }) {
     }
     const names = handOff
       ? new Set(Object.keys(handOff).filter((name) => handOff[name].stored))
-      : new Set(loaded.scenarios.map((s) => s.target).concat(coverageTargets(loaded, manifests, config.targets)));
+      : new Set(loaded.scenarios.map((s) => s.target).concat(coverageTargets(loaded, manifests, onlyOf(config.targets, options.targets))));
     const targets = Object.fromEntries([...names].map((t) => [t, config.targets[t]]));
     const run = newRunDir(config.resultsDir, loaded.name);
     const status = { id: run.id, suite: loaded.name, loop, state: 'waiting', resultsDir: run.dir, scenarios: loaded.scenarios.length, completed: [], current: null, currentScenario: null, upcomingSeconds: null };
     latest = status;
     const meta = { suite: loaded.name, description: loaded.description };
+    if (options.targets) meta.onlyTargets = options.targets;
     if (handOff) {
       const blockMs = options.blockMs === undefined ? DEFAULT_BLOCK_MS : options.blockMs;
       meta.try = { document: options.document, kind: options.kind, bytes: options.bytes, blockMs, handOff };
@@ -241,7 +254,7 @@ function createRunner({ config, metrics, log, documents }) {
   function start(suiteName, loop, options = {}) {
     if (running()) throw new Error(`suite ${latest.suite} is running`);
     const suite = loadSuite(suiteName, config.targets, config.suitesDir); // fail now, in the caller, on a bad suite
-    checkRunOptions(suite, options);
+    checkRunOptions(Object.assign({ name: suiteName }, suite), options, config.targets);
     // A try run's document stays in the driver's store (never dropped for room) until the run ends.
     const held = suite.coverage === DOCUMENT_COVERAGE ? documents.hold(options.document) : null;
     const runOptions = Object.assign({}, options, held ? { bytes: held.bytes, kind: held.kind } : {});

@@ -28,6 +28,9 @@ const TRY_PARAMS = {
   blockMs: { default: DEFAULT_BLOCK_MS, min: 0, max: 60000 },
   durationSeconds: { default: 0, min: 0, max: LIMITS.durationSeconds },
 };
+// Any run's own narrowing: only the scenarios of these targets (comma-separated names; runner.js checks them against
+// the driver's targets and the suite), so one suite serves a run against part of the lab (make matrix's steps).
+const TARGETS_PARAM = { targets: { default: '', pattern: '[a-z0-9-]+(,[a-z0-9-]+)*' } };
 // What Prometheus and health checks reach by whatever name they were given (a compose or Swarm service name): read-only
 // and about nothing but the driver itself. Every other route is kept from other sites' pages (checkSameSite).
 const OPEN_ROUTES = new Set(['GET /healthz', 'GET /metrics']);
@@ -44,9 +47,10 @@ function sendJson(res, status, body) {
  */
 function runParams(query, suitesDir) {
   const suites = suiteNames(suitesDir);
-  const params = parseOnlyParams(Object.assign({ suite: { values: suites }, loop: LOOP }, TRY_PARAMS), query);
+  const params = parseOnlyParams(Object.assign({ suite: { values: suites }, loop: LOOP }, TRY_PARAMS, TARGETS_PARAM), query);
   if (params.suite === undefined) throw badRequest(`parameter suite is required: one of ${suites.join(', ')}`, { parameter: 'suite', allowed: suites });
   const options = Object.fromEntries(Object.keys(TRY_PARAMS).filter((name) => Object.prototype.hasOwnProperty.call(query, name)).map((name) => [name, params[name]]));
+  if (params.targets) options.targets = params.targets.split(',');
   return { suite: params.suite, loop: params.loop, options };
 }
 

@@ -60,3 +60,37 @@ test('a suite started over HTTP checks responses, writes results and marks the s
   assert.strictEqual(sumOf(metrics, 'lab_load_probe_latency_seconds_count', { scenario: 'stringify', target: 'node-async' }), saved.probe.requests);
   assert.strictEqual(bad.completed[0].probeMaxMs, null, 'no probe, no probe latency');
 });
+
+test('targets= runs only the scenarios of the targets named, and refuses a name the driver or the suite lacks', async (t) => {
+  const first = await startService(makeService());
+  const second = await startService(makeService());
+  const dir = tempDir('load-targets-');
+  fs.mkdirSync(path.join(dir, 'suites'));
+  const scenario = (target) => ({ name: `${target}-stringify`, target, path: '/run/stringify?approach=native&size=20', connections: 1, durationSeconds: 1, maxRequests: 20, expect: 'validated' });
+  fs.writeFileSync(path.join(dir, 'suites', 'two.json'), JSON.stringify({ scenarios: [scenario('node-async'), scenario('other')] }));
+  fs.writeFileSync(path.join(dir, 'suites', 'one.json'), JSON.stringify({ scenarios: [scenario('node-async')] }));
+  const driver = await startDriver({ PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', PROMETHEUS_URL: 'none', LOAD_TARGETS: `node-async=${first.url},other=${second.url}`, LOAD_SUITES_DIR: path.join(dir, 'suites'), RESULTS_DIR: path.join(dir, 'results') });
+  t.after(async () => {
+    await stopDriver(driver);
+    await first.close();
+    await second.close();
+  });
+  const post = (query) => request(`${driver.url}/runs?${query}`, { method: 'POST' });
+
+  const unknown = await post('suite=two&targets=node-async,nope');
+  assert.strictEqual(unknown.status, 400, unknown.text);
+  assert.strictEqual(unknown.json.parameter, 'targets');
+  assert.deepStrictEqual(unknown.json.allowed, ['node-async', 'other']);
+  const absent = await post('suite=one&targets=other');
+  assert.strictEqual(absent.status, 400, absent.text);
+  assert.deepStrictEqual(absent.json.allowed, ['node-async']);
+  assert.strictEqual((await post('suite=two&targets=Node_Async')).status, 400, 'a malformed list');
+
+  assert.strictEqual((await post('suite=two&targets=other')).status, 202);
+  const run = await waitForEnd(driver.url);
+  assert.strictEqual(run.state, 'passed', JSON.stringify(run));
+  assert.deepStrictEqual(run.completed.map((s) => s.name), ['other-stringify']);
+  const saved = JSON.parse(fs.readFileSync(path.join(run.resultsDir, 'run.json'), 'utf8'));
+  assert.deepStrictEqual(saved.onlyTargets, ['other']);
+  assert.deepStrictEqual(Object.keys(saved.targets), ['other'], 'only the named target is described');
+});
