@@ -61,9 +61,27 @@ function responseChecker(expect) {
  * never adds to `problems`. onProbeResponse(seconds, statusCode) sees each probe response live, onResponse(seconds)
  * each of the scenario's own.
  */
-async function runScenario(scenario, baseUrl, options) {
+async function runScenario(scenario, baseUrl, options = {}) {
   const body = scenario.bodyFrom === undefined ? scenario.body : await fetchBody(baseUrl, scenario.bodyFrom);
-  return runWithBody(Object.assign({}, scenario, { body }), baseUrl, options);
+  const withBody = Object.assign({}, scenario, { body });
+  const warmup = scenario.warmupSeconds > 0 ? await warmUp(withBody, baseUrl, options) : null;
+  const outcome = await runWithBody(withBody, baseUrl, options);
+  if (warmup) {
+    outcome.warmup = warmup;
+    if (warmup.problems.length > 0) Object.assign(outcome, { passed: false, problems: outcome.problems.concat(warmup.problems.map((p) => `warm-up: ${p}`)) });
+  }
+  return outcome;
+}
+
+/**
+ * The scenario's warm-up: the same requests for warmupSeconds, before its window, kept out of every figure (a JIT still
+ * compiling or a cache still filling is not what the scenario measures). No probe beside it. What it did is kept apart
+ * ({seconds, requests, problems}); a warm-up that failed fails the scenario, since its window would then measure a
+ * service in trouble.
+ */
+async function warmUp(scenario, baseUrl, { onStart }) {
+  const run = await runWithBody(Object.assign({}, scenario, { durationSeconds: scenario.warmupSeconds, probe: undefined }), baseUrl, { onStart });
+  return { seconds: scenario.warmupSeconds, requests: run.result.requests.total, problems: run.problems };
 }
 
 // A body the target generates (GET bodyFrom), so a suite names its request instead of copying it.

@@ -19,7 +19,8 @@ const PROBE_MAX_RATE = 200;
 const SUITE_FIELDS = ['description', 'coverage', 'documentScenarios', 'thresholds', 'thresholdsByApproach', 'scenarios'];
 // A suite of a user's document (try-suite.js) says how each generated scenario runs; timeoutSeconds bounds one run.
 const DOCUMENT_SCENARIO_LIMITS = Object.assign({ timeoutSeconds: 600 }, LIMITS);
-const SCENARIO_FIELDS = ['name', 'target', 'method', 'path', 'headers', 'body', 'bodyFrom', 'connections', 'durationSeconds', 'maxRequests', 'timeoutSeconds', 'expect', 'probe', 'thresholds'];
+const SCENARIO_FIELDS = ['name', 'target', 'method', 'path', 'headers', 'body', 'bodyFrom', 'connections', 'durationSeconds', 'warmupSeconds', 'maxRequests', 'timeoutSeconds', 'expect', 'probe', 'thresholds'];
+// A warm-up before the measured window (scenario.js): bounded like the window itself.
 
 function suiteNames(dir = SUITES_DIR) {
   return fs
@@ -46,6 +47,10 @@ function checkScenario(scenario, where, targets) {
   for (const [field, max] of Object.entries(LIMITS)) {
     const value = scenario[field];
     check(Number.isInteger(value) && value >= 1 && value <= max, where, `${field} must be an integer in [1, ${max}]`);
+  }
+  if (scenario.warmupSeconds !== undefined) {
+    const w = scenario.warmupSeconds;
+    check(Number.isInteger(w) && w >= 0 && w <= LIMITS.durationSeconds, where, `warmupSeconds must be an integer in [0, ${LIMITS.durationSeconds}]`);
   }
   check(['validated', 'status'].includes(scenario.expect), where, 'expect must be "validated" (an answer with validated: true) or "status" (2xx only)');
   if (scenario.bodyFrom !== undefined) {

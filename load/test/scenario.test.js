@@ -53,3 +53,34 @@ test('a window that ends before the first answer waits for it, bounded by the re
   // The window ended at that first answer, not at the hard bound: at most a few answers, far below what 31 s would give.
   assert.ok(outcome.result.requests.total <= 2, `${outcome.result.requests.total} answers`);
 });
+
+test('a warm-up runs the same requests before the window, counted apart, and a failed warm-up fails the scenario', async (t) => {
+  // The first three requests ever are answered 500: the first always falls in the warm-up.
+  let seen = 0;
+  const server = http.createServer((req, res) => {
+    seen++;
+    res.statusCode = seen <= 3 ? 500 : 200;
+    res.end('ok');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  const url = `http://127.0.0.1:${server.address().port}`;
+  const scenario = { name: 'warmed', target: 'local', path: '/', connections: 1, durationSeconds: 1, warmupSeconds: 1, maxRequests: 3, expect: 'status' };
+
+  const failed = await runScenario(scenario, url);
+  assert.ok(failed.warmup.requests >= 1, JSON.stringify(failed.warmup));
+  assert.strictEqual(failed.warmup.requests + failed.result.requests.total, seen, 'every request the server saw is the warm-up\'s or the window\'s');
+  assert.strictEqual(failed.passed, false);
+  assert.ok(failed.problems.some((p) => /^warm-up: \d+ non-2xx responses$/.test(p)), failed.problems.join('; '));
+
+  seen = 3; // every answer 200 from now on
+  const passed = await runScenario(scenario, url);
+  assert.strictEqual(passed.passed, true, passed.problems.join('; '));
+  assert.deepStrictEqual(passed.warmup.problems, []);
+  assert.strictEqual(passed.warmup.requests + passed.result.requests.total, seen - 3);
+  const none = await runScenario(Object.assign({}, scenario, { warmupSeconds: 0 }), url);
+  assert.strictEqual(none.warmup, undefined, 'no warm-up asked, none run');
+});

@@ -46,6 +46,8 @@ test('a suite with a mistake is rejected naming the scenario and the field', () 
     [{ probe: { path: '/healthz', ratePerSecond: '20' } }, /probe\.ratePerSecond must be an integer/],
     [{ bodyFrom: 'api/test-data' }, /bodyFrom must be a path on the target/],
     [{ bodyFrom: '/api/test-data', body: {} }, /give body or bodyFrom, not both/],
+    [{ warmupSeconds: -1 }, /warmupSeconds must be an integer in \[0, 120\]/],
+    [{ warmupSeconds: 1.5 }, /warmupSeconds must be an integer/],
   ];
   for (const [change, message] of cases) {
     fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ scenarios: [Object.assign({}, good, change)] }));
