@@ -168,7 +168,8 @@ function createRunner({ config, metrics, log, documents }) {
           onStart(instance) {
             current = instance;
             if (signal.aborted) instance.stop(); // stopped while its body was fetched
-            else if (process.stdout.isTTY) autocannon.track(instance, { renderResultsTable: false, renderLatencyTable: false });
+            // autocannon's progress bar, for its own instances (an open loop's schedule has none).
+            else if (process.stdout.isTTY && !scenario.arrivalRate) autocannon.track(instance, { renderResultsTable: false, renderLatencyTable: false });
             // A dead target fails its scenario at once: hammering it for the rest of the duration measures nothing.
             watchTarget(instance, config.targets[scenario.target], (why) => {
               targetGone = why;

@@ -11,6 +11,7 @@ const autocannon = require('autocannon');
 const { startProbe } = require('./probe');
 const { perSecondRecorder } = require('./per-second');
 const { watchDriver, littlesLaw } = require('./saturation');
+const { startOpenLoop } = require('./open-loop');
 
 /**
  * A per-response check that counts what the scenario's `expect` rejects, and keeps what a /run answer says of its own
@@ -65,7 +66,7 @@ async function runScenario(scenario, baseUrl, options = {}) {
   const body = scenario.bodyFrom === undefined ? scenario.body : await fetchBody(baseUrl, scenario.bodyFrom);
   const withBody = Object.assign({}, scenario, { body });
   const warmup = scenario.warmupSeconds > 0 ? await warmUp(withBody, baseUrl, options) : null;
-  const outcome = await runWithBody(withBody, baseUrl, options);
+  const outcome = await runnerOf(scenario)(withBody, baseUrl, options);
   if (warmup) {
     outcome.warmup = warmup;
     if (warmup.problems.length > 0) Object.assign(outcome, { passed: false, problems: outcome.problems.concat(warmup.problems.map((p) => `warm-up: ${p}`)) });
@@ -80,9 +81,12 @@ async function runScenario(scenario, baseUrl, options = {}) {
  * service in trouble.
  */
 async function warmUp(scenario, baseUrl, { onStart }) {
-  const run = await runWithBody(Object.assign({}, scenario, { durationSeconds: scenario.warmupSeconds, probe: undefined }), baseUrl, { onStart });
+  const run = await runnerOf(scenario)(Object.assign({}, scenario, { durationSeconds: scenario.warmupSeconds, probe: undefined }), baseUrl, { onStart });
   return { seconds: scenario.warmupSeconds, requests: run.result.requests.total, problems: run.problems };
 }
+
+/** The closed loop (autocannon), or the open loop for a scenario with an arrivalRate (open-loop.js). */
+const runnerOf = (scenario) => (scenario.arrivalRate ? runOpenLoopWithBody : runWithBody);
 
 // A body the target generates (GET bodyFrom), so a suite names its request instead of copying it.
 async function fetchBody(baseUrl, path) {
@@ -177,5 +181,65 @@ function runWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse }
     if (onStart) onStart(instance);
   });
 }
+
+/**
+ * The open loop's outcome, in the closed loop's shape (so summaries, thresholds, compare and the report read it
+ * alike): `result` holds the latency from each request's intended send time, and `openLoop` the schedule's own figures
+ * with the latency from the actual send beside it. Little's law is not checked: an open loop keeps fewer in flight
+ * than its connections by design.
+ */
+function runOpenLoopWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse } = {}) {
+  const checker = responseChecker(scenario.expect);
+  const body = scenario.body === undefined ? undefined : typeof scenario.body === 'string' ? scenario.body : JSON.stringify(scenario.body);
+  const headers = Object.assign(body !== undefined ? { 'content-type': 'application/json' } : {}, scenario.headers);
+  const startMs = Date.now();
+  const driver = watchDriver();
+  const seconds = perSecondRecorder();
+  return new Promise((resolve) => {
+    const loop = startOpenLoop(Object.assign({}, scenario, { body, headers }), baseUrl, (status, text, latencyMs) => {
+      checker.onResponse(status, text);
+      seconds.record(status, latencyMs);
+      if (onResponse) onResponse(latencyMs / 1000);
+    });
+    const probe = scenario.probe ? startProbe(scenario.probe, baseUrl, scenario.durationSeconds, onProbeResponse) : null;
+    loop.on('done', async (figures) => {
+      const endMs = Date.now();
+      const driverSection = driver.stop();
+      const probeResult = probe ? await probe.stop() : undefined;
+      const { counts, corrected } = figures;
+      const problems = [];
+      if (counts.errors > 0) problems.push(`${counts.errors} connection errors (${counts.timeouts} timeouts)`);
+      if (counts.non2xx > 0) problems.push(`${counts.non2xx} non-2xx responses`);
+      if (checker.counts.invalid > 0) problems.push(`${checker.counts.invalid} responses not validated`);
+      if (counts.completed === 0) problems.push('no request completed');
+      const result = {
+        requests: { average: round3(counts.completed / figures.elapsedSeconds), total: counts.completed, sent: counts.issued },
+        latency: { p50: corrected.p50, p90: corrected.p90, p99: corrected.p99, max: corrected.max, mean: corrected.mean },
+        errors: counts.errors,
+        timeouts: counts.timeouts,
+        non2xx: counts.non2xx,
+        duration: figures.elapsedSeconds,
+      };
+      const outcome = {
+        scenario,
+        url: baseUrl,
+        window: { startedAt: new Date(startMs).toISOString(), endedAt: new Date(endMs).toISOString(), startMs, endMs },
+        result,
+        openLoop: { arrivalRate: scenario.arrivalRate, intended: figures.intended, sent: counts.issued, sentLate: counts.late, latencyFromIntendedMs: corrected, latencyFromSendMs: figures.fromSend },
+        perSecond: seconds.finish(),
+        driver: driverSection,
+        littlesLaw: Object.assign(littlesLaw(scenario.connections, counts.completed, corrected.mean, figures.elapsedSeconds), { holds: null, why: 'an open loop: fewer in flight than connections by design' }),
+        checks: checker.counts,
+        passed: problems.length === 0,
+        problems,
+      };
+      if (probeResult) outcome.probe = probeResult;
+      resolve(outcome);
+    });
+    if (onStart) onStart(loop);
+  });
+}
+
+const round3 = (v) => Math.round(v * 1000) / 1000;
 
 module.exports = { runScenario };

@@ -12,6 +12,9 @@ const SUITES_DIR = path.join(__dirname, '..', 'suites');
 // Every load is bounded in time AND count, whatever a suite file says.
 const LIMITS = { connections: 200, durationSeconds: 120, maxRequests: 1000000 };
 const METHODS = ['GET', 'POST'];
+// An open loop's schedule (open-loop.js): one timer a millisecond issues what is due, so beyond a few thousand a second
+// the schedule itself is the bottleneck.
+const MAX_ARRIVAL_RATE = 5000;
 // The probe beside a scenario is light by construction: one GET at a low fixed rate (probe.js).
 const PROBE_FIELDS = ['path', 'ratePerSecond'];
 const PROBE_MAX_RATE = 200;
@@ -19,7 +22,7 @@ const PROBE_MAX_RATE = 200;
 const SUITE_FIELDS = ['description', 'coverage', 'documentScenarios', 'thresholds', 'thresholdsByApproach', 'scenarios'];
 // A suite of a user's document (try-suite.js) says how each generated scenario runs; timeoutSeconds bounds one run.
 const DOCUMENT_SCENARIO_LIMITS = Object.assign({ timeoutSeconds: 600 }, LIMITS);
-const SCENARIO_FIELDS = ['name', 'target', 'method', 'path', 'headers', 'body', 'bodyFrom', 'connections', 'durationSeconds', 'warmupSeconds', 'maxRequests', 'timeoutSeconds', 'expect', 'probe', 'thresholds'];
+const SCENARIO_FIELDS = ['name', 'target', 'method', 'path', 'headers', 'body', 'bodyFrom', 'connections', 'durationSeconds', 'warmupSeconds', 'arrivalRate', 'maxRequests', 'timeoutSeconds', 'expect', 'probe', 'thresholds'];
 // A warm-up before the measured window (scenario.js): bounded like the window itself.
 
 function suiteNames(dir = SUITES_DIR) {
@@ -51,6 +54,10 @@ function checkScenario(scenario, where, targets) {
   if (scenario.warmupSeconds !== undefined) {
     const w = scenario.warmupSeconds;
     check(Number.isInteger(w) && w >= 0 && w <= LIMITS.durationSeconds, where, `warmupSeconds must be an integer in [0, ${LIMITS.durationSeconds}]`);
+  }
+  if (scenario.arrivalRate !== undefined) {
+    const r = scenario.arrivalRate;
+    check(Number.isInteger(r) && r >= 1 && r <= MAX_ARRIVAL_RATE, where, `arrivalRate must be an integer in [1, ${MAX_ARRIVAL_RATE}] (requests a second, an open loop)`);
   }
   check(['validated', 'status'].includes(scenario.expect), where, 'expect must be "validated" (an answer with validated: true) or "status" (2xx only)');
   if (scenario.bodyFrom !== undefined) {

@@ -120,3 +120,17 @@ test('make-report writes the report, and refuses a missing folder or one that is
   assert.match(notARun.stderr, /holds no scenario results/);
   assert.strictEqual(spawnSync(process.execPath, [cli], { encoding: 'utf8' }).status, 2);
 });
+
+test('an open loop shows its schedule and both latencies, a warm-up what it did outside the figures', () => {
+  const dir = tempDir('report-open-loop-');
+  const run = path.join(dir, '2026-01-01T00-00-00-000Z-open');
+  fs.mkdirSync(run);
+  const openLoop = { arrivalRate: 4, intended: 80, sent: 80, sentLate: 2, latencyFromIntendedMs: { p50: 110, p90: 240, p99: 612.5, max: 700, mean: 150 }, latencyFromSendMs: { p50: 95, p90: 120, p99: 131.25, max: 140, mean: 100 } };
+  const file = scenarioFile('open', 'native', 4, { prometheus: 'none', available: false, error: 'not asked' }, { openLoop, warmup: { seconds: 2, requests: 7, problems: [] } });
+  fs.writeFileSync(path.join(run, '01-open.json'), JSON.stringify(file));
+  fs.writeFileSync(path.join(run, 'run.json'), JSON.stringify({ suite: 'open', startedAt: 'start', endedAt: 'end', verdict: 'passed', targets: {} }));
+  const html = fs.readFileSync(writeReport(run), 'utf8');
+  assert.match(html, /data-open-loop="4">Open loop: 4 requests a second on a fixed schedule, 80 of 80 sent \(2 late\)/);
+  assert.match(html, /p99 <span data-field="openLoopP99">612\.5 \/ 131\.25<\/span>/);
+  assert.match(html, /Warm-up before the window: 2 s, 7 requests, kept out of every figure/);
+});

@@ -84,3 +84,57 @@ test('a warm-up runs the same requests before the window, counted apart, and a f
   const none = await runScenario(Object.assign({}, scenario, { warmupSeconds: 0 }), url);
   assert.strictEqual(none.warmup, undefined, 'no warm-up asked, none run');
 });
+
+test('an open loop sends on its schedule whatever the server does, and counts each wait from the intended send time', async (t) => {
+  // The server answers the first request only after the second, third and fourth have been sent: a closed loop of one
+  // connection would have sent nothing more, and would record one slow answer and three fast ones.
+  const held = [];
+  let seen = 0;
+  const server = http.createServer((req, res) => {
+    seen++;
+    held.push(res);
+    if (seen === 4) for (const r of held.splice(0)) r.end('ok');
+    else if (seen > 4) res.end('ok');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  const scenario = { name: 'open', target: 'local', path: '/', arrivalRate: 20, connections: 4, durationSeconds: 1, maxRequests: 8, expect: 'status' };
+  const outcome = await runScenario(scenario, `http://127.0.0.1:${server.address().port}`);
+  assert.strictEqual(outcome.passed, true, outcome.problems.join('; '));
+  assert.deepStrictEqual([outcome.openLoop.intended, outcome.openLoop.sent, outcome.result.requests.total], [8, 8, 8], 'every scheduled request sent and answered, bounded by maxRequests');
+  assert.strictEqual(seen, 8);
+  // The first request waited for the fourth to be sent, three intervals of 50 ms at least after its own intended time;
+  // from its actual send it waited as long. Every answer's wait from the intended time is at least its wait from the send.
+  const { latencyFromIntendedMs: intended, latencyFromSendMs: sent } = outcome.openLoop;
+  assert.ok(intended.max >= 150, JSON.stringify(intended));
+  assert.ok(intended.max >= sent.max && intended.p50 >= sent.p50, `${JSON.stringify(intended)} ${JSON.stringify(sent)}`);
+  assert.strictEqual(outcome.result.latency.p99, intended.p99, "the result's latency is the corrected one");
+  assert.strictEqual(outcome.littlesLaw.holds, null, 'not checked for an open loop');
+});
+
+test('an open loop whose connections are all busy queues the due requests, and their wait counts from the schedule', async (t) => {
+  // One connection and answers held until the third request arrives: the second and third are due while the first
+  // holds the connection, so they wait in the queue, which only the time from the intended send shows.
+  const held = [];
+  const server = http.createServer((req, res) => {
+    held.push(res);
+    if (held.length === 1) setTimeout(() => held.shift().end('ok'), 300);
+    else res.end('ok');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  const scenario = { name: 'queued', target: 'local', path: '/', arrivalRate: 50, connections: 1, durationSeconds: 1, maxRequests: 3, expect: 'status' };
+  const outcome = await runScenario(scenario, `http://127.0.0.1:${server.address().port}`);
+  assert.strictEqual(outcome.passed, true, outcome.problems.join('; '));
+  const { latencyFromIntendedMs: intended, latencyFromSendMs: sent } = outcome.openLoop;
+  // The second was due 20 ms in and waited for the first's answer (300 ms in at the earliest): over 200 ms from its
+  // intended time, while from its actual send it was answered at once.
+  assert.ok(intended.p50 >= 200, JSON.stringify(intended));
+  assert.ok(sent.p50 < intended.p50, `${JSON.stringify(sent)} against ${JSON.stringify(intended)}`);
+});

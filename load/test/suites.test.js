@@ -48,6 +48,8 @@ test('a suite with a mistake is rejected naming the scenario and the field', () 
     [{ bodyFrom: '/api/test-data', body: {} }, /give body or bodyFrom, not both/],
     [{ warmupSeconds: -1 }, /warmupSeconds must be an integer in \[0, 120\]/],
     [{ warmupSeconds: 1.5 }, /warmupSeconds must be an integer/],
+    [{ arrivalRate: 0 }, /arrivalRate must be an integer in \[1, 5000\]/],
+    [{ arrivalRate: 5001 }, /arrivalRate must be an integer in \[1, 5000\]/],
   ];
   for (const [change, message] of cases) {
     fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ scenarios: [Object.assign({}, good, change)] }));

@@ -85,6 +85,16 @@ function checksOfClient(s) {
   return `${flags}<p class="small">Client: ${driver}.<br>Little's law: ${little}.</p>`;
 }
 
+/**
+ * An open loop's line (open-loop.js): its schedule, and its latency from each request's intended send time (the
+ * table's) beside the latency from the actual send, which is what a closed loop would have reported of the same answers.
+ */
+function openLoopLine(o) {
+  if (!o) return '';
+  const pair = (k) => `${num(o.latencyFromIntendedMs[k])} / ${num(o.latencyFromSendMs[k])}`;
+  return `<p class="small" data-open-loop="${num(o.arrivalRate)}">Open loop: ${num(o.arrivalRate)} requests a second on a fixed schedule, ${num(o.sent)} of ${num(o.intended)} sent (${num(o.sentLate)} late). Latency from the intended send time / from the actual send, ms: p50 ${pair('p50')}, p99 <span data-field="openLoopP99">${pair('p99')}</span>, max ${pair('max')}. The table's latency is the first: the wait a blocked server causes is counted, not omitted.</p>`;
+}
+
 function scenario(s) {
   const n = s.numbers;
   const p = s.probe;
@@ -99,6 +109,7 @@ ${s.problems.length ? `<ul class="problems">${s.problems.map((x) => `<li>${escap
 <tr><th>client</th>${cell('requests', n.requests)}${cell('requestsPerSecond', n.requestsPerSecond)}${cell('latencyP50Ms', n.latencyP50Ms)}${cell('latencyP90Ms', n.latencyP90Ms)}${cell('latencyP99Ms', n.latencyP99Ms)}${cell('latencyMaxMs', n.latencyMaxMs)}${cell('errors', n.errors)}${cell('non2xx', n.non2xx)}${cell('invalid', n.invalid)}</tr>
 ${probe}
 </tbody></table>
+${openLoopLine(s.openLoop)}${s.warmup ? `<p class="small">Warm-up before the window: ${num(s.warmup.seconds)} s, ${num(s.warmup.requests)} requests, kept out of every figure.</p>` : ''}
 <p class="small">Server event-loop lag of ${escapeHtml(s.target)}, worst second: p99 <span data-field="serverLagP99PeakMs">${num(s.serverLagP99PeakMs)}</span> ms, max <span data-field="serverLagMaxPeakMs">${num(s.serverLagMaxPeakMs)}</span> ms.</p>
 <h3>Thresholds</h3>
 ${thresholds(s.thresholds)}

@@ -70,6 +70,8 @@ function sectionOf(file, index) {
     flags: file.flags || [],
     driver: file.driver || null,
     littlesLaw: file.littlesLaw || null,
+    openLoop: file.openLoop || null,
+    warmup: file.warmup || null,
     serverLagP99PeakMs: job ? peakMs(job.lagP99Seconds) : null,
     serverLagMaxPeakMs: job ? peakMs(job.lagMaxSeconds) : null,
     charts,
