@@ -33,22 +33,22 @@ function runWorkload(definition, metrics, limiter) {
     const summary = { service: definition.name, workload: name, approach: request.approach, params: request.params, case: workload.caseOf(request.params) };
     const clientGone = watchClient(res);
     const sink = workload.streams && workload.streams(request.params) ? startStream(res) : undefined;
+    // One catch for the run and for what is done with its result: a result the metrics cannot take (a run without
+    // its ms) must still be answered, never leave its client waiting.
     Promise.resolve()
       .then(() => workload.run(request, { signal: clientGone.signal, sink, stalledClientTimeoutMs: definition.stalledClientTimeoutMs }))
-      .then(
-        (result) => {
-          recordRun(metrics, labels, workload.caseOf(request.params), result);
-          const body = Object.assign(summary, result);
-          if (sink) endStream(res, body);
-          else res.json(body);
-        },
-        (err) => {
-          metrics.runs.inc(Object.assign({ outcome: 'error' }, labels));
-          // A run cut because its client left ends however its approach ends; that is no failure of the service.
-          if (!clientGone.signal.aborted) logUnexpected(err, { service: definition.name, workload: name, approach: request.approach });
-          sendError(res, err);
-        },
-      )
+      .then((result) => {
+        recordRun(metrics, labels, workload.caseOf(request.params), result);
+        const body = Object.assign(summary, result);
+        if (sink) endStream(res, body);
+        else res.json(body);
+      })
+      .catch((err) => {
+        metrics.runs.inc(Object.assign({ outcome: 'error' }, labels));
+        // A run cut because its client left ends however its approach ends; that is no failure of the service.
+        if (!clientGone.signal.aborted) logUnexpected(err, { service: definition.name, workload: name, approach: request.approach });
+        sendError(res, err);
+      })
       .then(clientGone.stop, clientGone.stop)
       .then(limiter.release, limiter.release);
   };

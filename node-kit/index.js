@@ -15,6 +15,7 @@ const { cpuLayout } = require('./cpus');
 const { HttpError, badRequest, busy } = require('./errors');
 const { createDocumentStore, documentSettings } = require('./document-store');
 const { documentRoutes, kindsOf } = require('./document-upload');
+const { profileRoutes } = require('./profiler');
 
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
 
@@ -56,7 +57,7 @@ function createService(serviceDefinition) {
     runtime: Object.assign({ name: 'node', version: process.versions.node, options: startOptions() }, cpuLayout()),
     restarts: envInteger('LAB_RESTARTS', 0), // set by `make native`, which starts a crashed service again
   };
-  const routes = (definition.routes ? definition.routes(metrics) : []).concat(documents ? documentRoutes(documents.store, documents.settings, [definition.name].concat(env('LAB_HOST_NAMES', '').split(',').map((n) => n.trim()).filter(Boolean)), documents.csv) : []);
+  const routes = (definition.routes ? definition.routes(metrics) : []).concat(profileRoutes(env('LAB_PROFILE_TOKEN', '')), documents ? documentRoutes(documents.store, documents.settings, [definition.name].concat(env('LAB_HOST_NAMES', '').split(',').map((n) => n.trim()).filter(Boolean)), documents.csv) : []);
   const info = documents ? Object.assign({ documents: documents.settings }, definition.info) : definition.info;
   const app = buildApp(Object.assign(defaults, definition, { routes, info }), metrics, state);
   const log = (message) => console.log(`[${definition.name}] ${message}`);

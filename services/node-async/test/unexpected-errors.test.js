@@ -19,11 +19,13 @@ function failingService() {
     libraries: {},
     workloads: {
       broken: {
-        approaches: ['throws', 'rejects'],
+        approaches: ['throws', 'rejects', 'no-ms'],
         params: {},
         caseOf: () => 'any',
         run: ({ approach }) => {
           if (approach === 'throws') throw new TypeError('a bug in the approach');
+          // A validated result without its ms: the run-duration histogram refuses NaN after the run has ended.
+          if (approach === 'no-ms') return Promise.resolve({ validated: true });
           return Promise.reject(new RangeError('a bug after a turn'));
         },
       },
@@ -40,6 +42,7 @@ test('an unexpected error answers 500 and is logged once with its workload and a
   const cases = [
     ['/run/broken?approach=throws', /^unexpected error \(service=failing workload=broken approach=throws\): TypeError: a bug in the approach/],
     ['/run/broken?approach=rejects', /^unexpected error \(service=failing workload=broken approach=rejects\): RangeError: a bug after a turn/],
+    ['/run/broken?approach=no-ms', /^unexpected error \(service=failing workload=broken approach=no-ms\): \w*Error: .*not a valid number/],
     ['/own', /^unexpected error \(service=failing route=GET \/own\): Error: a bug in an own route/],
   ];
   for (const [target, line] of cases) {
