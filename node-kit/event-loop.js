@@ -1,7 +1,7 @@
 'use strict';
 // The event loop as a run sees it: how to give it a turn, and how long it was kept waiting. Node 14 syntax.
-const { monitorEventLoopDelay } = require('perf_hooks');
-const { startGapMonitor } = require('./timer-gap');
+const { monitorEventLoopDelay, performance } = require('perf_hooks');
+const { startGapWindowMonitor } = require('./timer-gap');
 const { round } = require('./round');
 
 /** Resolves after one turn of the event loop (timers and I/O run first), unlike a resolved promise. */
@@ -10,23 +10,28 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 /**
  * Starts watching the event loop for one run: a 1 ms-resolution delay histogram and the largest gap between 1 ms
  * timers. The gap catches the block a run ends with (a synchronous native call), which the histogram only records
- * at its next tick. stop() -> {maxBlockMs, p99Ms}: the longest block seen, and the p99 of the histogram's samples
- * (null when the run was too short to take one); calling it again returns the same. Blocks by concurrent work in the process count too: that is what
+ * at its next tick. stop() -> {maxBlockMs, p99Ms, maxBlockAt}: the longest block seen, the p99 of the histogram's
+ * samples (null when the run was too short to take one), and when the longest gap was ({fromMs, toMs}, wall-clock ms:
+ * a CPU profile's samples between them are what blocked; null when the histogram saw a longer block than the gap);
+ * calling it again returns the same. Blocks by concurrent work in the process count too: that is what
  * the process's clients felt during the run.
  */
 function startLoopWatch() {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
-  const stopGap = startGapMonitor();
+  const stopGap = startGapWindowMonitor();
   let figures = null;
   return function stop() {
     if (figures !== null) return figures; // stopping twice is harmless: the first figures stand
-    const gapMs = stopGap();
+    const gap = stopGap();
     histogram.disable();
     const sampled = histogram.max > 0;
+    const histogramMs = sampled ? histogram.max / 1e6 : 0;
+    const wall = (at) => round(performance.timeOrigin + at);
     figures = {
-      maxBlockMs: round(Math.max(gapMs, sampled ? histogram.max / 1e6 : 0)),
+      maxBlockMs: round(Math.max(gap.ms, histogramMs)),
       p99Ms: sampled ? round(histogram.percentile(99) / 1e6) : null,
+      maxBlockAt: gap.ms >= histogramMs ? { fromMs: wall(gap.from), toMs: wall(gap.to) } : null,
     };
     return figures;
   };

@@ -60,6 +60,8 @@ function readConfig() {
     waitTimeoutMs: integer('LOAD_WAIT_TIMEOUT_MS', 120000, 0),
     // Where the server's side of each scenario is read (server-series.js); `none` records none.
     prometheusUrl: prometheusUrl(env('PROMETHEUS_URL', `http://prometheus:${PROMETHEUS_PORT}`)),
+    // Shared with the services: what their POST /profile asks for (profile/take-profile.js).
+    profileToken: env('LAB_PROFILE_TOKEN', ''),
     // The names beside IP addresses, localhost and the machine's host name that a request may send in Host to reach
     // the driver's runs (node-kit/cross-site.js): its compose service name by default.
     hostNames: env('LOAD_HOST_NAMES', 'load').split(',').map((s) => s.trim()).filter(Boolean),

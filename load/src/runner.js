@@ -1,11 +1,13 @@
 'use strict';
 // Runs suites one scenario after another and keeps the state that /runs/latest reports and the metrics show.
+const path = require('node:path');
 const autocannon = require('autocannon');
 const { loadSuite, checkScenarios } = require('./suites');
 const { withCoverage, coverageTargets } = require('./coverage');
 const { readManifests } = require('../../lab-topology/manifests');
 const { waitForTargets, describeTargets, gone } = require('./targets');
 const { runScenario } = require('./scenario');
+const { profiling, takeProfile, keepProfile } = require('./profile/take-profile');
 const { describeProbe } = require('./probe');
 const { serverSeries, runOf } = require('./server-series');
 const { thresholdsOf, evaluateThresholds, failedThresholds } = require('./thresholds');
@@ -163,8 +165,12 @@ function createRunner({ config, metrics, log, documents }) {
       metrics.scenarioActive.set(labels, 1);
       let outcome;
       let targetGone = null;
+      let profile = null;
       try {
         outcome = await runScenario(scenario, config.targets[scenario.target], {
+          onWindowStart() {
+            if (profiling(suite)) profile = takeProfile(config.targets[scenario.target], scenario.durationSeconds, config.profileToken, signal);
+          },
           onStart(instance) {
             current = instance;
             if (signal.aborted) instance.stop(); // stopped while its body was fetched
@@ -201,6 +207,8 @@ function createRunner({ config, metrics, log, documents }) {
       const failed = failedThresholds(outcome.thresholds);
       if (failed.length) Object.assign(outcome, { passed: false, problems: outcome.problems.concat(failed) });
       outcome.flags = saturationFlags(outcome.driver, outcome.littlesLaw);
+      // The profile's answer comes when its seconds are over: a scenario that ended early (stopped, maxRequests) waits.
+      if (profile) outcome.profile = keepProfile(await profile, path.join(run.dir, scenarioFileName(i, scenario.name).replace(/\.json$/, '')), outcome.checks.runs.maxBlockAt);
       writeJson(run.dir, scenarioFileName(i, scenario.name), outcome);
       const summary = summarize(outcome);
       status.completed.push(summary);

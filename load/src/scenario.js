@@ -19,7 +19,7 @@ const { startOpenLoop } = require('./open-loop');
  * approach alone, without the HTTP around it.
  */
 function responseChecker(expect) {
-  const counts = { checked: 0, invalid: 0, failedRuns: 0, samples: [], runs: { count: 0, totalMs: 0, maxMs: null, maxBlockMs: null } };
+  const counts = { checked: 0, invalid: 0, failedRuns: 0, samples: [], runs: { count: 0, totalMs: 0, maxMs: null, maxBlockMs: null, maxBlockAt: null } };
   const keepRun = (result) => {
     if (typeof result.ms !== 'number') return;
     const runs = counts.runs;
@@ -27,7 +27,11 @@ function responseChecker(expect) {
     runs.totalMs += result.ms;
     runs.maxMs = Math.max(runs.maxMs === null ? 0 : runs.maxMs, result.ms);
     const block = result.eventLoop && result.eventLoop.maxBlockMs;
-    if (typeof block === 'number') runs.maxBlockMs = Math.max(runs.maxBlockMs === null ? 0 : runs.maxBlockMs, block);
+    if (typeof block === 'number' && (runs.maxBlockMs === null || block > runs.maxBlockMs)) {
+      runs.maxBlockMs = block;
+      // When it was, where the service says (wall-clock ms): a CPU profile's samples then are what blocked.
+      runs.maxBlockAt = result.eventLoop.maxBlockAt || null;
+    }
   };
   const remember = (text) => {
     if (counts.samples.length < 3) counts.samples.push(text.slice(0, 300));
@@ -60,12 +64,13 @@ function responseChecker(expect) {
  * Resolves to {scenario, url, window: {startedAt, endedAt, startMs, endMs}, result (autocannon's JSON), perSecond,
  * driver, littlesLaw, checks, passed, problems} and, with a probe, `probe` (its section, see probe.js). The probe
  * never adds to `problems`. onProbeResponse(seconds, statusCode) sees each probe response live, onResponse(seconds)
- * each of the scenario's own.
+ * each of the scenario's own, onWindowStart() the start of the measured window (after any warm-up).
  */
 async function runScenario(scenario, baseUrl, options = {}) {
   const body = scenario.bodyFrom === undefined ? scenario.body : await fetchBody(baseUrl, scenario.bodyFrom);
   const withBody = Object.assign({}, scenario, { body });
   const warmup = scenario.warmupSeconds > 0 ? await warmUp(withBody, baseUrl, options) : null;
+  if (options.onWindowStart) options.onWindowStart();
   const outcome = await runnerOf(scenario)(withBody, baseUrl, options);
   if (warmup) {
     outcome.warmup = warmup;

@@ -19,7 +19,7 @@ const MAX_ARRIVAL_RATE = 5000;
 const PROBE_FIELDS = ['path', 'ratePerSecond'];
 const PROBE_MAX_RATE = 200;
 // Every field a suite or scenario may have: a misspelt one (say "treshold") is an error, not a silent default.
-const SUITE_FIELDS = ['description', 'coverage', 'documentScenarios', 'thresholds', 'thresholdsByApproach', 'scenarios'];
+const SUITE_FIELDS = ['description', 'coverage', 'documentScenarios', 'thresholds', 'thresholdsByApproach', 'profile', 'scenarios'];
 // A suite of a user's document (try-suite.js) says how each generated scenario runs; timeoutSeconds bounds one run.
 const DOCUMENT_SCENARIO_LIMITS = Object.assign({ timeoutSeconds: 600 }, LIMITS);
 const SCENARIO_FIELDS = ['name', 'target', 'method', 'path', 'headers', 'body', 'bodyFrom', 'connections', 'durationSeconds', 'warmupSeconds', 'arrivalRate', 'maxRequests', 'timeoutSeconds', 'expect', 'probe', 'thresholds'];
@@ -115,6 +115,7 @@ function loadSuite(name, targets, dir = SUITES_DIR) {
   checkFields(suite, SUITE_FIELDS, `suite ${name}`);
   check(suite.coverage === undefined || suite.coverage === COVERAGE || suite.coverage === DOCUMENT_COVERAGE, `suite ${name}`, `coverage must be "${COVERAGE}" or "${DOCUMENT_COVERAGE}" when given`);
   checkDocumentScenarios(suite, `suite ${name}`);
+  check(suite.profile === undefined || typeof suite.profile === 'boolean', `suite ${name}`, 'profile must be true or false (a CPU profile of each scenario\'s target, profile/take-profile.js)');
   check(Array.isArray(suite.scenarios) && (suite.scenarios.length > 0 || suite.coverage !== undefined), `suite ${name}`, 'scenarios must be a non-empty list');
   if (suite.thresholds !== undefined) checkThresholds(suite.thresholds, `suite ${name}`);
   const byApproach = suite.thresholdsByApproach;
@@ -130,6 +131,7 @@ function loadSuite(name, targets, dir = SUITES_DIR) {
     thresholds: suite.thresholds || {},
     thresholdsByApproach: byApproach || {},
     documentScenarios: suite.documentScenarios,
+    profile: suite.profile === true,
     scenarios: suite.scenarios,
   };
 }
