@@ -16,6 +16,13 @@ const METRIC = {
   gcPauseMax: 'lab_gc_pause_max_seconds',
 };
 
+// The JVM's stand-in for the lag (LabMetrics.kt writes them for the JVM): named here too for what reads them in
+// JavaScript, the load driver and the dashboards' tests. The JVM exports METRIC.gcPause and gcPauseMax as well.
+const JVM_METRIC = {
+  threadWait: 'lab_http_thread_wait_seconds',
+  threadWaitMax: 'lab_http_thread_wait_max_seconds',
+};
+
 // Runs span sub-millisecond transfers to multi-second serializations.
 const RUN_BUCKETS = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 // From an idle loop's ~1 ms to a native call on a 40 MB document.
@@ -76,4 +83,4 @@ function createMetrics(promClient) {
   };
 }
 
-module.exports = { METRIC, createMetrics, EVENT_LOOP_MONITORING_PRECISION_MS, GC_PAUSE_BUCKETS };
+module.exports = { METRIC, JVM_METRIC, createMetrics, EVENT_LOOP_MONITORING_PRECISION_MS, GC_PAUSE_BUCKETS };

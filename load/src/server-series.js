@@ -6,7 +6,7 @@
 // GC pauses, server-runtime.js). Where Prometheus cannot be reached the section says so and the run goes on on its
 // own checks.
 const { round } = require('../../node-kit/round');
-const { METRIC } = require('../../node-kit/metrics');
+const { METRIC, JVM_METRIC } = require('../../node-kit/metrics');
 const { runtimeFigures } = require('./server-runtime');
 
 const STEP_SECONDS = 1;
@@ -16,10 +16,6 @@ const QUERY_TIMEOUT_MS = 5000;
 // every POLL_MS, at most SETTLE_MS (then the last second may be missing, nothing worse).
 const SETTLE_MS = 3000;
 const POLL_MS = 200;
-
-// The JVM's stand-in for the event-loop lag, as LabMetrics.kt names it.
-const JVM_THREAD_WAIT = 'lab_http_thread_wait_seconds';
-const JVM_THREAD_WAIT_MAX = 'lab_http_thread_wait_max_seconds';
 
 // series name -> PromQL, one series per job. These are the one definition of each figure: scenario results and the
 // live page (src/live/series.js) both read them.
@@ -37,8 +33,8 @@ const JOB_QUERIES = {
   gcPauseMaxSeconds: `max by (job) (${METRIC.gcPauseMax})`,
   // The JVM has no event loop: what stands in for its lag is the time a request waited for a handler thread
   // (LabMetrics.kt), its p99 over the last seconds and its longest since the last scrape, as prom-client's lag is.
-  threadWaitP99Seconds: `histogram_quantile(0.99, sum by (job, le) (irate(${JVM_THREAD_WAIT}_bucket[5s])))`,
-  threadWaitMaxSeconds: `max by (job) (${JVM_THREAD_WAIT_MAX})`,
+  threadWaitP99Seconds: `histogram_quantile(0.99, sum by (job, le) (irate(${JVM_METRIC.threadWait}_bucket[5s])))`,
+  threadWaitMaxSeconds: `max by (job) (${JVM_METRIC.threadWaitMax})`,
 };
 
 /** The workload and approach a scenario runs, from its path (/run/<workload>?approach=<a>); null for other routes. */
