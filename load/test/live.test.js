@@ -14,7 +14,7 @@ const { startService, request, until } = require('../../node-kit/testing');
 const { makeService } = require('../../services/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 const { startPrometheus, findPrometheus, freePort } = require('../../tests/prometheus-process');
-const { findChromium, launchBrowser, BROWSER_TIMEOUT_MS } = require('./report-browser');
+const { findChromium, launchBrowser, checkReportInBrowser, BROWSER_TIMEOUT_MS } = require('./report-browser');
 const { sendRaw } = require('../../tests/contract/bad-requests');
 
 const SCENARIO = 'live-stringify';
@@ -167,6 +167,12 @@ test('the live page: its routes over a real run and a real Prometheus, bad reque
     assert.match(report.headers['content-type'], /^text\/html/);
     assert.match(report.headers['content-security-policy'], /connect-src|default-src 'none'/);
     assert.strictEqual(report.text, fs.readFileSync(path.join(second.resultsDir, 'report.html'), 'utf8'));
+    // The report of a run read from a real Prometheus, in a real browser: the lag, ELU and GC figures and series
+    // shown as the scenario's file holds them (checkReportInBrowser compares each).
+    if (findChromium()) {
+      const checked = await checkReportInBrowser(path.join(second.resultsDir, 'report.html'));
+      assert.ok(checked.serverCharts >= 2, checked.text);
+    }
     const compared = await get(`/live/compare?a=${first.id}&b=${second.id}`);
     assert.strictEqual(compared.status, 200, compared.text);
     assert.match(compared.text, /<h1>Run comparison<\/h1>/);
