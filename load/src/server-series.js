@@ -26,8 +26,7 @@ const JOB_QUERIES = {
   rssBytes: 'sum by (job) (process_resident_memory_bytes)',
   // Why a loop stalls (server-runtime.js reads the scenario's figures from the same metrics): the share of each second
   // the event loop was busy, and the share the collector paused the process, with the longest pause of each second.
-  // The JVM's lab_gc_pause_seconds holds the pauses of every collector G1 reports (young and mixed, full, and since
-  // Java 20 "G1 Concurrent GC": the remark and cleanup pauses of a concurrent cycle), which stop every thread at once.
+  // The JVM exports lab_gc_pause_seconds too: the pauses G1 reports (young and mixed, full), which stop every thread.
   eluRatio: `sum by (job) (irate(${METRIC.loopBusy}[5s]))`,
   gcPauseSecondsPerSecond: `sum by (job) (irate(${METRIC.gcPause}_sum[5s]))`,
   gcPauseMaxSeconds: `max by (job) (${METRIC.gcPauseMax})`,
