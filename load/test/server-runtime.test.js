@@ -1,10 +1,11 @@
 'use strict';
-// A scenario's event-loop utilization and GC pauses, from Prometheus' answers recorded over a real node-async under
-// load (fixtures/prometheus-runtime-node-async.json says how), and what is missing said, never a zero made up.
+// A scenario's event-loop utilization and GC pauses, from Prometheus' answers recorded over a real node-async and a
+// real jvm-serializer under load (each fixture's `recorded` says how), and what is missing said, never a zero made up.
 const test = require('node:test');
 const assert = require('node:assert');
 const { runtimeFigures, quantileOf, growth, RAW } = require('../src/server-runtime');
 const recorded = require('./fixtures/prometheus-runtime-node-async.json');
+const recordedJvm = require('./fixtures/prometheus-runtime-jvm-serializer.json');
 
 /** Answers each selector server-runtime asks with the recorded matrix (the test fails on any other selector). */
 function recordedAnswers(answers, seconds) {
@@ -40,6 +41,19 @@ test('a target without the metrics (the JVM has no event loop) is null with the 
   assert.strictEqual(figures.elu.other, null);
   assert.strictEqual(figures.gc.other, null);
   assert.match(figures.missing.other.gc, /exports no lab_gc_pause_seconds/);
+});
+
+test('a recorded JVM window: its pauses read with the same fields, and no ELU (no event loop), with the reason', async () => {
+  const figures = await runtimeFigures(recordedAnswers(recordedJvm.answers, recordedJvm.seconds), recordedJvm.seconds, ['jvm-serializer']);
+  // G1's young pauses only (kind minor): 1 -> 17; the gauge's largest sample 0.233 s, at the scrape of 1795721204.991
+  assert.deepStrictEqual(Object.keys(figures.gc['jvm-serializer']), ['count', 'totalMs', 'maxMs', 'p99Ms', 'longestAt']);
+  assert.strictEqual(figures.gc['jvm-serializer'].count, 16);
+  assert.strictEqual(figures.gc['jvm-serializer'].maxMs, 233);
+  assert.strictEqual(figures.gc['jvm-serializer'].longestAt, new Date(1795721204.991 * 1000).toISOString());
+  assert.ok(figures.gc['jvm-serializer'].p99Ms <= 233);
+  assert.strictEqual(figures.elu['jvm-serializer'], null);
+  assert.match(figures.missing['jvm-serializer'].elu, /exports no lab_event_loop_busy_seconds_total/);
+  assert.strictEqual(figures.missing['jvm-serializer'].gc, undefined);
 });
 
 test('a window with no pause: count 0 and total 0 as measured, but no longest, no p99 and no time', async () => {
