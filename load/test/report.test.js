@@ -134,7 +134,7 @@ test("a JVM scenario shows its stand-ins: the wait for a handler thread for the 
   const [section] = buildModel(readRun(run)).sections;
   assert.strictEqual(section.serverLagP99PeakMs, 250, "the thread wait's worst second stands in for the lag");
   assert.strictEqual(section.stall.lagKind, 'threadWait');
-  assert.deepStrictEqual(section.charts[0].series.map((x) => x.label), ['JVM thread wait p99 (ms)', 'JVM thread wait max (ms)', 'client latency p99 (ms)', 'server GC longest pause (ms)']);
+  assert.deepStrictEqual(section.charts[0].series.map((x) => x.label), ['JVM thread wait p99 (ms)', 'JVM thread wait max (ms)', 'server GC longest pause (ms)']);
   const html = fs.readFileSync(writeReport(run), 'utf8');
   assert.match(html, /Server handler-thread wait \(the JVM&#39;s stand-in for event-loop lag: how long a request waited for a thread\) of jvm-serializer, worst second: p99 <span data-field="serverLagP99PeakMs">250<\/span> ms/);
   assert.match(html, /<td class="num" data-field="serverLagP99PeakMs" data-lag-kind="threadWait"[^>]*>250 <small>thread wait<\/small><\/td>/, 'the ranking marks the stand-in');
