@@ -126,4 +126,15 @@ async function runtimeFigures(ask, seconds, jobs) {
   return figures;
 }
 
-module.exports = { runtimeFigures, quantileOf, growth, RAW };
+/**
+ * The scenario target's own figures from a result's server section: {elu, gc} (null where missing or not asked; the
+ * section's `missing` says why).
+ */
+function targetFiguresOf(outcome) {
+  const server = outcome.server;
+  const target = outcome.scenario.target;
+  const own = (field) => (server && server.available && server[field] && server[field][target] !== undefined ? server[field][target] : null);
+  return { elu: own('elu'), gc: own('gc') };
+}
+
+module.exports = { runtimeFigures, targetFiguresOf, quantileOf, growth, RAW };

@@ -87,3 +87,19 @@ test('the quantile of bucket counts, as histogram_quantile interpolates', () => 
   assert.strictEqual(quantileOf(0.99, [{ le: 0.01, count: 1 }, { le: Infinity, count: 2 }]), 0.01, 'in +Inf: the highest finite bound');
   assert.strictEqual(quantileOf(0.99, [{ le: Infinity, count: 0 }]), null);
 });
+
+test("a scenario's summary and printed line carry its target's ELU and GC pauses, and nothing where there are none", () => {
+  const { summarize, describeSummary } = require('../src/summary');
+  const outcome = (server) => ({
+    scenario: { name: 's', target: 'node-async', path: '/run/stringify?approach=native' },
+    result: { requests: { total: 10, average: 5 }, latency: { p50: 1, p90: 2, p99: 3, max: 4 }, errors: 0, timeouts: 0, non2xx: 0 },
+    checks: { invalid: 0, runs: null }, passed: true, problems: [], flags: [], thresholds: [], server,
+  });
+  const gc = { count: 42, totalMs: 775.125, maxMs: 68.285, p99Ms: 60, longestAt: '2026-11-26T19:31:37.832Z' };
+  const summary = summarize(outcome({ available: true, jobs: {}, elu: { 'node-async': 0.9957 }, gc: { 'node-async': gc }, missing: {} }));
+  assert.deepStrictEqual([summary.serverElu, summary.gcPauses, summary.gcPauseMaxMs, summary.gcPauseP99Ms], [0.9957, 42, 68.285, 60]);
+  assert.match(describeSummary(summary), /p99 3 ms; server ELU 0\.9957, 42 GC pauses, longest 68\.285 ms$/);
+  const without = summarize(outcome({ available: false, error: 'connect ECONNREFUSED' }));
+  assert.deepStrictEqual([without.serverElu, without.gcPauses, without.gcPauseMaxMs, without.gcPauseP99Ms], [null, null, null, null]);
+  assert.doesNotMatch(describeSummary(without), /ELU|GC/);
+});

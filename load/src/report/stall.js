@@ -3,6 +3,7 @@
 // has no event loop, its stand-in: how long a request waited for a handler thread), the mean event-loop utilization
 // and the GC pauses of the server section (server-runtime.js), each null with the section's reason when missing.
 const { targetSeriesOf, peakMs } = require('../server-series');
+const { targetFiguresOf } = require('../server-runtime');
 
 // What each kind of lag is called where the report shows it.
 const LAG_FROM = {
@@ -27,9 +28,7 @@ function stallOf(file) {
   const loop = job && (job.lagP99Seconds || job.lagMaxSeconds);
   const wait = job && !loop && (job.threadWaitP99Seconds || job.threadWaitMaxSeconds);
   const lagKind = loop ? 'loop' : wait ? 'threadWait' : null;
-  const figure = (field) => (server && server.available && server[field] && server[field][target] !== undefined ? server[field][target] : null);
-  const elu = figure('elu');
-  const gc = figure('gc');
+  const { elu, gc } = targetFiguresOf(file);
   return {
     lagKind,
     lagFrom: lagKind ? LAG_FROM[lagKind] : null,
