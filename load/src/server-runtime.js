@@ -85,15 +85,17 @@ function gcOf(raw) {
     perLe.set(le, (perLe.get(le) || 0) + grownOf(s));
   }
   const p99 = quantileOf(0.99, [...perLe].map(([le, n]) => ({ le, count: n })));
-  // The scrape that saw the longest pause: the pause ended in the scrape interval before it.
+  // The scrape that saw the longest pause: the pause ended in the scrape interval before it. The first scrape's value
+  // is the interval before the window, as it is the baseline the counts grow from: left out.
   let longest = null;
-  for (const s of raw.pauseMax || []) for (const [t, v] of s.values) if (v > 0 && (longest === null || v > longest[1])) longest = [t, v];
+  for (const s of raw.pauseMax || []) for (const [t, v] of s.values) if (t > firstScrape && v > 0 && (longest === null || v > longest[1])) longest = [t, v];
   const none = count === 0;
   return {
     value: {
       count,
       totalMs,
-      maxMs: none || !longest ? null : round(longest[1] * 1000, 3),
+      // Pauses counted but none longer than 0: the JVM's whole milliseconds round a sub-millisecond pause to 0.
+      maxMs: none ? null : longest ? round(longest[1] * 1000, 3) : 0,
       // Interpolation within a bucket can pass the longest pause seen (a 54 ms longest read as a 79 ms p99 in the
       // 50-100 ms bucket): the p99 is never longer than the longest.
       p99Ms: none || p99 === null ? null : round(Math.min(p99, longest ? longest[1] : Infinity) * 1000, 3),

@@ -69,6 +69,17 @@ test('a window with no pause: count 0 and total 0 as measured, but no longest, n
   assert.deepStrictEqual(figures.gc.svc, { count: 0, totalMs: 0, maxMs: null, p99Ms: null, longestAt: null });
 });
 
+test("the first scrape is the baseline: a pause it saw was before the window, and the longest is the window's own", async () => {
+  const answers = {
+    pauseCount: { data: { result: matrix('svc', [[10, 3], [11, 4]], { kind: 'major' }) } },
+    pauseSum: { data: { result: matrix('svc', [[10, 0.6], [11, 0.61]], { kind: 'major' }) } },
+    pauseBucket: { data: { result: matrix('svc', [[10, 3], [11, 4]], { kind: 'major', le: '+Inf' }) } },
+    pauseMax: { data: { result: matrix('svc', [[10, 0.5], [11, 0.01]]) } },
+  };
+  const gc = (await runtimeFigures(recordedAnswers(answers, 2), 2, ['svc'])).gc.svc;
+  assert.deepStrictEqual([gc.count, gc.totalMs, gc.maxMs, gc.longestAt], [1, 10, 10, new Date(11000).toISOString()]);
+});
+
 test('one scrape in the window gives no utilization, with the reason', async () => {
   const answers = { busy: { data: { result: matrix('svc', [[10, 1]]) } } };
   const figures = await runtimeFigures(recordedAnswers(answers, 1), 1, ['svc']);
