@@ -17,6 +17,16 @@ const LAG_METRICS = ['nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_m
 // A dashboard about a service with no event loop starts with what stalls that service instead (by uid): the JVM's GC
 // pauses. The others start with the event-loop lag of their Node services.
 const STALL_FIRST = { 'lab-jvm': 'jvm_gc_collection_seconds' };
+// Why a service stalls, beside what shows that it does (by uid): the event-loop utilization of the Node jobs (`elu`)
+// next to the lag panel, and on every dashboard its jobs' GC pauses; the JVM's wait for a handler thread stands in for
+// its lag (`threadWait`).
+const WHY_PANELS = {
+  'lab-overview': { elu: NODE_JOBS, threadWait: true },
+  'lab-serialization': { elu: ['node14-fibers', 'node-async'] },
+  'lab-offload': { elu: ['node-async'] },
+  'lab-wasm': { elu: ['wasm-runner'] },
+  'lab-jvm': { threadWait: true },
+};
 
 // Every dashboard file, parsed; a file that does not parse throws with its name.
 function readDashboards(dir = JSON_DIR) {
@@ -110,6 +120,7 @@ module.exports = {
   NODE_JOBS,
   LAG_METRICS,
   STALL_FIRST,
+  WHY_PANELS,
   readDashboards,
   panelsOf,
   annotationsOf,

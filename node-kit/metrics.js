@@ -1,6 +1,7 @@
 'use strict';
 // The contract's metrics (CONTRACT.md), defined once for every Node service. prom-client is injected so that each
 // service keeps its own pinned version (14 on Node 14, 15 on Node 24).
+const { registerRuntimeMetrics } = require('./runtime-metrics');
 
 const METRIC = {
   runDuration: 'lab_run_duration_seconds',
@@ -9,12 +10,25 @@ const METRIC = {
   maxBlock: 'lab_run_max_block_seconds',
   bytes: 'lab_run_bytes_total',
   yields: 'lab_run_yields_total',
+  // Why the loop stalls (runtime-metrics.js); the JVM exports the two GC names too (LabMetrics.kt).
+  loopBusy: 'lab_event_loop_busy_seconds_total',
+  gcPause: 'lab_gc_pause_seconds',
+  gcPauseMax: 'lab_gc_pause_max_seconds',
+};
+
+// The JVM's stand-in for the lag (LabMetrics.kt writes them for the JVM): named here too for what reads them in
+// JavaScript, the load driver and the dashboards' tests. The JVM exports METRIC.gcPause and gcPauseMax as well.
+const JVM_METRIC = {
+  threadWait: 'lab_http_thread_wait_seconds',
+  threadWaitMax: 'lab_http_thread_wait_max_seconds',
 };
 
 // Runs span sub-millisecond transfers to multi-second serializations.
 const RUN_BUCKETS = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 // From an idle loop's ~1 ms to a native call on a 40 MB document.
 const BLOCK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+// From a 0.1 ms scavenge to a multi-second full collection of a large heap; the same on the JVM (LabMetrics.kt).
+const GC_PAUSE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 // 1 ms instead of prom-client's 10 ms: the delay histogram records whole timer intervals, so an idle process reads
@@ -24,6 +38,7 @@ const EVENT_LOOP_MONITORING_PRECISION_MS = 1;
 function createMetrics(promClient) {
   const registry = new promClient.Registry();
   promClient.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_MONITORING_PRECISION_MS });
+  registerRuntimeMetrics(promClient, registry, METRIC, GC_PAUSE_BUCKETS);
   return {
     registry,
     runDuration: new promClient.Histogram({
@@ -68,4 +83,4 @@ function createMetrics(promClient) {
   };
 }
 
-module.exports = { METRIC, createMetrics, EVENT_LOOP_MONITORING_PRECISION_MS };
+module.exports = { METRIC, JVM_METRIC, createMetrics, EVENT_LOOP_MONITORING_PRECISION_MS, GC_PAUSE_BUCKETS };

@@ -8,6 +8,7 @@ const path = require('path');
 const { edgeCases, runCases, checkCases, checkPipeline, sendRaw, healthzThenBrokenHeads } = require('../tests/contract/bad-requests');
 const { exchange } = require('../tests/contract/raw-http');
 const { HTTP_METHODS } = require('./route-table');
+const { METRIC } = require('./metrics');
 
 const madeDirs = [];
 
@@ -68,6 +69,13 @@ function sumOf(text, name, match) {
     .reduce((sum, s) => sum + s.value, 0);
 }
 
+/** Allocates `count` small objects and drops them: garbage for the collector. */
+function makeGarbage(count) {
+  const garbage = [];
+  for (let i = 0; i < count; i++) garbage.push({ i, text: `garbage ${i}` });
+  return garbage.length;
+}
+
 /**
  * Registers the contract's checks with the given test runner (node:test, or the `test` package on Node 14).
  * sample: {workload, query} a quick run that must validate.
@@ -91,6 +99,30 @@ function contractSuite(test, assert, makeService, sample) {
     for (const name of ['nodejs_eventloop_lag_p99_seconds', 'process_cpu_seconds_total', 'process_resident_memory_bytes']) {
       assert.ok(metrics.text.includes(name), `metrics lack ${name}`);
     }
+  });
+
+  // The service runs in this test's process, so the garbage made here is collected by the service's runtime: the
+  // test allocates until a pause is counted (bounded in rounds, never in time), on its own Node line and prom-client.
+  test('contract: event-loop busy seconds grow, and every collector pause is counted with the longest since the scrape', async () => {
+    const scrape = async () => (await request(`${server.url}/metrics`)).text;
+    const first = await scrape();
+    const busyBefore = sumOf(first, METRIC.loopBusy, {});
+    let pausesBefore = sumOf(first, `${METRIC.gcPause}_count`, {});
+    let rose = null;
+    for (let round = 0; round < 200 && rose === null; round++) {
+      makeGarbage(200000);
+      const text = await scrape();
+      if (sumOf(text, `${METRIC.gcPause}_count`, {}) > pausesBefore) rose = text;
+      else pausesBefore = sumOf(text, `${METRIC.gcPause}_count`, {});
+    }
+    assert.ok(rose !== null, 'no collector pause was counted in 200 rounds of allocation');
+    const pausedSeconds = sumOf(rose, `${METRIC.gcPause}_sum`, {}) - sumOf(first, `${METRIC.gcPause}_sum`, {});
+    const longest = sumOf(rose, METRIC.gcPauseMax, {});
+    assert.ok(longest > 0 && longest <= pausedSeconds + 1e-9, `the longest pause since the last scrape (${longest} s) is one of the pauses counted (${pausedSeconds} s in all)`);
+    assert.ok(samples(rose, `${METRIC.gcPause}_count`).every((s) => ['major', 'minor', 'incremental', 'weakcb'].includes(s.labels.kind)), 'every pause has a known kind');
+    const busyAfter = sumOf(rose, METRIC.loopBusy, {});
+    assert.ok(busyAfter > busyBefore, `busy seconds grew over the allocations (${busyBefore} -> ${busyAfter})`);
+    assert.ok(busyAfter <= process.uptime(), 'the loop cannot have been busy longer than the process ran');
   });
 
   test('contract: every approach of the sample workload validates', async () => {

@@ -11,6 +11,7 @@ const {
   NODE_JOBS,
   LAG_METRICS,
   STALL_FIRST,
+  WHY_PANELS,
   readDashboards,
   panelsOf,
   annotationsOf,
@@ -22,6 +23,7 @@ const {
 } = require('../read-dashboards');
 const { substituteVariables, LABEL_VALUES } = require('../check-queries');
 const { readManifests } = require('../../lab-topology/manifests');
+const { METRIC, JVM_METRIC } = require('../../node-kit/metrics');
 
 const DASHBOARDS_DIR = path.join(__dirname, '..');
 const DATASOURCE_UID = 'lab-prometheus';
@@ -119,6 +121,35 @@ for (const { file, dashboard } of dashboards) {
       assert.deepEqual(jobsSelected(targets[0].expr, NODE_JOBS), expected, `${metric} selects ${expected}`);
       assert.match(targets[0].legendFormat, /\{\{job\}\}/, 'legend by job');
     }
+  });
+
+  test(`${name}: why a service stalls, beside the lag: event-loop utilization, GC pauses, the JVM's thread wait`, () => {
+    const why = WHY_PANELS[dashboard.uid];
+    assert.ok(why, `WHY_PANELS names nothing for uid ${dashboard.uid}`);
+    const panels = panelsOf(dashboard);
+    const [first] = panels;
+    const panelWith = (...metrics) => panels.find((p) => metrics.every((m) => p.targets.some((t) => t.expr.includes(m))));
+    const byJob = (panel) => panel.targets.every((t) => /\{\{job\}\}/.test(t.legendFormat || '') && /\bby \(job\b/.test(t.expr));
+    if (why.elu) {
+      const elu = panelWith(METRIC.loopBusy);
+      assert.ok(elu, 'an event-loop utilization panel');
+      assert.match(elu.targets[0].expr, new RegExp(`\\brate\\(${METRIC.loopBusy}\\b`), 'the rate of the busy seconds');
+      assert.equal(elu.gridPos.y, first.gridPos.y, 'on the lag panel\'s row');
+      assert.equal(elu.fieldConfig.defaults.unit, 'percentunit');
+      assert.deepEqual(jobsSelected(elu.targets[0].expr, NODE_JOBS), why.elu);
+      assert.ok(byJob(elu), 'a series per job');
+    }
+    const gc = panelWith(METRIC.gcPauseMax, `${METRIC.gcPause}_bucket`);
+    assert.ok(gc, 'a panel of the longest GC pause and the p99 of the pauses');
+    assert.ok(byJob(gc), 'a series per job');
+    assert.equal(gc.fieldConfig.defaults.unit, 's');
+    if (why.elu) assert.deepEqual(jobsSelected(gc.targets[0].expr, NODE_JOBS), why.elu, 'the GC pauses of the dashboard\'s Node jobs');
+    assert.ok(gc.gridPos.y === first.gridPos.y || gc.gridPos.y === first.gridPos.y + first.gridPos.h, 'beside or right under the first panel');
+    const wait = panelWith(JVM_METRIC.threadWaitMax, `${JVM_METRIC.threadWait}_bucket`);
+    if (!why.threadWait) return assert.equal(wait, undefined, 'no JVM here');
+    assert.ok(wait, "a panel of the JVM's wait for a handler thread");
+    assert.match(wait.title, /stand-in for event-loop lag/, 'named as the stand-in it is');
+    assert.ok(byJob(wait), 'a series per job');
   });
 
   test(`${name}: Grafana's built-in annotations, and each load scenario as a region from Prometheus`, () => {

@@ -1,9 +1,13 @@
 'use strict';
 // The server's side of a scenario, asked of Prometheus when the scenario ends (its HTTP API, query_range over the
 // scenario's window at one point a second) and stored in the scenario's result, so the report never needs
-// Prometheus later: every job's event-loop lag p99 and max, CPU and RSS, and the run times of the approach under
-// load. Where Prometheus cannot be reached the section says so and the run goes on on its own checks.
+// Prometheus later: every job's event-loop lag p99 and max (the JVM's stand-in: a request's wait for a handler
+// thread), CPU and RSS, the run times of the approach under load, and why a target stalled (event-loop utilization and
+// GC pauses, server-runtime.js). Where Prometheus cannot be reached the section says so and the run goes on on its
+// own checks.
 const { round } = require('../../node-kit/round');
+const { METRIC, JVM_METRIC } = require('../../node-kit/metrics');
+const { runtimeFigures } = require('./server-runtime');
 
 const STEP_SECONDS = 1;
 const QUERY_TIMEOUT_MS = 5000;
@@ -20,11 +24,16 @@ const JOB_QUERIES = {
   lagMaxSeconds: 'max by (job) (nodejs_eventloop_lag_max_seconds)',
   cpuCores: 'sum by (job) (irate(process_cpu_seconds_total[5s]))',
   rssBytes: 'sum by (job) (process_resident_memory_bytes)',
-  // The JVM has no event loop; what stops every one of its request threads at once is a stop-the-world GC pause. The
-  // Java client's jvm_gc_collection_seconds counts the pauses of every collector G1 reports (young and mixed, full,
-  // and since Java 20 "G1 Concurrent GC": the remark and cleanup pauses of a concurrent cycle), so its rate is the
-  // share of each second the JVM was paused. A summary without quantiles: no p99 or max pause can be had from it.
-  gcPauseSecondsPerSecond: 'sum by (job) (irate(jvm_gc_collection_seconds_sum[5s]))',
+  // Why a loop stalls (server-runtime.js reads the scenario's figures from the same metrics): the share of each second
+  // the event loop was busy, and the share the collector paused the process, with the longest pause of each second.
+  // The JVM exports lab_gc_pause_seconds too: the pauses G1 reports (young and mixed, full), which stop every thread.
+  eluRatio: `sum by (job) (irate(${METRIC.loopBusy}[5s]))`,
+  gcPauseSecondsPerSecond: `sum by (job) (irate(${METRIC.gcPause}_sum[5s]))`,
+  gcPauseMaxSeconds: `max by (job) (${METRIC.gcPauseMax})`,
+  // The JVM has no event loop: what stands in for its lag is the time a request waited for a handler thread
+  // (LabMetrics.kt), its p99 over the last seconds and its longest since the last scrape, as prom-client's lag is.
+  threadWaitP99Seconds: `histogram_quantile(0.99, sum by (job, le) (irate(${JVM_METRIC.threadWait}_bucket[5s])))`,
+  threadWaitMaxSeconds: `max by (job) (${JVM_METRIC.threadWaitMax})`,
 };
 
 /** The workload and approach a scenario runs, from its path (/run/<workload>?approach=<a>); null for other routes. */
@@ -58,9 +67,12 @@ async function queryRange(prometheus, expr, window) {
   }));
 }
 
-/** An instant query's result ([{metric, value: [t, text]}]), or a thrown error naming the query. */
-async function queryInstant(prometheus, expr) {
-  const params = new URLSearchParams({ query: expr });
+/**
+ * An instant query's result ([{metric, value: [t, text]}], or [{metric, values}] for a range selector), at `time`
+ * (unix s; now without), or a thrown error naming the query.
+ */
+async function queryInstant(prometheus, expr, time) {
+  const params = new URLSearchParams(time === undefined ? { query: expr } : { query: expr, time: String(time) });
   const res = await fetch(`${prometheus}/api/v1/query?${params}`, { signal: AbortSignal.timeout(QUERY_TIMEOUT_MS) });
   const body = await res.json().catch(() => null);
   if (!res.ok || !body || body.status !== 'success') throw new Error(`query ${expr}: HTTP ${res.status}`);
@@ -85,7 +97,8 @@ async function scrapedAfter(prometheus, job, afterMs, deadlineMs) {
 /**
  * The server section of a scenario that ran from startMs to endMs (epoch ms) against `target`:
  * {prometheus, available, window: {start, end} (unix s), stepSeconds, jobs: {job: {lagP99Seconds, ...: [[t, v]]}},
- * run: {workload, approach, p50Seconds, p99Seconds, runsPerSecond} | null}, or {prometheus, available: false, error}.
+ * run: {workload, approach, p50Seconds, p99Seconds, runsPerSecond} | null, elu, gc, missing (server-runtime.js)}, or
+ * {prometheus, available: false, error}.
  * prometheus null (PROMETHEUS_URL=none) gives available: false without asking.
  */
 async function serverSeries(prometheus, scenario, startMs, endMs, { settleMs = SETTLE_MS } = {}) {
@@ -111,7 +124,9 @@ async function serverSeries(prometheus, scenario, startMs, endMs, { settleMs = S
         run[name] = series ? series.points : [];
       }
     }
-    return { prometheus, available: true, window, stepSeconds: STEP_SECONDS, jobs, run };
+    // One scrape interval before the window too: the scrape at or before its start is what its figures grow from.
+    const figures = await runtimeFigures((selector) => queryInstant(prometheus, selector, window.end), window.end - window.start + STEP_SECONDS, Object.keys(jobs));
+    return Object.assign({ prometheus, available: true, window, stepSeconds: STEP_SECONDS, jobs, run }, figures);
   } catch (err) {
     return { prometheus, available: false, window, error: describeFailure(err) };
   }

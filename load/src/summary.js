@@ -2,6 +2,7 @@
 // A scenario's summary: what /runs/latest lists, run.json keeps and each printed line says (the driver's log and
 // run-suite.js print the same line).
 const { runOf, targetSeriesOf, peakMs } = require('./server-series');
+const { targetFiguresOf } = require('./server-runtime');
 const { round } = require('../../node-kit/round');
 
 const verdictOf = (summary) => (summary.stopped ? 'stopped' : summary.passed ? 'passed' : 'failed');
@@ -34,7 +35,13 @@ function summarize(outcome) {
     probeP99Ms: outcome.probe && outcome.probe.latencyMs ? outcome.probe.latencyMs.p99 : null,
     probeMaxMs: outcome.probe && outcome.probe.latencyMs ? outcome.probe.latencyMs.max : null,
     server: !outcome.server ? 'not asked' : outcome.server.available ? 'available' : `unavailable: ${outcome.server.error}`,
-  }, runFigures(outcome));
+  }, runFigures(outcome), stallFigures(outcome));
+}
+
+/** Why the target stalled (server-runtime.js): its mean ELU and its GC pauses; null where the section has none. */
+function stallFigures(outcome) {
+  const { elu, gc } = targetFiguresOf(outcome);
+  return { serverElu: elu, gcPauses: gc ? gc.count : null, gcPauseMaxMs: gc ? gc.maxMs : null, gcPauseP99Ms: gc ? gc.p99Ms : null };
 }
 
 /**
@@ -72,7 +79,15 @@ function describeSummary(summary, probeText) {
   const thresholds = evaluated.length ? `; thresholds ${evaluated.filter((t) => t.passed).length}/${evaluated.length}` : '';
   const flags = summary.flags.length ? ` [FLAGGED: ${summary.flags.join('; ')}]` : '';
   const problems = summary.passed ? '' : ` — ${summary.problems.join('; ')}`;
-  return `${verdict} ${summary.name}: ${summary.requests} requests, ${summary.requestsPerSecond} req/s, p99 ${summary.latencyP99Ms} ms${probed}${thresholds}${flags}${problems}`;
+  return `${verdict} ${summary.name}: ${summary.requests} requests, ${summary.requestsPerSecond} req/s, p99 ${summary.latencyP99Ms} ms${probed}${describeStall(summary)}${thresholds}${flags}${problems}`;
+}
+
+/** "; server ELU 0.94, 42 GC pauses, longest 68.3 ms" with what the summary has of them; '' with nothing. */
+function describeStall(summary) {
+  const parts = [];
+  if (typeof summary.serverElu === 'number') parts.push(`server ELU ${summary.serverElu}`);
+  if (typeof summary.gcPauses === 'number') parts.push(`${summary.gcPauses} GC pauses${typeof summary.gcPauseMaxMs === 'number' ? `, longest ${summary.gcPauseMaxMs} ms` : ''}`);
+  return parts.length ? `; ${parts.join(', ')}` : '';
 }
 
 module.exports = { summarize, describeSummary, verdictOf };

@@ -14,7 +14,7 @@ const { startService, request, until } = require('../../node-kit/testing');
 const { makeService } = require('../../services/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 const { startPrometheus, findPrometheus, freePort } = require('../../tests/prometheus-process');
-const { findChromium, launchBrowser, BROWSER_TIMEOUT_MS } = require('./report-browser');
+const { findChromium, launchBrowser, checkReportInBrowser, BROWSER_TIMEOUT_MS } = require('./report-browser');
 const { sendRaw } = require('../../tests/contract/bad-requests');
 
 const SCENARIO = 'live-stringify';
@@ -143,6 +143,19 @@ test('the live page: its routes over a real run and a real Prometheus, bad reque
     const resultFile = await get(href[1]);
     assert.strictEqual(resultFile.status, 200);
     assert.strictEqual(resultFile.text, fs.readFileSync(path.join(first.resultsDir, `01-${SCENARIO}.json`), 'utf8'));
+    // Why the target stalled, read from the real Prometheus over the scenario's window: node-async was busy running
+    // stringify (some utilization, at most all of it), and every figure of its pauses is there or null with a reason.
+    const server = JSON.parse(resultFile.text).server;
+    assert.strictEqual(server.available, true, JSON.stringify(server));
+    const elu = server.elu['node-async'];
+    assert.ok(elu > 0 && elu <= 1, `mean event-loop utilization ${elu}`);
+    const gc = server.gc['node-async'];
+    assert.ok(Number.isInteger(gc.count) && gc.count >= 0 && gc.totalMs >= 0, JSON.stringify(gc));
+    if (gc.count > 0) assert.ok(gc.maxMs > 0 && gc.p99Ms <= gc.maxMs && gc.totalMs >= gc.maxMs && !Number.isNaN(Date.parse(gc.longestAt)), JSON.stringify(gc));
+    else assert.deepStrictEqual([gc.maxMs, gc.p99Ms, gc.longestAt], [null, null, null]);
+    assert.strictEqual(server.missing['node-async'], undefined, JSON.stringify(server.missing));
+    assert.strictEqual(server.elu.load, null, 'the driver exports no busy seconds');
+    assert.ok(server.missing.load.elu, 'and the section says so');
 
     assert.strictEqual((await request(`${url}/runs?suite=live`, { method: 'POST' })).status, 202);
     second = await waitForEnd(url);
@@ -154,6 +167,12 @@ test('the live page: its routes over a real run and a real Prometheus, bad reque
     assert.match(report.headers['content-type'], /^text\/html/);
     assert.match(report.headers['content-security-policy'], /connect-src|default-src 'none'/);
     assert.strictEqual(report.text, fs.readFileSync(path.join(second.resultsDir, 'report.html'), 'utf8'));
+    // The report of a run read from a real Prometheus, in a real browser: the lag, ELU and GC figures and series
+    // shown as the scenario's file holds them (checkReportInBrowser compares each).
+    if (findChromium()) {
+      const checked = await checkReportInBrowser(path.join(second.resultsDir, 'report.html'));
+      assert.ok(checked.serverCharts >= 2, checked.text);
+    }
     const compared = await get(`/live/compare?a=${first.id}&b=${second.id}`);
     assert.strictEqual(compared.status, 200, compared.text);
     assert.match(compared.text, /<h1>Run comparison<\/h1>/);

@@ -2,8 +2,9 @@
 // checkReportInBrowser(reportFile): opens a run's report.html in headless Chromium (Debian's `chromium`, driven by
 // puppeteer-core) and checks it against the run's own JSON files beside it: no network request, no console or page
 // error, every uPlot chart holding the samples of its source series (and painted), the tables holding run.json's
-// numbers. Returns what it found; throws, naming the first failures, otherwise. Not a test file: report-browser.test.js
-// and the native lab's integration test call it.
+// numbers, and the lag (or the JVM's stand-in), ELU and GC figures those of the scenario files' server sections.
+// Returns what it found; throws, naming the first failures, otherwise. Not a test file: report-browser.test.js, the
+// live page's test and the native lab's integration test call it.
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -86,6 +87,7 @@ function readPage() {
     fields: Object.fromEntries([...section.querySelectorAll('[data-field]')].map((td) => [td.dataset.field, td.textContent.trim()])),
     thresholds: Object.fromEntries([...section.querySelectorAll('tr[data-threshold]')].map((tr) => [tr.dataset.threshold, tr.lastElementChild.textContent.trim()])),
     serverNotice: (section.querySelector('[data-notice="server"]') || { textContent: null }).textContent,
+    missing: Object.fromEntries([...section.querySelectorAll('[data-missing]')].map((e) => [e.dataset.missing, e.textContent.trim()])),
   }));
   const ranked = [...document.querySelectorAll('table.ranking')].flatMap((table, group) => [...table.querySelectorAll('tbody tr')].map((tr) => ({
     group,
@@ -140,6 +142,26 @@ function compare(page, { run, runId, scenarios }) {
   return problems;
 }
 
+/** A scenario's ELU and GC figures as shown against its server section's; a missing one shows '—' and its reason. */
+function compareStall(section, file) {
+  const name = file.scenario.name;
+  const target = file.scenario.target;
+  const server = file.server && file.server.available ? file.server : {};
+  const problems = [];
+  const expect = (ok, message) => ok || problems.push(message);
+  const elu = server.elu ? server.elu[target] : undefined;
+  expect(section.fields.serverElu === shown(elu), `${name}: ELU shows ${section.fields.serverElu}, the file has ${elu}`);
+  expect((elu === null || elu === undefined) === (section.missing.elu !== undefined), `${name}: a missing ELU says why, a present one does not (${section.missing.elu})`);
+  const gc = server.gc ? server.gc[target] : undefined;
+  if (gc) {
+    for (const [field, key] of [['gcCount', 'count'], ['gcTotalMs', 'totalMs'], ['gcMaxMs', 'maxMs'], ['gcP99Ms', 'p99Ms']]) expect(section.fields[field] === shown(gc[key]), `${name}: ${field} shows ${section.fields[field]}, the file has ${gc[key]}`);
+    expect(section.fields.gcLongestAt === (gc.longestAt || '—'), `${name}: the longest pause's time shows ${section.fields.gcLongestAt}, the file has ${gc.longestAt}`);
+  } else {
+    expect(section.fields.gcCount === '—' && section.missing.gc !== undefined, `${name}: no GC figures, so '—' and why (shows ${section.fields.gcCount}, ${section.missing.gc})`);
+  }
+  return problems;
+}
+
 /** A scenario's charts against its file: the client's per-second samples and, where it has them, the server's series. */
 function compareCharts(page, file) {
   const name = file.scenario.name;
@@ -165,13 +187,22 @@ function compareCharts(page, file) {
     check('lag', 'server lag p99 (ms)', job.lagP99Seconds.map(([, v]) => v * 1000));
     check('lag', 'client latency p99 (ms)', perSecond.map((s) => s.latencyP99Ms));
   }
+  // The JVM's stand-in for the lag: the wait for a handler thread, drawn and shown in the lag's place.
+  const standIn = job && !job.lagP99Seconds && !job.lagMaxSeconds && (job.threadWaitP99Seconds || job.threadWaitMaxSeconds);
+  if (standIn) check('lag', 'JVM thread wait p99 (ms)', (job.threadWaitP99Seconds || []).map(([, v]) => v * 1000));
+  const lagChart = charts.some((c) => c.kind === 'lag');
+  if (job && job.gcPauseMaxSeconds && lagChart) check('lag', 'server GC longest pause (ms)', job.gcPauseMaxSeconds.map(([, v]) => v * 1000));
   if (job && job.cpuCores) check('resources', 'server CPU (cores)', job.cpuCores.map(([, v]) => v));
   if (job && job.rssBytes) check('resources', 'server RSS (MiB)', job.rssBytes.map(([, v]) => v / 1048576));
+  if (job && job.eluRatio && job.cpuCores) check('resources', 'server ELU (busy share)', job.eluRatio.map(([, v]) => v));
   const section = page.sections.find((s) => s.name === name);
   const peak = (points) => (points && points.length ? shown(Math.max(...points.map(([, v]) => v)) * 1000) : '—');
   if (section) {
-    expect(section.fields.serverLagP99PeakMs === peak(job && job.lagP99Seconds), `${name}: server lag p99 peak shows ${section.fields.serverLagP99PeakMs}, the file's series peak at ${peak(job && job.lagP99Seconds)}`);
-    expect(section.fields.serverLagMaxPeakMs === peak(job && job.lagMaxSeconds), `${name}: server lag max peak shows ${section.fields.serverLagMaxPeakMs}, the file's series peak at ${peak(job && job.lagMaxSeconds)}`);
+    const p99 = job && (standIn ? job.threadWaitP99Seconds : job.lagP99Seconds);
+    const max = job && (standIn ? job.threadWaitMaxSeconds : job.lagMaxSeconds);
+    expect(section.fields.serverLagP99PeakMs === peak(p99), `${name}: server lag p99 peak shows ${section.fields.serverLagP99PeakMs}, the file's series peak at ${peak(p99)}`);
+    expect(section.fields.serverLagMaxPeakMs === peak(max), `${name}: server lag max peak shows ${section.fields.serverLagMaxPeakMs}, the file's series peak at ${peak(max)}`);
+    problems.push(...compareStall(section, file));
   }
   if (!job && section && !section.serverNotice) problems.push(`${name}: no server series and no notice saying so`);
   if (!job && charts.some((c) => c.kind !== 'client')) problems.push(`${name}: server charts drawn without server series`);

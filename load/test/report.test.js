@@ -42,7 +42,14 @@ function writeFixture() {
   const run = path.join(dir, '2026-01-01T00-00-00-000Z-unit');
   fs.mkdirSync(run);
   const lag = [[T0, 0.002], [T0 + 1, 0.0125], [T0 + 2, 0.004]];
-  const server = { prometheus: 'http://p:9090', available: true, window: { start: T0, end: T0 + 2 }, stepSeconds: 1, jobs: { 'node-async': { lagP99Seconds: lag, lagMaxSeconds: lag, cpuCores: [[T0, 0.5]], rssBytes: [[T0, 1048576 * 100]] } }, run: null };
+  const server = {
+    prometheus: 'http://p:9090', available: true, window: { start: T0, end: T0 + 2 }, stepSeconds: 1,
+    jobs: { 'node-async': { lagP99Seconds: lag, lagMaxSeconds: lag, cpuCores: [[T0, 0.5]], rssBytes: [[T0, 1048576 * 100]], eluRatio: [[T0, 0.25], [T0 + 1, 0.75]], gcPauseMaxSeconds: [[T0, 0], [T0 + 1, 0.0115]] } },
+    run: null,
+    elu: { 'node-async': 0.5 },
+    gc: { 'node-async': { count: 12, totalMs: 30.5, maxMs: 11.5, p99Ms: 11.5, longestAt: new Date((T0 + 1) * 1000).toISOString() } },
+    missing: {},
+  };
   const thresholds = [
     { name: 'errors', description: 'connection errors and timeouts', bound: 'max', limit: 0, actual: 0, passed: true },
     { name: 'minRequestsPerSecond', description: 'requests per second (average)', bound: 'min', limit: 1000, actual: 50, passed: false },
@@ -74,6 +81,13 @@ test('the model ranks approaches of a workload by requests/s and takes server pe
   assert.deepStrictEqual(lag.data[0], [T0, T0 + 1, T0 + 2], 'client seconds (at their ends) and server samples share one time axis');
   assert.deepStrictEqual(lag.data[1], [2, 12.5, 4], 'server lag in ms');
   assert.deepStrictEqual(lag.data[3], [null, 3, null], 'client p99 only where a second had answers');
+  assert.deepStrictEqual(lag.data[4], [0, 11.5, null], "the GC's longest pause of each second beside the lag, in ms");
+  assert.deepStrictEqual(slow.charts[1].series.map((x) => x.label), ['server CPU (cores)', 'server RSS (MiB)', 'server ELU (busy share)']);
+  assert.deepStrictEqual(slow.stall.gc, { count: 12, totalMs: 30.5, maxMs: 11.5, p99Ms: 11.5, longestAt: new Date((T0 + 1) * 1000).toISOString() });
+  assert.strictEqual(slow.stall.elu, 0.5);
+  assert.strictEqual(slow.stall.lagKind, 'loop');
+  assert.strictEqual(quick.stall.elu, null);
+  assert.match(quick.stall.eluMissing, /^Prometheus unavailable: connect ECONNREFUSED/, 'a missing figure says why');
   assert.deepStrictEqual(slow.charts.map((c) => c.range), [[T0, T0 + 2], [T0, T0 + 2], [T0, T0 + 2]], 'one time range for the scenario\'s charts');
   assert.deepStrictEqual(slow.charts[2].data[4], [50, 0], 'requests/s for every second, zero included');
   assert.strictEqual(slow.serverNotice, null);
@@ -99,6 +113,33 @@ test('report.html escapes every string of the run, shows the thresholds and says
   assert.match(html, /<tr data-threshold="serverLagP99Ms">.*not evaluated: no server series &lt;script&gt;/);
   assert.match(html, /⚑ Little&#39;s law broken: 9 in flight/);
   assert.ok(!/https?:\/\/(?!p:9090|127\.0\.0\.1)/.test(html.replace(/<script>[^]*?<\/script>/g, '')), 'no link to anything outside the page');
+});
+
+test("a JVM scenario shows its stand-ins: the wait for a handler thread for the lag, its GC pauses, and why it has no ELU", () => {
+  const dir = tempDir('report-jvm-');
+  const run = path.join(dir, '2026-01-01T00-00-00-000Z-jvm');
+  fs.mkdirSync(run);
+  const wait = [[T0, 0.004], [T0 + 1, 0.25], [T0 + 2, 0.001]];
+  const server = {
+    prometheus: 'http://p:9090', available: true, window: { start: T0, end: T0 + 2 }, stepSeconds: 1, run: null,
+    jobs: { 'jvm-serializer': { threadWaitP99Seconds: wait, threadWaitMaxSeconds: wait, gcPauseMaxSeconds: [[T0 + 1, 0.021]], cpuCores: [[T0, 1]], rssBytes: [[T0, 2 ** 30]] } },
+    elu: { 'jvm-serializer': null },
+    gc: { 'jvm-serializer': { count: 3, totalMs: 40, maxMs: 21, p99Ms: 21, longestAt: new Date((T0 + 1) * 1000).toISOString() } },
+    missing: { 'jvm-serializer': { elu: 'exports no lab_event_loop_busy_seconds_total (no event loop, or not scraped in the window)' } },
+  };
+  const file = scenarioFile('serde', 'json', 20, server);
+  file.scenario = Object.assign({}, file.scenario, { target: 'jvm-serializer', path: '/run/serde?approach=json&size=20' });
+  fs.writeFileSync(path.join(run, '01-serde.json'), JSON.stringify(file));
+  fs.writeFileSync(path.join(run, 'run.json'), JSON.stringify({ suite: 'jvm', verdict: 'passed', targets: {} }));
+  const [section] = buildModel(readRun(run)).sections;
+  assert.strictEqual(section.serverLagP99PeakMs, 250, "the thread wait's worst second stands in for the lag");
+  assert.strictEqual(section.stall.lagKind, 'threadWait');
+  assert.deepStrictEqual(section.charts[0].series.map((x) => x.label), ['JVM thread wait p99 (ms)', 'JVM thread wait max (ms)', 'server GC longest pause (ms)']);
+  const html = fs.readFileSync(writeReport(run), 'utf8');
+  assert.match(html, /Server handler-thread wait \(the JVM&#39;s stand-in for event-loop lag: how long a request waited for a thread\) of jvm-serializer, worst second: p99 <span data-field="serverLagP99PeakMs">250<\/span> ms/);
+  assert.match(html, /<td class="num" data-field="serverLagP99PeakMs" data-lag-kind="threadWait"[^>]*>250 <small>thread wait<\/small><\/td>/, 'the ranking marks the stand-in');
+  assert.match(html, /GC pauses: <span data-field="gcCount">3<\/span>, <span data-field="gcTotalMs">40<\/span> ms in all, longest <span data-field="gcMaxMs">21<\/span> ms/);
+  assert.match(html, /<span data-field="serverElu">—<\/span> <small class="missing" data-missing="elu">\(exports no lab_event_loop_busy_seconds_total/);
 });
 
 test('chart data embedded in the page cannot close its script element', () => {

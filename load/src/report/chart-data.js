@@ -21,6 +21,10 @@ function align(lines) {
 const STROKES = {
   'server lag p99 (ms)': '#d62728',
   'server lag max (ms)': '#ff7f0e',
+  'JVM thread wait p99 (ms)': '#d62728',
+  'JVM thread wait max (ms)': '#ff7f0e',
+  'server GC longest pause (ms)': '#8c564b',
+  'server ELU (busy share)': '#e377c2',
   'server CPU (cores)': '#d62728',
   'server RSS (MiB)': '#9467bd',
   'client latency p50 (ms)': '#17becf',
@@ -65,20 +69,32 @@ function chartsOf(scenarioFile) {
   } else if (!job) {
     notices.push(`Server series unavailable: Prometheus returned no series for ${target}.`);
   } else {
+    // The collector's longest pause of each second beside the lag: a lag peak with a pause of its size is the GC's.
+    const gcPause = job.gcPauseMaxSeconds ? [{ label: 'server GC longest pause (ms)', scale: 'ms', points: scaled(job.gcPauseMaxSeconds, 1000) }] : [];
     if (job.lagP99Seconds || job.lagMaxSeconds) {
-      charts.push(Object.assign({ kind: 'lag', title: `${target} event-loop lag beside client latency` }, align([
+      charts.push(Object.assign({ kind: 'lag', title: `${target} event-loop lag and GC pauses beside client latency` }, align([
         { label: 'server lag p99 (ms)', scale: 'ms', points: scaled(job.lagP99Seconds, 1000) },
         { label: 'server lag max (ms)', scale: 'ms', points: scaled(job.lagMaxSeconds, 1000) },
         clientP99,
-      ])));
+      ].concat(gcPause))));
+    } else if (job.threadWaitP99Seconds || job.threadWaitMaxSeconds) {
+      // Without the client's p99, which the client's chart shows: a JVM run's answer takes seconds, and on its scale
+      // the waits and pauses of tens of milliseconds lay flat on the axis, one over the other (a real serde run: a
+      // 7.7 s p99 beside waits under 100 ms).
+      charts.push(Object.assign({ kind: 'lag', title: `${target} wait for a handler thread (the JVM's stand-in for event-loop lag) and GC pauses` }, align([
+        { label: 'JVM thread wait p99 (ms)', scale: 'ms', points: scaled(job.threadWaitP99Seconds, 1000) },
+        { label: 'JVM thread wait max (ms)', scale: 'ms', points: scaled(job.threadWaitMaxSeconds, 1000) },
+      ].concat(gcPause))));
     } else {
-      notices.push(`${target} exports no event-loop lag series (a runtime without an event loop, like the JVM).`);
+      notices.push(`${target} exports no event-loop lag series, nor a stand-in for one.`);
     }
     if (job.cpuCores || job.rssBytes) {
-      charts.push(Object.assign({ kind: 'resources', title: `${target} CPU and RSS` }, align([
+      // ELU on the cores' scale: a loop busy all the time keeps one core busy.
+      const elu = job.eluRatio ? [{ label: 'server ELU (busy share)', scale: 'cores', points: scaled(job.eluRatio, 1) }] : [];
+      charts.push(Object.assign({ kind: 'resources', title: `${target} CPU, event-loop utilization and RSS` }, align([
         { label: 'server CPU (cores)', scale: 'cores', points: scaled(job.cpuCores, 1) },
         { label: 'server RSS (MiB)', scale: 'MiB', points: scaled(job.rssBytes, 1 / 1048576) },
-      ])));
+      ].concat(elu))));
     }
   }
   charts.push(Object.assign({ kind: 'client', title: 'client latency and requests per second' }, align([

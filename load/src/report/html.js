@@ -18,6 +18,10 @@ function num(value) {
 const text = (value) => (value === null || value === undefined || value === '' ? '—' : escapeHtml(value));
 const verdict = (v) => `<span class="verdict ${escapeHtml(v)}">${escapeHtml(v)}</span>`;
 const cell = (field, value) => `<td class="num" data-field="${field}">${num(value)}</td>`;
+// A JVM row's lag is its stand-in, the wait for a handler thread: marked, and named in the cell's title.
+const lagCell = (field, s, value) => (s.stall && s.stall.lagKind === 'threadWait'
+  ? `<td class="num" data-field="${field}" data-lag-kind="threadWait" title="${escapeHtml(s.stall.lagFrom)}">${num(value)} <small>thread wait</small></td>`
+  : cell(field, value));
 const row = (label, value) => `<tr><th>${escapeHtml(label)}</th><td>${value}</td></tr>`;
 
 function header(h) {
@@ -56,10 +60,10 @@ ${targets}
 function ranking(groups, unranked, href = (s) => `#${s.id}`) {
   const tables = groups.map((g) => `<h3>${escapeHtml(g.target)} · ${escapeHtml(g.workload)}</h3>
 <table class="ranking" data-target="${escapeHtml(g.target)}" data-workload="${escapeHtml(g.workload)}">
-<thead><tr><th>#</th><th>approach</th><th>scenario</th><th>requests/s</th><th>p50 ms</th><th>p99 ms</th><th>server lag p99 peak ms</th><th>server lag max peak ms</th><th>verdict</th></tr></thead>
+<thead><tr><th>#</th><th>approach</th><th>scenario</th><th>requests/s</th><th>p50 ms</th><th>p99 ms</th><th>server lag p99 peak ms</th><th>server lag max peak ms</th>${require('./stall-html').RANKING_HEADERS}<th>verdict</th></tr></thead>
 <tbody>
 ${g.rows.map((s, i) => `<tr data-scenario="${escapeHtml(s.name)}"><td>${i + 1}</td><td>${text(s.approach)}</td><td><a href="${escapeHtml(href(s))}">${escapeHtml(s.name)}</a></td>
-${cell('requestsPerSecond', s.numbers.requestsPerSecond)}${cell('latencyP50Ms', s.numbers.latencyP50Ms)}${cell('latencyP99Ms', s.numbers.latencyP99Ms)}${cell('serverLagP99PeakMs', s.serverLagP99PeakMs)}${cell('serverLagMaxPeakMs', s.serverLagMaxPeakMs)}
+${cell('requestsPerSecond', s.numbers.requestsPerSecond)}${cell('latencyP50Ms', s.numbers.latencyP50Ms)}${cell('latencyP99Ms', s.numbers.latencyP99Ms)}${lagCell('serverLagP99PeakMs', s, s.serverLagP99PeakMs)}${lagCell('serverLagMaxPeakMs', s, s.serverLagMaxPeakMs)}${s.stall ? require('./stall-html').stallCells(s.stall) : '<td>—</td><td>—</td><td>—</td>'}
 <td>${verdict(s.verdict)}${s.flags.length ? ' <span class="flag-mark" title="flagged">⚑ flagged</span>' : ''}</td></tr>`).join('\n')}
 </tbody></table>`).join('\n');
   const others = unranked.length ? `<p>Not ranked (not a <code>/run</code> workload): ${unranked.map((s) => `<a href="${escapeHtml(href(s))}">${escapeHtml(s.name)}</a>`).join(', ')}.</p>` : '';
@@ -110,7 +114,7 @@ ${s.problems.length ? `<ul class="problems">${s.problems.map((x) => `<li>${escap
 ${probe}
 </tbody></table>
 ${openLoopLine(s.openLoop)}${s.warmup ? `<p class="small">Warm-up before the window: ${num(s.warmup.seconds)} s, ${num(s.warmup.requests)} requests, kept out of every figure.</p>` : ''}
-<p class="small">Server event-loop lag of ${escapeHtml(s.target)}, worst second: p99 <span data-field="serverLagP99PeakMs">${num(s.serverLagP99PeakMs)}</span> ms, max <span data-field="serverLagMaxPeakMs">${num(s.serverLagMaxPeakMs)}</span> ms.</p>
+${require('./stall-html').stallParagraph(s.target, s.stall)}
 <h3>Thresholds</h3>
 ${thresholds(s.thresholds)}
 <h3>Is the client the bottleneck?</h3>

@@ -2,7 +2,7 @@
 // What the report shows, as plain data: the header, the ranking of approaches per workload and a section per
 // scenario. Numbers stay numbers here; html.js formats and escapes them.
 const { chartsOf } = require('./chart-data');
-const { targetSeriesOf, peakMs } = require('../server-series');
+const { stallOf } = require('./stall');
 const { summarize, verdictOf } = require('../summary');
 const { chooseApproaches } = require('../try-choice');
 
@@ -50,7 +50,7 @@ function headerOf(runId, run) {
 function sectionOf(file, index) {
   const s = file.scenario;
   const summary = summarize(Object.assign({ flags: [], thresholds: [] }, file));
-  const job = targetSeriesOf(file);
+  const stall = stallOf(file);
   const { charts, serverNotice } = chartsOf(file);
   return {
     id: `scenario-${index + 1}`,
@@ -72,8 +72,10 @@ function sectionOf(file, index) {
     littlesLaw: file.littlesLaw || null,
     openLoop: file.openLoop || null,
     warmup: file.warmup || null,
-    serverLagP99PeakMs: job ? peakMs(job.lagP99Seconds) : null,
-    serverLagMaxPeakMs: job ? peakMs(job.lagMaxSeconds) : null,
+    // The JVM's peaks are its stand-in's, named by stall.lagFrom wherever they are shown.
+    serverLagP99PeakMs: stall.lagP99PeakMs,
+    serverLagMaxPeakMs: stall.lagMaxPeakMs,
+    stall,
     charts,
     serverNotice,
   };

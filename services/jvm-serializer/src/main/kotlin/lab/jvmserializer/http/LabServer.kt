@@ -8,7 +8,6 @@ import org.eclipse.jetty.http.UriCompliance
 import org.eclipse.jetty.server.HttpConfiguration
 import org.eclipse.jetty.server.Server
 import org.eclipse.jetty.server.ServerConnector
-import org.eclipse.jetty.util.thread.QueuedThreadPool
 import java.util.concurrent.TimeUnit
 
 /**
@@ -27,8 +26,11 @@ class LabServer(config: Config, workloads: List<Workload>, val metrics: LabMetri
     // keep some pool threads parked for its own hand-offs, and then fewer than HTTP_THREADS could take requests. The
     // job queue is Jetty's default, unbounded as Jetty advises: it holds at most one task per connection waiting for a
     // thread, and a task refused by a full queue would drop its connection unanswered.
-    private val threads = QueuedThreadPool(config.httpThreads + JETTY_OWN_THREADS, config.httpThreads + JETTY_OWN_THREADS,
-        60_000, 0, null, null).apply { name = "http" }
+    // Each job's wait for a thread is timed (ThreadWaitPool): the JVM's stand-in for the event-loop lag.
+    private val threads = ThreadWaitPool(config.httpThreads + JETTY_OWN_THREADS, metrics).apply { name = "http" }
+
+    /** Jobs waiting for a thread of the HTTP pool now. */
+    val queuedJobs: Int get() = threads.queueSize
 
     private val server = Server(threads).apply {
         errorHandler = JsonErrorHandler()
@@ -71,6 +73,7 @@ class LabServer(config: Config, workloads: List<Workload>, val metrics: LabMetri
         // the stuck ones (they are not interrupted either; the process is about to exit).
         threads.stopTimeout = if (drained) maxOf(1L, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) else 0L
         server.stop()
+        metrics.close()
         return drained
     }
 

@@ -1,18 +1,28 @@
 package lab.jvmserializer.metrics
 
 import io.prometheus.metrics.core.metrics.Counter
+import io.prometheus.metrics.core.metrics.GaugeWithCallback
 import io.prometheus.metrics.core.metrics.Histogram
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics
 import io.prometheus.metrics.model.registry.PrometheusRegistry
 import lab.jvmserializer.http.RequestTarget
 import java.io.ByteArrayOutputStream
+import java.util.concurrent.atomic.AtomicLong
 
 /** The contract's metric names (CONTRACT.md, "Metrics"), written once. */
 object MetricNames {
     const val RUN_DURATION = "lab_run_duration_seconds"
     const val RUNS = "lab_runs_total"
     const val HTTP_DURATION = "http_request_duration_seconds"
+
+    // Why the service stalls, named as the Node services name theirs (node-kit/metrics.js): GcPauses.kt.
+    const val GC_PAUSE = "lab_gc_pause_seconds"
+    const val GC_PAUSE_MAX = "lab_gc_pause_max_seconds"
+    // The JVM's stand-in for an event loop's lag: how long a request's job waited for a handler thread
+    // (http/ThreadWaitPool.kt), and the longest wait since the last scrape.
+    const val THREAD_WAIT = "lab_http_thread_wait_seconds"
+    const val THREAD_WAIT_MAX = "lab_http_thread_wait_max_seconds"
 
     // The serde workload's own (serde/SerdeMetrics.kt).
     const val SERDE_PHASE = "lab_serde_phase_seconds"
@@ -28,9 +38,27 @@ enum class Outcome(val label: String) { OK("ok"), INVALID("invalid"), INTERRUPTE
  * process_resident_memory_bytes, jvm_memory_*, jvm_gc_*...). Each server gets its own registry, so several servers in
  * one JVM (the tests) do not collide; the JVM defaults describe the one process either way.
  */
-class LabMetrics(val registry: PrometheusRegistry = PrometheusRegistry()) {
+class LabMetrics(val registry: PrometheusRegistry = PrometheusRegistry()) : AutoCloseable {
     init {
         JvmMetrics.builder().register(registry)
+    }
+
+    private val gcPauses = GcPauses(registry)
+
+    private val threadWait: Histogram = Histogram.builder()
+        .name(MetricNames.THREAD_WAIT)
+        .help("Time a job of the HTTP pool (reading and handling a request) waited for a thread: the JVM's stand-in for event-loop lag")
+        .classicUpperBounds(*Buckets.WAIT)
+        .register(registry)
+
+    private val longestWaitNanos = AtomicLong()
+
+    init {
+        GaugeWithCallback.builder()
+            .name(MetricNames.THREAD_WAIT_MAX)
+            .help("The longest wait of a job of the HTTP pool for a thread since the last scrape (0 if none)")
+            .callback { it.call(longestWaitNanos.getAndSet(0) / 1e9) }
+            .register(registry)
     }
 
     val runDuration: Histogram = Histogram.builder()
@@ -64,6 +92,15 @@ class LabMetrics(val registry: PrometheusRegistry = PrometheusRegistry()) {
         httpDuration.labelValues(if (method in RequestTarget.METHODS) method else OTHER_METHOD, route ?: UNMATCHED, status.toString())
             .observe(seconds)
 
+    /** One job's wait for a thread of the HTTP pool (ThreadWaitPool). */
+    fun observeThreadWait(nanos: Long) {
+        threadWait.observe(nanos / 1e9)
+        longestWaitNanos.accumulateAndGet(nanos, ::maxOf)
+    }
+
+    /** Stops hearing the collectors' notifications. */
+    override fun close() = gcPauses.close()
+
     /** Every metric in the Prometheus text format (version 0.0.4), as /metrics answers. */
     fun exposition(): ByteArray = ByteArrayOutputStream().also { TEXT_FORMAT.write(it, registry.scrape()) }.toByteArray()
 
@@ -78,6 +115,8 @@ class LabMetrics(val registry: PrometheusRegistry = PrometheusRegistry()) {
         // The same buckets as the Node services, so dashboards compare like with like: runs span sub-millisecond
         // transfers to multi-second serializations.
         val RUN = doubleArrayOf(0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+        // A wait for a thread is as long as the run before it in the queue: from none to a multi-second run.
+        val WAIT = doubleArrayOf(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
         val HTTP = doubleArrayOf(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
     }
 }
