@@ -21,7 +21,8 @@ async function documentService(t, makeService) {
     process.env[name] = value;
   }
   try {
-    const server = await startService(makeService());
+    // Awaited inside the try: a service made asynchronously (wasm-runner) reads the settings before they are restored.
+    const server = await startService(await makeService());
     t.after(server.close);
     return server;
   } finally {
