@@ -1,10 +1,12 @@
 'use strict';
 // /run/transfer on a user's document (PUT /documents), over HTTP on port 0: every JSON value through every approach
 // and op, validated against native JSON.stringify and the C++ tree taken when it was stored; what an approach
-// cannot carry refused with the value's JSON pointer; runs that name no document, or one not JSON, refused.
+// cannot carry refused with the value's JSON pointer; runs that name no document, or one not a sha256, refused; a
+// document a run uses never dropped for another.
+const http = require('node:http');
 const test = require('node:test');
 const assert = require('node:assert');
-const { startService, request } = require('../../../node-kit/testing');
+const { startService, request, until } = require('../../../node-kit/testing');
 const { put } = require('../../../tests/contract/document-uploads');
 const { createWasmRunner } = require('../lib/server');
 
@@ -93,4 +95,37 @@ test('a run naming a document not stored, or not a sha256, is refused with what 
   const malformed = await run(url, 'document=ABC');
   assert.strictEqual(malformed.status, 400, malformed.text);
   assert.deepStrictEqual([malformed.json.parameter, malformed.json.allowed], ['document', { pattern: '[0-9a-f]{64}' }]);
+});
+
+test('a document a run is using is never dropped: a new one gets 503 with Retry-After until that run ends', async (t) => {
+  const saved = process.env.DOCUMENTS_MAX_COUNT;
+  process.env.DOCUMENTS_MAX_COUNT = '1'; // read when the service is made
+  let service;
+  try {
+    service = await createWasmRunner();
+  } finally {
+    if (saved === undefined) delete process.env.DOCUMENTS_MAX_COUNT;
+    else process.env.DOCUMENTS_MAX_COUNT = saved;
+  }
+  const { url, close } = await startService(service);
+  t.after(close);
+  const held = (await put(url, JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ i, s: `v${i}` }))))).json.sha256;
+  // A run far longer than the test (10000 embind round trips of 40 000 values), stopped by its client going away.
+  const client = http.request(`${url}/run/transfer?approach=embind&document=${held}&iterations=10000`, { agent: false });
+  client.on('error', () => {}); // the hang-up this test causes
+  client.end();
+  const inUse = async (expected) => {
+    const documents = (await request(`${url}/documents`)).json.documents;
+    return { done: documents.length === 1 && documents[0].inUse === expected, why: JSON.stringify(documents) };
+  };
+  await until('the run holds its document', 60000, () => inUse(true));
+  const refused = await fetch(`${url}/documents`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"b": 1}' });
+  assert.strictEqual(refused.status, 503);
+  assert.ok(Number(refused.headers.get('retry-after')) > 0, refused.headers.get('retry-after'));
+  assert.match((await refused.json()).error, /in use by runs/);
+  client.destroy();
+  await until('the interrupted run released its document', 60000, () => inUse(false));
+  const stored = await put(url, '{"b": 1}');
+  assert.strictEqual(stored.status, 201, JSON.stringify(stored.json));
+  assert.deepStrictEqual((await request(`${url}/documents`)).json.documents.map((d) => d.sha256), [stored.json.sha256]);
 });
