@@ -3,8 +3,8 @@
 // store (document-store.js), refused clearly and without harm when it is not one the runtime can take: 415 unless
 // sent as a kind it takes (uncompressed UTF-8), 413 over the cap before the body is read (or as soon as it passes
 // it), 400 for text that is not UTF-8 or not JSON (the line, column and an excerpt of the first error) or nested
-// deeper than this runtime's serializer can go, or CSV its check refuses. GET /documents lists what is stored. Node 14
-// syntax.
+// deeper than this runtime's serializer can go, or CSV its check refuses. A JSON document's answer has its findings
+// (document-findings.js), said for this runtime. GET /documents lists what is stored. Node 14 syntax.
 const crypto = require('crypto');
 const { HttpError, badRequest } = require('./errors');
 const { readUtf8Body, JSON_TYPE } = require('./json-body');
