@@ -13,7 +13,7 @@ const NODE_DETAILS = {
   'negative-zero': 'JSON.parse reads -0 as the number -0, and JSON.stringify writes it back as 0',
   'duplicate-key': "JSON.parse keeps the last member's value, in the place of the first member of that name; the others are gone",
   'lone-surrogate': 'JSON.parse keeps the unpaired code unit in the string, and JSON.stringify writes it back as the same \\u escape (as UTF-8 bytes it would become U+FFFD)',
-  'number-format': 'JSON.parse reads the value alone, and JSON.stringify writes it back in its shortest form (1.0 as 1, 1e2 as 100)',
+  'number-format': 'JSON.parse reads the value alone, and JSON.stringify writes it back in its shortest form (1.0 as 1, 1e2 as 100); a number past the double range (1e400) becomes Infinity, which JSON.stringify writes as null',
 };
 
 const MAX_SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER);

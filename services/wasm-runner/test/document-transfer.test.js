@@ -62,7 +62,7 @@ test('every JSON value crosses every approach in every op, validated, with one C
   assert.match(metrics, /lab_transfer_op_seconds_count\{family="document",case="document",approach="typed",op="create"\} 2/);
 });
 
-test('a lone surrogate is refused by every approach, a __proto__ key by the MessagePack ones, each naming its path', async (t) => {
+test('a lone surrogate is refused by every approach, a __proto__ key by the MessagePack ones, Infinity by all but json, each naming its path', async (t) => {
   const { url } = await server(t);
   const lone = (await put(url, '{"ok": "fine", "names": ["x", "a\\ud800b"]}')).json;
   assert.deepStrictEqual(lone.findings.map((f) => [f.topic, f.path]), [['lone-surrogate', '/names/1']]);
@@ -83,7 +83,20 @@ test('a lone surrogate is refused by every approach, a __proto__ key by the Mess
       assert.strictEqual(answer.json.validated, true, `${approach}: ${answer.text}`);
     }
   }
-  assert.deepStrictEqual((await request(`${url}/documents`)).json.documents.map((d) => d.inUse), [false, false], 'a refused run holds nothing');
+  // Past the double range: Infinity to JSON.parse, which json carries as the null JSON.stringify writes, as native does.
+  const huge = (await put(url, '{"n": [1, 1e400]}')).json;
+  assert.deepStrictEqual(huge.findings.map((f) => [f.topic, f.path]), [['number-format', '/n/1']]);
+  for (const approach of APPROACHES) {
+    const answer = await run(url, `approach=${approach}&document=${huge.sha256}&iterations=1`);
+    if (approach === 'json') {
+      assert.strictEqual(answer.json.validated, true, answer.text);
+    } else {
+      assert.strictEqual(answer.status, 400, `${approach}: ${answer.text}`);
+      assert.deepStrictEqual([answer.json.path, answer.json.allowed], ['/n/1', ['json']], approach);
+      assert.match(answer.json.error, /a number past the double range/);
+    }
+  }
+  assert.deepStrictEqual((await request(`${url}/documents`)).json.documents.map((d) => d.inUse), [false, false, false], 'a refused run holds nothing');
 });
 
 test('a run naming a document not stored, or not a sha256, is refused with what is allowed', async (t) => {

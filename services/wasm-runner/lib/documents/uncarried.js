@@ -1,6 +1,6 @@
 'use strict';
 // What an approach cannot carry in a user's document, found once when it is stored, so that a run on it fails with
-// the value's JSON pointer instead of a wrong answer (or a C++ message that cannot say where). Two things, each
+// the value's JSON pointer instead of a wrong answer (or a C++ message that cannot say where). Three things, each
 // checked by test/document-transfer.test.js:
 // - a string or key with a lone surrogate: no approach carries it. The C++ tree holds UTF-8, which has no lone
 //   surrogates: yyjson (json) and the typed approach refuse one; @msgpack/msgpack and msgpackr refuse it in short
@@ -8,10 +8,13 @@
 //   unit into a wrong character no check can tell from a real one.
 // - a key `__proto__`: @msgpack/msgpack's decoder refuses it and msgpackr's renames it `__proto_` (library behaviour,
 //   README.md "What every reader accepts"); json, embind and typed carry it as an own property.
+// - a number past the double range (`1e400`): JSON.parse makes it Infinity, which no C++ reader takes; json carries
+//   what JSON.stringify writes for it, null, as native does.
 const ALL = ['json', 'embind', 'msgpack', 'msgpackr', 'typed'];
 const RULES = [
-  { approaches: ALL, why: 'a lone surrogate (an unpaired UTF-16 code unit), which UTF-8 cannot hold', test: (s) => !s.isWellFormed() },
-  { approaches: ['msgpack', 'msgpackr'], why: "the key __proto__, which the JS MessagePack decoders refuse or rename", test: (s, isKey) => isKey && s === '__proto__' },
+  { approaches: ALL, why: 'a lone surrogate (an unpaired UTF-16 code unit), which UTF-8 cannot hold', test: (s) => typeof s === 'string' && !s.isWellFormed() },
+  { approaches: ['msgpack', 'msgpackr'], why: 'the key __proto__, which the JS MessagePack decoders refuse or rename', test: (s, isKey) => isKey && s === '__proto__' },
+  { approaches: ['embind', 'msgpack', 'msgpackr', 'typed'], why: 'a number past the double range, which JSON.parse makes Infinity (json carries it as JSON.stringify writes it: null)', test: (n) => typeof n === 'number' && !Number.isFinite(n) },
 ];
 
 const pointerToken = (key) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
@@ -22,18 +25,18 @@ const pointerToken = (key) => String(key).replace(/~/g, '~0').replace(/\//g, '~1
  */
 function findUncarried(value) {
   const found = new Map();
-  const visitString = (text, isKey, path) => {
+  const visit = (scalar, isKey, path) => {
     for (const rule of RULES) {
-      if (!found.has(rule) && rule.test(text, isKey)) found.set(rule, { approaches: rule.approaches, why: rule.why, path });
+      if (!found.has(rule) && rule.test(scalar, isKey)) found.set(rule, { approaches: rule.approaches, why: rule.why, path });
     }
   };
   const walk = (node, path) => {
-    if (typeof node === 'string') visitString(node, false, path);
+    if (typeof node === 'string' || typeof node === 'number') visit(node, false, path);
     else if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${path}/${i}`));
     else if (node !== null && typeof node === 'object') {
       for (const key of Object.keys(node)) {
         const at = `${path}/${pointerToken(key)}`;
-        visitString(key, true, at);
+        visit(key, true, at);
         walk(node[key], at);
       }
     }
