@@ -97,7 +97,9 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames, csv, r
         async (req, res) => {
           const document = await readDocument(req, { maxBytes: maxDocumentBytes, maxDepth, csv });
           const json = document.kind === 'json';
-          const reference = json && runtime.reference ? runtime.reference(document) : document.reference;
+          // A runtime's own reference costs it a pass over the document: not again for one already stored (a try run
+          // hands its document to every service again before it starts).
+          const reference = json && runtime.reference && !store.has(document.sha256) ? runtime.reference(document) : document.reference;
           const kept = store.add({ sha256: document.sha256, kind: document.kind, bytes: document.bytes, text: document.text, reference });
           // Findings are not refusals: the document is kept and runs; the answer says what this runtime does with them.
           const shape = json ? { depth: document.depth, findings: describeFindings(scanFindings(document.text), findingDetails) } : { rows: document.rows };
