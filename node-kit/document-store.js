@@ -63,6 +63,9 @@ function createDocumentStore({ maxCount, maxBytes }) {
       return { sha256, kind, bytes, created: true };
     },
 
+    /** True when the document is stored (used or not: a look does not count as a use). */
+    has: (sha256) => documents.has(sha256),
+
     /** The document for a run, held (never dropped) until release(); a 404 naming how to add one if it is not here. */
     hold(sha256) {
       const entry = documents.get(sha256);

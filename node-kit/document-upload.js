@@ -3,14 +3,15 @@
 // store (document-store.js), refused clearly and without harm when it is not one the runtime can take: 415 unless
 // sent as a kind it takes (uncompressed UTF-8), 413 over the cap before the body is read (or as soon as it passes
 // it), 400 for text that is not UTF-8 or not JSON (the line, column and an excerpt of the first error) or nested
-// deeper than this runtime's serializer can go, or CSV its check refuses. GET /documents lists what is stored. Node 14
-// syntax.
+// deeper than this runtime's serializer can go, or CSV its check refuses. A JSON document's answer has its findings
+// (document-findings.js), said for this runtime. GET /documents lists what is stored. Node 14 syntax.
 const crypto = require('crypto');
 const { HttpError, badRequest } = require('./errors');
 const { readUtf8Body, JSON_TYPE } = require('./json-body');
 const { locateJsonError } = require('./json-syntax-error');
 const { checkBodyDeclaration } = require('./body-declaration');
 const { checkSameSite, ownNames } = require('./cross-site');
+const { scanFindings, describeFindings, NODE_DETAILS } = require('./document-findings');
 
 const sha256Of = (text) => crypto.createHash('sha256').update(text).digest('hex');
 
@@ -76,9 +77,12 @@ async function readDocument(req, { maxBytes, maxDepth, csv }) {
  * The routes (app.js addRoutes' form) of a store and its caps {maxDocumentBytes, maxDepth}, with csv (readDocument's)
  * when the service takes CSV documents. A user's documents are theirs: other sites' pages and rebound DNS names
  * (cross-site.js) reach neither route; hostNames are the names the service is reached by beside IP addresses and
- * localhost (its compose service name, for the load driver).
+ * localhost (its compose service name, for the load driver). runtime: {findingDetails ({topic: what this runtime
+ * does with it}, default Node's), reference (optional: a JSON document -> the reference its runs are checked against,
+ * in place of readDocument's, for a runtime that checks its own way)}.
  */
-function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames, csv) {
+function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames, csv, runtime = {}) {
+  const findingDetails = runtime.findingDetails || NODE_DETAILS;
   const names = ownNames(hostNames);
   const sameSite = (req, res, next) => {
     checkSameSite(req, names);
@@ -92,8 +96,13 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames, csv) {
         sameSite,
         async (req, res) => {
           const document = await readDocument(req, { maxBytes: maxDocumentBytes, maxDepth, csv });
-          const kept = store.add({ sha256: document.sha256, kind: document.kind, bytes: document.bytes, text: document.text, reference: document.reference });
-          const shape = document.kind === 'csv' ? { rows: document.rows } : { depth: document.depth };
+          const json = document.kind === 'json';
+          // A runtime's own reference costs it a pass over the document: not again for one already stored (a try run
+          // hands its document to every service again before it starts).
+          const reference = json && runtime.reference && !store.has(document.sha256) ? runtime.reference(document) : document.reference;
+          const kept = store.add({ sha256: document.sha256, kind: document.kind, bytes: document.bytes, text: document.text, reference });
+          // Findings are not refusals: the document is kept and runs; the answer says what this runtime does with them.
+          const shape = json ? { depth: document.depth, findings: describeFindings(scanFindings(document.text), findingDetails) } : { rows: document.rows };
           res.status(kept.created ? 201 : 200).json(Object.assign({ sha256: kept.sha256, kind: kept.kind, bytes: kept.bytes }, shape, { run: `document=${kept.sha256}` }));
         },
       ],

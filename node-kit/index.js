@@ -30,8 +30,10 @@ function envInteger(name, fallback) {
  *   workloads: {name: {approaches, params, caseOf(params), run({approach, params}) -> Promise<result>}}, or
  *     (metrics, documents) -> such an object, for workloads that observe metrics of their own in metrics.registry
  *     or run users' documents (documents: the store, or null),
- *   documents (optional): true to keep users' JSON documents (PUT /documents, document-upload.js), or {csv} to
- *     keep CSV documents too (csv: text -> Promise<{reference, rows}>, throwing its refusal: readDocument's check),
+ *   documents (optional): true to keep users' JSON documents (PUT /documents, document-upload.js), or an object:
+ *     csv to keep CSV documents too (text -> Promise<{reference, rows}>, throwing its refusal: readDocument's check),
+ *     maxDepth (the deepest the runtime takes, below DOCUMENT_MAX_DEPTH), findingDetails and reference
+ *     (documentRoutes' runtime: what the runtime does with each finding, its own reference for a JSON document),
  *   routes (optional): (metrics) -> [{method, path, handlers}] beside the contract's (app.js addRoutes),
  *   close (optional): () -> Promise, run after the server has closed (a worker pool's shutdown),
  *   info (optional): {key: value} added to /info}.
@@ -39,7 +41,7 @@ function envInteger(name, fallback) {
  */
 function createService(serviceDefinition) {
   const metrics = createMetrics(serviceDefinition.promClient);
-  const documents = serviceDefinition.documents ? documentsOf(serviceDefinition.documents.csv) : null;
+  const documents = serviceDefinition.documents ? documentsOf(serviceDefinition.documents === true ? {} : serviceDefinition.documents) : null;
   const documentStore = documents ? documents.store : null;
   const workloads = typeof serviceDefinition.workloads === 'function' ? serviceDefinition.workloads(metrics, documentStore) : serviceDefinition.workloads;
   const definition = Object.assign({}, serviceDefinition, { workloads });
@@ -57,7 +59,7 @@ function createService(serviceDefinition) {
     runtime: Object.assign({ name: 'node', version: process.versions.node, options: startOptions() }, cpuLayout()),
     restarts: envInteger('LAB_RESTARTS', 0), // set by `make native`, which starts a crashed service again
   };
-  const routes = (definition.routes ? definition.routes(metrics) : []).concat(profileRoutes(env('LAB_PROFILE_TOKEN', '')), documents ? documentRoutes(documents.store, documents.settings, [definition.name].concat(env('LAB_HOST_NAMES', '').split(',').map((n) => n.trim()).filter(Boolean)), documents.csv) : []);
+  const routes = (definition.routes ? definition.routes(metrics) : []).concat(profileRoutes(env('LAB_PROFILE_TOKEN', '')), documents ? documentRoutes(documents.store, documents.settings, [definition.name].concat(env('LAB_HOST_NAMES', '').split(',').map((n) => n.trim()).filter(Boolean)), documents.csv, documents.runtime) : []);
   const info = documents ? Object.assign({ documents: documents.settings }, definition.info) : definition.info;
   const app = buildApp(Object.assign(defaults, definition, { routes, info }), metrics, state);
   const log = (message) => console.log(`[${definition.name}] ${message}`);
@@ -85,10 +87,15 @@ function createService(serviceDefinition) {
   return { app, metrics, start, documents: documents && documents.store };
 }
 
-/** The store of users' documents, its caps (document-store.js' documentSettings) and kinds (csv: its check, or none). */
-function documentsOf(csv) {
+/**
+ * The store of users' documents, its caps (document-store.js' documentSettings, the depth no deeper than the
+ * runtime's maxDepth) and kinds (csv: its check, or none), and what documentRoutes needs of the runtime.
+ */
+function documentsOf({ csv, maxDepth, findingDetails, reference }) {
   const settings = Object.assign(documentSettings(envInteger), { kinds: kindsOf(csv) });
-  return { store: createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes }), settings, csv };
+  if (maxDepth !== undefined) settings.maxDepth = Math.min(settings.maxDepth, maxDepth);
+  const store = createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes });
+  return { store, settings, csv, runtime: { findingDetails, reference } };
 }
 
 /** {name: version} of the named packages, resolved by the service's own require (node-kit has no dependencies). */

@@ -1,11 +1,12 @@
 'use strict';
-// `make try FILE=doc.json`: your own JSON document through every stringify and parse approach of the services that
-// keep documents (their manifests' `documents: true`: node14-fibers and node-async), each under load with the probe
-// beside it and every answer validated against native, then the approach to pick per service and workload: the
-// fastest whose longest event-loop block stays under TRY_BLOCK_MS (load/src/try-choice.js). `make try FILE=x.csv`
-// does the same with a CSV file through every approach of node-async's csv workload, validated against the reference
-// parser's rows (csv-parsers/user-document.js). The kind is the file's extension (.json, .csv), else its content
-// (JSON if it starts with `{` or `[`, else CSV).
+// `make try FILE=doc.json`: your own JSON document through every stringify and parse approach of the services that keep
+// documents (their manifests' `documents: true`: node14-fibers, node-async, and wasm-runner, whose transfer approaches
+// carry it across the JS/WASM boundary), each under load with the probe beside it and every answer validated against
+// native (wasm-runner's against its C++ tree too), then the approach to pick per service and workload: the fastest
+// whose longest event-loop block stays under TRY_BLOCK_MS (load/src/try-choice.js). `make try FILE=x.csv` does the same
+// with a CSV file through every approach of node-async's csv workload, validated against the reference parser's rows
+// (csv-parsers/user-document.js). The kind is the file's extension (.json, .csv), else its content (JSON if it starts
+// with `{` or `[`, else CSV).
 //
 // It starts a native lab of its own (only those services, the load driver and Prometheus, on ports shifted by
 // TRY_PORT_OFFSET, so a running `make native` is left alone), hands the document to the driver (PUT /documents, which
@@ -177,7 +178,11 @@ async function handOver(driverUrl, { bytes, kind }) {
     const where = body.line ? ` at line ${body.line}, column ${body.column}` : body.row ? ` at row ${body.row}` : '';
     throw new InputError(`the load driver refused the document (HTTP ${status})${where}: ${body.error}`);
   }
-  for (const [name, h] of Object.entries(body.services)) say(`  ${name}: ${h.stored ? 'stored' : `not stored: ${h.error}`}`);
+  for (const [name, h] of Object.entries(body.services)) {
+    say(`  ${name}: ${h.stored ? 'stored' : `not stored: ${h.error}`}`);
+    // What runtimes may treat differently in the document, and what this one does with it: findings, not failures.
+    for (const f of h.findings || []) say(`    ${f.topic} at ${f.path || 'the document itself'} (${f.count}): ${f.detail}`);
+  }
   return body.sha256;
 }
 

@@ -21,7 +21,10 @@ const INFO_TIMEOUT_MS = 5000;
 /** Why a fetch failed, in words: a timeout, a refused connection (its code), or its message. */
 const failure = (err) => (err.name === 'TimeoutError' ? 'no answer in time' : err.cause ? err.cause.code || err.cause.message : err.message);
 
-/** {stored: true, status} or {stored: false, status?, error} for one target (its base url) and the held document. */
+/**
+ * {stored: true, status, findings (a JSON document's, as the target answered them)} or {stored: false, status?, error}
+ * for one target (its base url) and the held document.
+ */
 async function handTo(url, { text, kind }) {
   let info;
   try {
@@ -37,7 +40,8 @@ async function handTo(url, { text, kind }) {
   try {
     const res = await fetch(`${url}/documents`, { method: 'PUT', headers: { 'Content-Type': MEDIA_TYPES[kind] }, body: text, signal: AbortSignal.timeout(HAND_OFF_TIMEOUT_MS) });
     const body = await res.json().catch(() => ({}));
-    if (res.ok) return { stored: true, status: res.status };
+    // A JSON document's findings are the service's: what that runtime does with each (node-kit/document-findings.js).
+    if (res.ok) return Object.assign({ stored: true, status: res.status }, Array.isArray(body.findings) ? { findings: body.findings } : {});
     return { stored: false, status: res.status, error: body.error || `HTTP ${res.status}` };
   } catch (err) {
     return { stored: false, error: `PUT /documents failed: ${failure(err)}` };

@@ -16,6 +16,7 @@ const { startService, request, until, tempDir } = require('../../node-kit/testin
 const { makeService } = require('../../services/node-async/src/service');
 const { badUploads, put, SETTINGS } = require('../../tests/contract/document-uploads');
 const { startDriver, stopDriver } = require('./driver-process');
+const { NODE_DETAILS } = require('../../node-kit/document-findings');
 
 // yieldable-json's parse makes "__proto__" the prototype where native keeps an own key: that approach's answers are
 // not validated, every other approach's are.
@@ -76,7 +77,9 @@ test('a document is kept by its sha256, handed to every target, and the try suit
   assert.strictEqual(created.json.bytes, Buffer.byteLength(DOCUMENT));
   assert.strictEqual(created.json.run, `POST /runs?suite=try&document=${sha256}`);
   const { services } = created.json;
-  assert.deepStrictEqual(services['node-async'], { stored: true, status: 201 });
+  // The service's findings, passed through: the -0 in "n", as Node treats it.
+  const findings = [{ topic: 'negative-zero', path: '/n/1', count: 1, detail: NODE_DETAILS['negative-zero'] }];
+  assert.deepStrictEqual(services['node-async'], { stored: true, status: 201, findings });
   assert.strictEqual(services['small-store'].stored, false);
   assert.strictEqual(services['small-store'].status, 413, JSON.stringify(services));
   assert.match(services['small-store'].error, /larger than 32 bytes/);
@@ -122,7 +125,7 @@ test('a document is kept by its sha256, handed to every target, and the try suit
     assert.ok(failing || (s.runs > 0 && s.runMeanMs !== null && s.longestBlockMs !== null && s.probeP99Ms !== null), JSON.stringify(s));
   }
   assert.strictEqual(run.state, 'failed', 'a failed approach fails the run');
-  assert.deepStrictEqual(run.try.handOff['node-async'], { stored: true, status: 200 }, 'handed again before the run: already stored');
+  assert.deepStrictEqual(run.try.handOff['node-async'], { stored: true, status: 200, findings }, 'handed again before the run: already stored');
 
   // The choice: a pick per workload among the approaches that passed; the failed one listed, never picked.
   assert.deepStrictEqual(run.choice.groups.map((g) => [g.target, g.workload]), [['node-async', 'stringify'], ['node-async', 'parse']]);

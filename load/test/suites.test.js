@@ -138,8 +138,10 @@ test("a try suite's documentScenarios are required, bounded, and for that covera
   }
 });
 
+const DEADLINE = { timeoutMs: { default: 0, min: 0, max: 600000 } };
+
 test('a stored document gets a scenario per stringify and parse approach, the probe beside each, validated', () => {
-  const info = { workloads: { stringify: { approaches: ['native', 'fast'] }, parse: { approaches: ['native'] }, csv: { approaches: ['memory'] } } };
+  const info = { workloads: { stringify: { approaches: ['native', 'fast'], params: DEADLINE }, parse: { approaches: ['native'], params: DEADLINE }, csv: { approaches: ['memory'], params: DEADLINE } } };
   const sha = 'a'.repeat(64);
   const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 }, scenarios: [] };
   const made = withDocument(suite, { 'node-async': info, 'wasm-runner': { workloads: {} } }, { 'node-async': { stored: true }, 'wasm-runner': { stored: false } }, { sha256: sha, kind: 'json' }, 2);
@@ -159,9 +161,25 @@ test('a stored document gets a scenario per stringify and parse approach, the pr
   checkScenarios('try', made.scenarios, { 'node-async': 'http://b:2' });
 });
 
+test("a stored JSON document runs through wasm-runner's transfer too, without a deadline it has not, and only through a workload's documentApproaches when given", () => {
+  const sha = 'd'.repeat(64);
+  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 }, scenarios: [] };
+  const wasm = { workloads: { transfer: { approaches: ['json', 'typed'], params: { op: { default: 'roundtrip', values: ['roundtrip'] } } } } };
+  const some = { workloads: { parse: { approaches: ['native', 'fast', 'slow'], documentApproaches: ['native', 'fast'], params: DEADLINE } } };
+  const handOff = { 'wasm-runner': { stored: true }, some: { stored: true } };
+  const made = withDocument(suite, { 'wasm-runner': wasm, some }, handOff, { sha256: sha, kind: 'json' }, 0);
+  assert.deepStrictEqual(made.scenarios.map((s) => [s.name, s.path]), [
+    ['wasm-runner-transfer-json', `/run/transfer?approach=json&document=${sha}`],
+    ['wasm-runner-transfer-typed', `/run/transfer?approach=typed&document=${sha}`],
+    ['some-parse-native', `/run/parse?approach=native&document=${sha}&timeoutMs=58000`],
+    ['some-parse-fast', `/run/parse?approach=fast&document=${sha}&timeoutMs=58000`],
+  ]);
+  checkScenarios('try', made.scenarios, { 'wasm-runner': 'http://a:1', some: 'http://b:2' });
+});
+
 test('a stored CSV document gets a scenario per csv approach of each service that stored it, and no JSON workload', () => {
-  const info = { workloads: { stringify: { approaches: ['native'] }, parse: { approaches: ['native'] }, csv: { approaches: ['memory', 'async', 'csv-parse', 'fast'] } } };
-  const fibers = { workloads: { stringify: { approaches: ['native'] }, parse: { approaches: ['native'] } } };
+  const info = { workloads: { stringify: { approaches: ['native'], params: DEADLINE }, parse: { approaches: ['native'], params: DEADLINE }, csv: { approaches: ['memory', 'async', 'csv-parse', 'fast'], params: DEADLINE } } };
+  const fibers = { workloads: { stringify: { approaches: ['native'], params: DEADLINE }, parse: { approaches: ['native'], params: DEADLINE } } };
   const sha = 'c'.repeat(64);
   const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 }, scenarios: [] };
   const handOff = { 'node-async': { stored: true }, 'node14-fibers': { stored: false, error: 'it takes no CSV documents' } };

@@ -23,6 +23,8 @@ test('adding a document already there keeps one copy and marks it used', () => {
   const store = createDocumentStore({ maxCount: 2, maxBytes: 100 });
   store.add(doc('a', 10));
   store.add(doc('b', 10));
+  assert.strictEqual(store.has('a'), true);
+  assert.strictEqual(store.has('z'), false);
   assert.strictEqual(store.add(doc('a', 10)).created, false);
   store.add(doc('c', 10));
   assert.deepStrictEqual(names(store), ['a', 'c']);

@@ -8,6 +8,7 @@
 const crypto = require('crypto');
 const http = require('http');
 const { startService, request } = require('../../node-kit/testing');
+const { NODE_DETAILS } = require('../../node-kit/document-findings');
 
 
 // Small caps for the test, read by node-kit when the service is made.
@@ -20,7 +21,8 @@ async function documentService(t, makeService) {
     process.env[name] = value;
   }
   try {
-    const server = await startService(makeService());
+    // Awaited inside the try: a service made asynchronously (wasm-runner) reads the settings before they are restored.
+    const server = await startService(await makeService());
     t.after(server.close);
     return server;
   } finally {
@@ -78,8 +80,8 @@ function badUploads(url) {
   ];
 }
 
-/** Registers the checks; makeService() makes the service with its own express and prom-client. */
-function documentUploadSuite(test, assert, makeService) {
+/** A stored document through every stringify and parse approach (the serialization services'). */
+function serializationRunsSuite(test, assert, makeService) {
   test('every stringify and parse approach runs a stored document, validated against native, and holds it while it runs', async (t) => {
     const { url } = await documentService(t, makeService);
     const { sha256 } = (await put(url, USER_DOCUMENT)).json;
@@ -105,6 +107,15 @@ function documentUploadSuite(test, assert, makeService) {
     assert.strictEqual(malformed.json.parameter, 'document');
     assert.deepStrictEqual((await request(`${url}/documents`)).json.documents.map((d) => d.inUse), [false, false], 'released after the runs');
   });
+}
+
+/**
+ * Registers the checks; makeService() makes the service with its own express and prom-client. runtime: findingDetails
+ * (what the service says it does with each finding; Node's by default), serialization (false for a service without
+ * the stringify and parse workloads, whose own tests run its workloads on a document).
+ */
+function documentUploadSuite(test, assert, makeService, { findingDetails = NODE_DETAILS, serialization = true } = {}) {
+  if (serialization) serializationRunsSuite(test, assert, makeService);
 
   test('a JSON document is kept by its sha256, listed, and its caps are in /info', async (t) => {
     const { url } = await documentService(t, makeService);
@@ -112,10 +123,12 @@ function documentUploadSuite(test, assert, makeService) {
     const sha256 = crypto.createHash('sha256').update(text).digest('hex');
     const created = await put(url, text);
     assert.strictEqual(created.status, 201);
-    assert.deepStrictEqual(created.json, { sha256, kind: 'json', bytes: Buffer.byteLength(text), depth: 4, run: `document=${sha256}` });
+    const findings = [{ topic: 'negative-zero', path: '/orders/1/total', count: 1, detail: findingDetails['negative-zero'] }];
+    assert.deepStrictEqual(created.json, { sha256, kind: 'json', bytes: Buffer.byteLength(text), depth: 4, findings, run: `document=${sha256}` });
     assert.strictEqual((await put(url, text)).status, 200, 'the same document again: kept once');
     const listed = (await request(`${url}/documents`)).json;
     assert.deepStrictEqual(listed.documents, [{ sha256, kind: 'json', bytes: Buffer.byteLength(text), inUse: false }]);
+    assert.deepStrictEqual((await put(url, '{"a": [1, "-0"]}')).json.findings, [], 'no findings: an empty list');
     const documents = (await request(`${url}/info`)).json.documents;
     assert.ok(documents.kinds[0] === 'json' && documents.kinds.every((k) => ['json', 'csv'].includes(k)), JSON.stringify(documents.kinds));
     assert.deepStrictEqual(documents, { maxCount: 3, maxBytes: 8192, maxDocumentBytes: 4096, maxDepth: 50, kinds: documents.kinds });

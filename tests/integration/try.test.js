@@ -35,7 +35,7 @@ function makeTry(env, file = DOCUMENT) {
   });
 }
 
-test('make try on a real package.json: a pick per service that keeps documents, and report.html', { timeout: 600000 }, async (t) => {
+test('make try on a real package.json: a pick per service that keeps documents (wasm-runner\'s transfer too), and report.html', { timeout: 600000 }, async (t) => {
   const results = tempDir('lab-try-results-');
   const { code, output } = await makeTry({ TRY_PORT_OFFSET: String(OFFSET), TRY_SECONDS: '1', TRY_BLOCK_MS: '60000', LAB_RESULTS_DIR: results });
   if (process.env.LAB_TEST_VERBOSE || code !== 0) console.log(output);
@@ -43,9 +43,12 @@ test('make try on a real package.json: a pick per service that keeps documents, 
 
   const services = documentServicesOf(readManifests()).map((m) => m.name);
   assert.ok(services.includes('node14-fibers') && services.includes('node-async'), `services that keep documents: ${services}`);
+  assert.ok(services.includes('wasm-runner'), `wasm-runner keeps documents too: ${services}`);
+  // The workloads a JSON document runs through (load/src/try-suite.js): wasm-runner's transfer, the others' serializers.
+  const workloadsOf = (name) => (name === 'wasm-runner' ? ['transfer'] : ['stringify', 'parse']);
   for (const name of services) {
     assert.match(output, new RegExp(`^try: {3}${name}: stored$`, 'm'), `${name} stored the document`);
-    for (const workload of ['stringify', 'parse']) {
+    for (const workload of workloadsOf(name)) {
       const line = new RegExp(`^${name} · ${workload}: pick ([a-z-]+) — `, 'm').exec(output);
       assert.ok(line, `no pick for ${name} ${workload} in:\n${output}`);
     }

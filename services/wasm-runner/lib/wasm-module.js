@@ -38,6 +38,13 @@ class WasmModule {
       embindRoundTrip: module.embindRoundTrip,
       embindCount: module.embindCount,
       embindCreate: module.embindCreate,
+      jsonCreateDocument: module._wr_json_create_document,
+      msgpackCreateDocument: module._wr_msgpack_create_document,
+      typedCreateDocument: module._wr_typed_create_document,
+      embindCreateDocument: module.embindCreateDocument,
+      documentLoad: module._wr_document_load,
+      documentDrop: module._wr_document_drop,
+      documentTreeHash: module._wr_document_tree_hash,
       treeHash: module._wr_tree_hash,
       referenceTreeHash: takingNameAndSeed('wr_reference_tree_hash'),
     };
@@ -117,6 +124,28 @@ class WasmModule {
   referenceTreeHash(caseName, seed) {
     const hex = this.exports.referenceTreeHash(caseName, seed);
     if (hex === 0) this.fail(`reference tree hash of ${caseName}`);
+    return this.module.UTF8ToString(hex);
+  }
+
+  /**
+   * Reads a JSON text (a string) into a tree C++ keeps for `create` on a user's document (src/documents.h); returns its
+   * id, to hand to the approaches' createDocument and to dropDocument when the run ends. Throws yyjson's refusal.
+   */
+  loadDocument(text) {
+    const written = this.writeInput(Buffer.from(text, 'utf8'));
+    const id = this.exports.documentLoad(written) >>> 0;
+    if (id === 0) this.fail('the document as C++ reads it');
+    return id;
+  }
+
+  dropDocument(id) {
+    this.exports.documentDrop(id);
+  }
+
+  /** treeHash() of a loaded document's tree. */
+  documentTreeHash(id) {
+    const hex = this.exports.documentTreeHash(id);
+    if (hex === 0) this.fail(`document tree ${id}`);
     return this.module.UTF8ToString(hex);
   }
 

@@ -27,19 +27,16 @@ const val& object_type() {
 }
 
 bool refuse(const std::string& what, std::string& error) {
-  error = "embind: " + what + ": the payload spec has objects, arrays, integers and strings only";
+  error = "embind: " + what + ": JSON has no such value";
   return false;
 }
 
 bool read(const val& js, Value& out, std::string& error, int depth) {
   if (js.isNumber()) {
-    const double number = js.as<double>();
-    if (is_fractional(number)) return refuse("a floating-point number", error);
-    if (std::fabs(number) > double(MAX_SAFE_INTEGER)) {
-      error = "embind: " + unsafe_integer_error(number);
+    if (!number_value(js.as<double>(), out, error)) {
+      error = "embind: " + error;
       return false;
     }
-    out = Value(int64_t(number));
     return true;
   }
   if (js.isString()) {
@@ -51,9 +48,15 @@ bool read(const val& js, Value& out, std::string& error, int depth) {
     out = Value(std::move(text));
     return true;
   }
-  if (js.isNull()) return refuse("a null", error);
+  if (js.isNull()) {
+    out = Value::null();
+    return true;
+  }
+  if (js.isTrue() || js.isFalse()) {
+    out = Value::boolean(js.isTrue());
+    return true;
+  }
   if (js.isUndefined()) return refuse("an undefined", error);
-  if (js.isTrue() || js.isFalse()) return refuse("a boolean", error);
   const bool is_array = js.instanceof(array_class());
   if (!is_array && !js.typeOf().strictlyEquals(object_type())) {
     return refuse("a " + js.typeOf().as<std::string>(), error);
@@ -87,6 +90,9 @@ bool embind_decode(const val& value, Value& out, std::string& error) { return re
 
 val embind_encode(const Value& value) {
   if (value.is_integer()) return val(double(value.integer()));
+  if (value.is_double()) return val(value.number());
+  if (value.is_null()) return val::null();
+  if (value.is_boolean()) return val(value.boolean());
   if (value.is_string()) return val(value.string());
   if (value.is_array()) {
     val items = val::array();

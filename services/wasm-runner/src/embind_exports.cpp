@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "documents.h"
 #include "embind_codec.h"
 #include "exchange_buffers.h"
 #include "payloads.h"
@@ -51,10 +52,25 @@ val create(std::string name, uint32_t seed) {
   return output;
 }
 
+// create on a user's document: a copy of its kept tree (documents.h).
+val create_document(uint32_t id) {
+  drop_tree();
+  const Value* tree = document_tree(id);
+  if (tree == nullptr) {
+    fail_call("no document tree " + std::to_string(id) + " is loaded");
+    return val::undefined();
+  }
+  Value value = clone(*tree);
+  val output = embind_encode(value);
+  keep_tree(std::move(value));
+  return output;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(wasm_runner_embind) {
   emscripten::function("embindRoundTrip", &round_trip);
   emscripten::function("embindCount", &count);
   emscripten::function("embindCreate", &create);
+  emscripten::function("embindCreateDocument", &create_document);
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "documents.h"
 #include "exchange_buffers.h"
 #include "json_codec.h"
 #include "msgpack_codec.h"
@@ -87,6 +88,18 @@ int create(Encode encode, const char* name, uint32_t seed) {
   return 1;
 }
 
+// create on a user's document: a copy of its kept tree (documents.h) in place of a generated one.
+int create_document(Encode encode, uint32_t id) {
+  drop_tree();
+  const Value* tree = document_tree(id);
+  if (tree == nullptr) return fail_call("no document tree " + std::to_string(id) + " is loaded");
+  Value value = clone(*tree);
+  std::string error;
+  if (!encode(value, error)) return fail_call(error);
+  keep_tree(std::move(value));
+  return 1;
+}
+
 }  // namespace
 
 extern "C" {
@@ -145,6 +158,33 @@ EMSCRIPTEN_KEEPALIVE int wr_msgpack_create(const char* name, uint32_t seed) { re
 EMSCRIPTEN_KEEPALIVE int wr_typed_round_trip(size_t size) { return round_trip(typed_decode, encode_typed, size); }
 EMSCRIPTEN_KEEPALIVE uint32_t wr_typed_count(size_t size) { return count(typed_decode, size); }
 EMSCRIPTEN_KEEPALIVE int wr_typed_create(const char* name, uint32_t seed) { return create(encode_typed, name, seed); }
+
+// create on a user's document loaded with wr_document_load.
+EMSCRIPTEN_KEEPALIVE int wr_json_create_document(uint32_t id) { return create_document(encode_json, id); }
+EMSCRIPTEN_KEEPALIVE int wr_msgpack_create_document(uint32_t id) { return create_document(encode_msgpack, id); }
+EMSCRIPTEN_KEEPALIVE int wr_typed_create_document(uint32_t id) { return create_document(encode_typed, id); }
+
+// Users' documents (documents.h): the first `size` input bytes, JSON text, read into a kept tree; its id, or 0.
+EMSCRIPTEN_KEEPALIVE uint32_t wr_document_load(size_t size) {
+  std::string error;
+  if (size > input_capacity()) return fail_call("input larger than the bytes reserved");
+  const uint32_t id = load_document(input_data(), size, error);
+  return id == 0 ? fail_call(error) : id;
+}
+
+EMSCRIPTEN_KEEPALIVE void wr_document_drop(uint32_t id) { drop_document(id); }
+
+// The hash of a kept document's tree (tree_walk.h), or null for an id not loaded.
+EMSCRIPTEN_KEEPALIVE const char* wr_document_tree_hash(uint32_t id) {
+  static std::string hex;
+  const Value* tree = document_tree(id);
+  if (tree == nullptr) {
+    set_error("no document tree " + std::to_string(id) + " is loaded");
+    return nullptr;
+  }
+  hex = tree_hash(*tree);
+  return hex.c_str();
+}
 
 // Validation, outside the timed operations: the hash of the tree the last operation built (null after a failure),
 // and that of the tree the generator builds for (name, seed) (null for an unknown case).

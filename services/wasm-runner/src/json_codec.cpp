@@ -16,26 +16,24 @@ struct DocDeleter {
 bool to_value(yyjson_val* json, Value& out, std::string& error, int depth) {
   switch (yyjson_get_type(json)) {
     case YYJSON_TYPE_NUM:
+      // yyjson reads an integer past int64 (or uint64) as a real: every number lands in the tree as number_value
+      // and integer_value keep it, whichever yyjson chose.
       if (yyjson_is_uint(json)) {
         const uint64_t number = yyjson_get_uint(json);
-        if (number > uint64_t(MAX_SAFE_INTEGER)) {
-          error = unsafe_integer_error(std::to_string(number));
-          return false;
-        }
-        out = Value(int64_t(number));
+        out = number > uint64_t(MAX_SAFE_INTEGER) ? Value::number(double(number)) : Value(int64_t(number));
         return true;
       }
       if (yyjson_is_sint(json)) {
-        const int64_t number = yyjson_get_sint(json);
-        if (!is_safe_integer(number)) {
-          error = unsafe_integer_error(std::to_string(number));
-          return false;
-        }
-        out = Value(number);
+        out = integer_value(yyjson_get_sint(json));
         return true;
       }
-      error = "a floating-point number: the payload spec has integers only";
-      return false;
+      return number_value(yyjson_get_real(json), out, error);
+    case YYJSON_TYPE_NULL:
+      out = Value::null();
+      return true;
+    case YYJSON_TYPE_BOOL:
+      out = Value::boolean(yyjson_get_bool(json));
+      return true;
     case YYJSON_TYPE_STR:
       out = Value(std::string(yyjson_get_str(json), yyjson_get_len(json)));
       return true;
@@ -69,7 +67,7 @@ bool to_value(yyjson_val* json, Value& out, std::string& error, int depth) {
       return true;
     }
     default:
-      error = std::string("a ") + yyjson_get_type_desc(json) + ": the payload spec has objects, arrays, integers and strings only";
+      error = std::string("a ") + yyjson_get_type_desc(json) + ": JSON has no such value";
       return false;
   }
 }
@@ -77,6 +75,9 @@ bool to_value(yyjson_val* json, Value& out, std::string& error, int depth) {
 // Strings are referenced, not copied (yyjson_mut_strn): `value` outlives the document inside json_encode.
 yyjson_mut_val* to_json(yyjson_mut_doc* doc, const Value& value) {
   if (value.is_integer()) return yyjson_mut_sint(doc, value.integer());
+  if (value.is_double()) return yyjson_mut_real(doc, value.number());
+  if (value.is_null()) return yyjson_mut_null(doc);
+  if (value.is_boolean()) return yyjson_mut_bool(doc, value.boolean());
   if (value.is_string()) return yyjson_mut_strn(doc, value.string().data(), value.string().size());
   if (value.is_array()) {
     yyjson_mut_val* array = yyjson_mut_arr(doc);

@@ -52,8 +52,7 @@ class Reader {
   }
 
   bool integer(int64_t number, Value& out) {
-    if (!is_safe_integer(number)) return fail(unsafe_integer_error(std::to_string(number)));
-    out = Value(number);
+    out = integer_value(number);
     return true;
   }
 
@@ -104,15 +103,21 @@ class Reader {
     return true;
   }
 
-  bool float64(Value& out) {
-    if (!need(8, "a float 64")) return false;
-    const uint64_t bits = big_endian(8);
+  // float 64, and float 32 (exact as a double; neither JS encoder writes one by default): number_value's rules.
+  bool floating(size_t bytes, Value& out) {
+    if (!need(bytes, bytes == 8 ? "a float 64" : "a float 32")) return false;
+    const uint64_t bits = big_endian(bytes);
     double number;
-    std::memcpy(&number, &bits, sizeof number);
-    if (is_fractional(number)) return fail("a floating-point number: the payload spec has integers only");
-    if (std::fabs(number) > double(MAX_SAFE_INTEGER)) return fail(unsafe_integer_error(number));
-    out = Value(int64_t(number));
-    return true;
+    if (bytes == 8) {
+      std::memcpy(&number, &bits, sizeof number);
+    } else {
+      const uint32_t narrow = uint32_t(bits);
+      float single;
+      std::memcpy(&single, &narrow, sizeof single);
+      number = single;
+    }
+    std::string why;
+    return number_value(number, out, why) || fail(why);
   }
 
   static std::string hex(uint8_t byte) {
@@ -142,7 +147,10 @@ class Reader {
         const size_t bytes = size_t(1) << (tag - 0xCC);
         if (!need(bytes, "an unsigned integer")) return false;
         const uint64_t number = big_endian(bytes);
-        if (number > uint64_t(MAX_SAFE_INTEGER)) return fail(unsafe_integer_error(std::to_string(number)));
+        if (number > uint64_t(MAX_SAFE_INTEGER)) {
+          out = Value::number(double(number));
+          return true;
+        }
         return integer(int64_t(number), out);
       }
       case 0xD0:
@@ -171,14 +179,16 @@ class Reader {
       case 0xDF:
         return length(size_t(2) << (tag - 0xDE), "a map length", count) && map(count, out, depth);
       case 0xCB:
-        return float64(out);
+        return floating(8, out);
+      case 0xCA:
+        return floating(4, out);
       case 0xC0:
-        return refuse("a nil", tag);
+        out = Value::null();
+        return true;
       case 0xC2:
       case 0xC3:
-        return refuse("a boolean", tag);
-      case 0xCA:
-        return refuse("a float 32", tag);
+        out = Value::boolean(tag == 0xC3);
+        return true;
       case 0xC4:
       case 0xC5:
       case 0xC6:
@@ -193,7 +203,7 @@ class Reader {
   bool refuse(const char* what, uint8_t tag) {
     --at_;  // name the type byte itself
     return fail(std::string(what) + " (type byte 0x" + hex(tag) +
-                "): the payload spec has maps with string keys, arrays, integers and strings only");
+                "): JSON has maps with string keys, arrays, numbers, strings, booleans and nil only");
   }
 
   const uint8_t* start_;
@@ -209,6 +219,15 @@ class Writer {
   void write(const Value& value) {
     if (value.is_integer()) {
       integer(value.integer());
+    } else if (value.is_double()) {
+      uint64_t bits;
+      const double number = value.number();
+      std::memcpy(&bits, &number, sizeof bits);
+      big_endian(0xCB, bits, 8);
+    } else if (value.is_null()) {
+      byte(0xC0);
+    } else if (value.is_boolean()) {
+      byte(value.boolean() ? 0xC3 : 0xC2);
     } else if (value.is_string()) {
       text(value.string());
     } else if (value.is_array()) {

@@ -1,6 +1,7 @@
 #include "tree_walk.h"
 
 #include <cstdint>
+#include <cstring>
 
 #include "sha256.h"
 
@@ -24,6 +25,16 @@ void walk(Sha256& hash, const Value& value) {
   if (value.is_integer()) {
     put_tag(hash, 'i');
     put_u64(hash, uint64_t(value.integer()));
+  } else if (value.is_double()) {
+    uint64_t bits;
+    const double number = value.number();
+    std::memcpy(&bits, &number, sizeof bits);
+    put_tag(hash, 'd');
+    put_u64(hash, bits);
+  } else if (value.is_null()) {
+    put_tag(hash, 'n');
+  } else if (value.is_boolean()) {
+    put_tag(hash, value.boolean() ? 't' : 'f');
   } else if (value.is_string()) {
     put_tag(hash, 's');
     put_text(hash, value.string());

@@ -39,15 +39,20 @@ enum TypedTag : uint32_t {
   kInt32Array = 4,  // payload: item count; that many int32 words follow (an array of int32 crosses as one run)
   kObject = 5,      // payload: shape index; the values follow, one per key of the shape, in its order
                     // (a shape's keys are consecutive strings of the table)
+  kScalar = 6,      // payload: kNull, kFalse or kTrue
+  kDouble = 7,      // next two words: the low 32 bits, then the high 32 bits of the IEEE 754 double; only a number
+                    // that is not an integer within 2^53 - 1 (those are kInt32 or kInt64)
 };
+enum TypedScalar : uint32_t { kNull = 0, kFalse = 1, kTrue = 2 };
 constexpr uint32_t TYPED_TAG_BITS = 3;
 constexpr uint32_t TYPED_MAX_PAYLOAD = (uint32_t(1) << (32 - TYPED_TAG_BITS)) - 1;
 
 // Reads the layout JS wrote at `input` (`size` bytes, the header first) into `out`, reading the sections in place.
 // On failure returns false and says why in `error`: a bad magic, tag or header, a section outside the input or
 // misaligned, a count past the end of the tape or of the shapes, a string or shape index out of range, string
-// lengths that do not match the blob (more, fewer, or ending inside a character), invalid UTF-8, an integer beyond
-// 2^53 - 1, nesting past MAX_DEPTH, trailing words.
+// lengths that do not match the blob (more, fewer, or ending inside a character), invalid UTF-8, an int64 beyond
+// 2^53 - 1, a double that is NaN, infinite or such an integer, a scalar other than null, false and true, nesting past
+// MAX_DEPTH, trailing words.
 [[nodiscard]] bool typed_decode(const char* input, size_t size, Value& out, std::string& error);
 
 // Writes `value` in the same layout into buffers this codec reuses, objects' key lists interned as shapes (the keys

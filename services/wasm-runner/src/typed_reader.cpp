@@ -153,10 +153,26 @@ class TapeReader {
         const uint64_t low = tape_[at_], high = tape_[at_ + 1];
         at_ += 2;
         const int64_t number = int64_t((high << 32) | low);
-        if (!is_safe_integer(number)) return fail_at(unsafe_integer_error(std::to_string(number)));
+        if (!is_safe_integer(number)) return fail_at("int64 " + std::to_string(number) + " is beyond 2^53 - 1 (a kDouble carries it)");
         out = Value(number);
         return true;
       }
+      case kDouble: {
+        if (words_left() < 2) return fail_at("the tape ends inside a double");
+        const uint64_t bits = uint64_t(tape_[at_]) | (uint64_t(tape_[at_ + 1]) << 32);
+        at_ += 2;
+        double number;
+        std::memcpy(&number, &bits, sizeof number);
+        std::string why;
+        if (!number_value(number, out, why)) return fail_at(why);
+        // One form per value, so that every approach builds the same tree: an integer within 2^53 - 1 is an int node.
+        if (out.is_integer()) return fail_at("double " + std::to_string(out.integer()) + " is an integer: kInt32 or kInt64 carries it");
+        return true;
+      }
+      case kScalar:
+        if (payload > kTrue) return fail_at("scalar " + std::to_string(payload) + " is none of null, false, true");
+        out = payload == kNull ? Value::null() : Value::boolean(payload == kTrue);
+        return true;
       case kString: {
         if (payload >= string_count_) {
           return fail_at("string index " + std::to_string(payload) + " out of range (" +

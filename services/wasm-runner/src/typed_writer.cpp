@@ -176,6 +176,16 @@ struct TapeWriter {
         words[1] = uint32_t(uint64_t(number));
         words[2] = uint32_t(uint64_t(number) >> 32);
       }
+    } else if (value.is_double()) {
+      uint64_t bits;
+      const double number = value.number();
+      std::memcpy(&bits, &number, sizeof bits);
+      uint32_t* words = tape.extend(3);
+      words[0] = kDouble;
+      words[1] = uint32_t(bits);
+      words[2] = uint32_t(bits >> 32);
+    } else if (value.is_null() || value.is_boolean()) {
+      *tape.extend(1) = node(kScalar, value.is_null() ? kNull : value.boolean() ? kTrue : kFalse);
     } else if (value.is_string()) {
       const uint32_t index = add_string(value.string());
       *tape.extend(1) = node(kString, index);

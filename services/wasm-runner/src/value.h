@@ -1,4 +1,5 @@
-// A generic JSON value as the payload spec allows it: objects, arrays, integers and strings.
+// A generic JSON value: objects, arrays, integers and strings (all the payload spec has), and null, booleans and
+// doubles (users' documents, PUT /documents).
 // Every transfer approach decodes its wire format into this tree and encodes it back, so the tree is where the
 // "processing" happens and the approaches (json, embind, msgpack, msgpackr, typed) stay interchangeable.
 //
@@ -31,6 +32,19 @@ class Value {
   Value(std::string text) noexcept : type_(Type::kString), string_(std::move(text)) {}
   Value(Array items) noexcept : type_(Type::kArray), array_(std::move(items)) {}
   Value(Object members) noexcept : type_(Type::kObject), object_(std::move(members)) {}
+  // Named, not constructors: a Value(bool) or Value(double) would make every Value(some integer) ambiguous.
+  static Value null() noexcept { return Value(Type::kNull); }
+  static Value boolean(bool truth) noexcept {
+    Value value(Type::kBool);
+    value.boolean_ = truth;
+    return value;
+  }
+  // Only a number that is not an integer within 2^53 - 1 (value_limits.h's number_value decides): those are integers.
+  static Value number(double number) noexcept {
+    Value value(Type::kDouble);
+    value.double_ = number;
+    return value;
+  }
 
   Value(Value&& other) noexcept : type_(Type::kInteger), integer_(0) { take(std::move(other)); }
   Value& operator=(Value&& other) noexcept {
@@ -49,9 +63,14 @@ class Value {
   bool is_string() const { return type_ == Type::kString; }
   bool is_array() const { return type_ == Type::kArray; }
   bool is_object() const { return type_ == Type::kObject; }
+  bool is_null() const { return type_ == Type::kNull; }
+  bool is_boolean() const { return type_ == Type::kBool; }
+  bool is_double() const { return type_ == Type::kDouble; }
 
   // Callers check the type first (every reader and writer does).
   int64_t integer() const { return integer_; }
+  bool boolean() const { return boolean_; }
+  double number() const { return double_; }
   const std::string& string() const { return string_; }
   const Array& array() const { return array_; }
   const Object& object() const { return object_; }
@@ -65,7 +84,9 @@ class Value {
   Object& make_object() { return *new (reset(Type::kObject)) Object(); }
 
  private:
-  enum class Type : uint8_t { kInteger, kString, kArray, kObject };
+  enum class Type : uint8_t { kInteger, kString, kArray, kObject, kNull, kBool, kDouble };
+
+  explicit Value(Type scalar) noexcept : type_(scalar), integer_(0) {}
 
   // Destroys the current contents and returns the storage for a new one of `type`.
   void* reset(Type type) {
@@ -78,7 +99,14 @@ class Value {
     type_ = other.type_;
     switch (type_) {
       case Type::kInteger:
+      case Type::kNull:
         integer_ = other.integer_;
+        break;
+      case Type::kBool:
+        boolean_ = other.boolean_;
+        break;
+      case Type::kDouble:
+        double_ = other.double_;
         break;
       case Type::kString:
         new (&string_) std::string(std::move(other.string_));
@@ -95,6 +123,9 @@ class Value {
   void destroy() noexcept {
     switch (type_) {
       case Type::kInteger:
+      case Type::kNull:
+      case Type::kBool:
+      case Type::kDouble:
         break;
       case Type::kString:
         string_.~basic_string();
@@ -112,6 +143,8 @@ class Value {
   Type type_;
   union {
     int64_t integer_;
+    bool boolean_;
+    double double_;
     std::string string_;
     Array array_;
     Object object_;
@@ -122,5 +155,27 @@ struct Member {
   std::string key;
   Value value;
 };
+
+// A copy of a tree, made on purpose (Value's copy constructor is deleted so that none is made by accident): `create`
+// on a user's document hands out a copy of the tree C++ keeps for it, as it hands out a newly generated case.
+inline Value clone(const Value& value) {
+  if (value.is_string()) return Value(value.string());
+  if (value.is_array()) {
+    Array items;
+    items.reserve(value.array().size());
+    for (const Value& item : value.array()) items.push_back(clone(item));
+    return Value(std::move(items));
+  }
+  if (value.is_object()) {
+    Object members;
+    members.reserve(value.object().size());
+    for (const Member& member : value.object()) members.push_back(Member{member.key, clone(member.value)});
+    return Value(std::move(members));
+  }
+  if (value.is_null()) return Value::null();
+  if (value.is_boolean()) return Value::boolean(value.boolean());
+  if (value.is_double()) return Value::number(value.number());
+  return Value(value.integer());
+}
 
 }  // namespace wasm_runner

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <string>
 
+#include "value.h"
+
 namespace wasm_runner {
 
 // Deepest nesting of arrays and objects a reader accepts: an integer or a string alone is depth 0, `[]` and `{}` are
@@ -15,8 +17,8 @@ namespace wasm_runner {
 // payload spec's deepest case, tree_d6_b4, is 12 levels deep.
 constexpr int MAX_DEPTH = 512;
 
-// JS numbers carry integers exactly up to 2^53 - 1 (Number.MAX_SAFE_INTEGER): past it a value would not come back
-// as the integer that went in, so every reader refuses it instead of int64's wider range.
+// JS numbers carry integers exactly up to 2^53 - 1 (Number.MAX_SAFE_INTEGER). An integer past it is kept as the
+// double nearest to it (what JSON.parse makes of it), never as int64, whose wider range JS could not carry back.
 constexpr int64_t MAX_SAFE_INTEGER = (int64_t(1) << 53) - 1;
 
 inline bool is_safe_integer(int64_t value) { return value >= -MAX_SAFE_INTEGER && value <= MAX_SAFE_INTEGER; }
@@ -25,18 +27,25 @@ inline std::string too_deep_error() {
   return "nesting deeper than MAX_DEPTH (" + std::to_string(MAX_DEPTH) + " levels of arrays and objects)";
 }
 
-inline std::string unsafe_integer_error(const std::string& digits) {
-  return "integer " + digits + " is beyond 2^53 - 1, what a JS number carries exactly";
+// An integer read as such (yyjson's, MessagePack's int 64) as the tree keeps it: past 2^53 - 1, the nearest double.
+inline Value integer_value(int64_t number) {
+  return is_safe_integer(number) ? Value(number) : Value::number(double(number));
 }
 
-// The same for a number that arrived as a double (embind, MessagePack's float 64): written without a fraction.
-inline std::string unsafe_integer_error(double number) {
-  char digits[400];
-  std::snprintf(digits, sizeof digits, "%.0f", number);
-  return unsafe_integer_error(std::string(digits));
+// A number that arrived as a double (embind, MessagePack's floats, yyjson's reals, typed's double) as the tree keeps
+// it, the same whichever way it crossed: an integer within 2^53 - 1 (-0 too, as 0) as an integer, any other finite
+// double as a double. NaN and the infinities, which JSON cannot write, are refused.
+inline bool number_value(double number, Value& out, std::string& error) {
+  if (!std::isfinite(number)) {
+    error = "NaN or an infinity, which JSON has no way to write";
+    return false;
+  }
+  if (std::trunc(number) == number && std::fabs(number) <= double(MAX_SAFE_INTEGER)) {
+    out = Value(int64_t(number));
+  } else {
+    out = Value::number(number);
+  }
+  return true;
 }
-
-// A double that is not an integer (a fraction, NaN or an infinity): what every reader calls a floating-point number.
-inline bool is_fractional(double number) { return !(std::trunc(number) == number) || std::isinf(number); }
 
 }  // namespace wasm_runner

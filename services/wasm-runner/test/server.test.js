@@ -30,7 +30,7 @@ test('transfer over HTTP', async (t) => {
   await t.test('/run/transfer with defaults validates against the vector', async () => {
     const res = await request(`${server.url}/run/transfer`);
     assert.strictEqual(res.status, 200, res.text);
-    assert.deepStrictEqual(res.json.params, { op: 'roundtrip', case: 'flat_small', seed: 1, iterations: 100, yieldMs: 5 });
+    assert.deepStrictEqual(res.json.params, { op: 'roundtrip', case: 'flat_small', seed: 1, iterations: 100, yieldMs: 5, document: '' });
     assert.strictEqual(res.json.case, 'flat_small');
     assert.strictEqual(res.json.approach, 'json');
     assert.strictEqual(res.json.reference, 'vector');

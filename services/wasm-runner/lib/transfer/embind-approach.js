@@ -19,4 +19,11 @@ function create(wasm, caseName, seed) {
   return { value: out, inBytes: null, outBytes: null };
 }
 
-module.exports = { roundTrip, count, create };
+/** create on a user's document: C++ hands out a copy of the tree it keeps for it (wasm.loadDocument's id). */
+function createDocument(wasm, id) {
+  const out = wasm.exports.embindCreateDocument(id);
+  if (out === undefined) wasm.fail('embind create document');
+  return { value: out, inBytes: null, outBytes: null };
+}
+
+module.exports = { roundTrip, count, create, createDocument };

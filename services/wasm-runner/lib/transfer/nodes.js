@@ -1,6 +1,6 @@
 'use strict';
 // The node count of a spec value as the `count` op defines it, computed in JS as its reference: every value is a node
-// (object, array, string, integer); an object's keys are not.
+// (object, array, string, number, boolean, null); an object's keys are not.
 
 function countNodes(value) {
   if (Array.isArray(value)) {

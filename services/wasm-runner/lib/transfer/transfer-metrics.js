@@ -14,7 +14,8 @@ const OP_BUCKETS = [1e-6, 2.5e-6, 5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 
 // The wasm-transfer experiment's five families, which the dashboard groups by: flat, nested, numbers, objects, tree
 // (`numbers_1000` -> `numbers`). A label of its own, because a label_replace in a panel would read as a Grafana
 // variable ($1).
-const familyOf = (caseName) => caseName.slice(0, caseName.indexOf('_'));
+// A user's document (case `document`) is a family of its own.
+const familyOf = (caseName) => (caseName.includes('_') ? caseName.slice(0, caseName.indexOf('_')) : caseName);
 
 /**
  * promClient, registry: node-kit's; wasm: the loaded module (its heap is read at every scrape).

@@ -14,6 +14,7 @@ const { TRANSFER_CASES } = require('../../../../payloads/js/index');
 const { APPROACHES } = require('./approaches');
 const { summarize } = require('./op-stats');
 const { countNodes } = require('./nodes');
+const { documentInput } = require('./document-input');
 
 // Work in a slice is bounded in nodes as well as in time, like node-kit's characters (slices.js): a slice does at most
 // about yieldMs × SLICE_NODES_PER_MS nodes of ops (and always one op), whatever the clock says. The rate is above the
@@ -39,12 +40,15 @@ const PARAMS = {
   seed: { default: 1, min: 0, max: 2147483647 },
   iterations: { default: 100, min: 1, max: 10000 },
   yieldMs: { default: 5, min: 1, max: 1000 },
+  // A user's own document in place of the case and seed: the sha256 PUT /documents answered ('': none).
+  document: { default: '', pattern: '[0-9a-f]{64}' },
 };
 
-/** The op as a function of nothing: over the input (roundtrip, count) or the case itself (create). */
+/** The op as a function of nothing: over the input (roundtrip, count), the case itself or the document's tree (create). */
 function opOf(approach, op, wasm, input, spec) {
   if (op === 'roundtrip') return () => approach.roundTrip(wasm, input);
   if (op === 'count') return () => approach.count(wasm, input);
+  if (spec.treeId !== undefined) return () => approach.createDocument(wasm, spec.treeId);
   return () => approach.create(wasm, spec.case, spec.seed);
 }
 
@@ -75,13 +79,13 @@ async function slicedOps(runOp, wasm, { iterations, yieldMs }, maxOps, signal, p
  * What the last op's answer must equal, and what it does: {hash, bytes} of its JSON text (the value that came back
  * for roundtrip and create; the count's decimal text for count) and {hash, reference} expected.
  */
-async function checkAnswer(op, last, input, spec, inputs) {
+async function checkAnswer(op, last, input, expected) {
   if (op === 'count') {
     const text = String(last.count);
     return { hash: sha256(text), bytes: text.length, expected: { hash: sha256(String(countNodes(input))), reference: 'node-count' } };
   }
   const text = JSON.stringify(last.value);
-  return { hash: sha256(text), bytes: Buffer.byteLength(text), expected: await inputs.reference(spec) };
+  return { hash: sha256(text), bytes: Buffer.byteLength(text), expected: await expected() };
 }
 
 /**
@@ -89,49 +93,72 @@ async function checkAnswer(op, last, input, spec, inputs) {
  * metrics (transfer-metrics.js's, observed for every validated run), approaches (default approaches.js's; the tests
  * pass ones that answer wrongly).
  */
-function createTransferWorkload(wasm, { metrics = null, approaches = APPROACHES } = {}) {
+function createTransferWorkload(wasm, { metrics = null, approaches = APPROACHES, documents = null } = {}) {
   const inputs = createInputs(CACHED_INPUTS);
+
+  /** {spec, input, referenceTree, expected() -> Promise<{hash, reference}>, release()} of a run's parameters. */
+  async function runInput(approach, params) {
+    if (params.document) { // else '' (the default), or left out by a caller in the tests: a transfer case
+      const held = documentInput(documents, wasm, { approach, op: params.op, sha256: params.document, approaches: Object.keys(approaches) });
+      return { spec: { case: 'document', treeId: held.treeId }, input: held.value, referenceTree: held.referenceTree, expected: async () => held.expected, release: held.release };
+    }
+    const spec = { document: 'transfer', seed: params.seed, case: params.case };
+    const input = await inputs.input(spec);
+    return { spec, input, referenceTree: wasm.referenceTreeHash(spec.case, spec.seed), expected: () => inputs.reference(spec), release: () => {} };
+  }
+
+  /** The timed ops of one run on its input (runInput's), their validation and the answer. */
+  async function runOn(approach, params, { signal: clientSignal } = {}, { spec, input, referenceTree, expected }) {
+    const runOp = opOf(approaches[approach], params.op, wasm, input, spec);
+    // create makes the case itself, the same value as the input: every op handles the input's nodes.
+    const maxOps = maxSliceOps(params.yieldMs, countNodes(input));
+
+    const progress = { times: new Float64Array(params.iterations), done: 0, yields: 0, last: null };
+    const run = await runControlled(
+      (signal) => slicedOps(runOp, wasm, params, maxOps, signal, progress),
+      { timeoutMs: 0, clientSignal }, // no deadline: the run stops early only when its client goes away
+    );
+    const treeHash = run.timing.interrupted ? null : run.value;
+    const answer = treeHash === null ? null : await checkAnswer(params.op, progress.last, input, expected);
+    let ms = 0;
+    for (let i = 0; i < progress.done; i++) ms += progress.times[i];
+    const validated = answer !== null && answer.hash === answer.expected.hash && treeHash === referenceTree;
+    const boundaryBytes = progress.last ? { in: progress.last.inBytes, out: progress.last.outBytes } : null;
+    if (validated && metrics) {
+      metrics.observeRun({ caseName: spec.case, approach, op: params.op, times: progress.times, count: progress.done, boundary: boundaryBytes });
+    }
+    const result = {
+      ms,
+      bytes: answer ? answer.bytes : null,
+      hash: answer ? answer.hash : null,
+      validated,
+      reference: answer ? answer.expected.reference : null,
+      treeHash,
+      iterations: progress.done,
+      msPerOp: progress.done > 0 ? ms / progress.done : null,
+      stats: summarize(progress.times, progress.done),
+      boundaryBytes,
+      yields: progress.yields,
+    };
+    return Object.assign(result, controlFields(run));
+  }
+
   return {
     approaches: Object.keys(approaches),
     params: PARAMS,
-    // The metrics `case` label: the case for round trips, `<op>:<case>` for the tree operations (42 values at most).
-    caseOf: (params) => (params.op === 'roundtrip' ? params.case : `${params.op}:${params.case}`),
-    async run({ approach, params }, { signal: clientSignal } = {}) {
-      const spec = { document: 'transfer', seed: params.seed, case: params.case };
-      const input = await inputs.input(spec);
-      const referenceTree = wasm.referenceTreeHash(spec.case, spec.seed);
-      const runOp = opOf(approaches[approach], params.op, wasm, input, spec);
-      // create makes the case itself, the same value as the input: every op handles the input's nodes.
-      const maxOps = maxSliceOps(params.yieldMs, countNodes(input));
-
-      const progress = { times: new Float64Array(params.iterations), done: 0, yields: 0, last: null };
-      const run = await runControlled(
-        (signal) => slicedOps(runOp, wasm, params, maxOps, signal, progress),
-        { timeoutMs: 0, clientSignal }, // no deadline: the run stops early only when its client goes away
-      );
-      const treeHash = run.timing.interrupted ? null : run.value;
-      const answer = treeHash === null ? null : await checkAnswer(params.op, progress.last, input, spec, inputs);
-      let ms = 0;
-      for (let i = 0; i < progress.done; i++) ms += progress.times[i];
-      const validated = answer !== null && answer.hash === answer.expected.hash && treeHash === referenceTree;
-      const boundaryBytes = progress.last ? { in: progress.last.inBytes, out: progress.last.outBytes } : null;
-      if (validated && metrics) {
-        metrics.observeRun({ caseName: spec.case, approach, op: params.op, times: progress.times, count: progress.done, boundary: boundaryBytes });
+    // The metrics `case` label: the case (or `document`) for round trips, `<op>:<case>` for the tree operations (45
+    // values at most).
+    caseOf: (params) => {
+      const caseName = params.document ? 'document' : params.case;
+      return params.op === 'roundtrip' ? caseName : `${params.op}:${caseName}`;
+    },
+    async run({ approach, params }, options = {}) {
+      const { spec, input, referenceTree, expected, release } = await runInput(approach, params);
+      try {
+        return await runOn(approach, params, options, { spec, input, referenceTree, expected });
+      } finally {
+        release();
       }
-      const result = {
-        ms,
-        bytes: answer ? answer.bytes : null,
-        hash: answer ? answer.hash : null,
-        validated,
-        reference: answer ? answer.expected.reference : null,
-        treeHash,
-        iterations: progress.done,
-        msPerOp: progress.done > 0 ? ms / progress.done : null,
-        stats: summarize(progress.times, progress.done),
-        boundaryBytes,
-        yields: progress.yields,
-      };
-      return Object.assign(result, controlFields(run));
     },
   };
 }

@@ -36,4 +36,10 @@ function create(wasm, caseName, seed) {
   return readOutput(wasm, 0);
 }
 
-module.exports = { roundTrip, count, create };
+/** create on a user's document: C++ hands out a copy of the tree it keeps for it (wasm.loadDocument's id). */
+function createDocument(wasm, id) {
+  wasm.check(wasm.exports.typedCreateDocument(id), 'typed create document');
+  return readOutput(wasm, 0);
+}
+
+module.exports = { roundTrip, count, create, createDocument };

@@ -3,7 +3,7 @@
 // wrote, through views of WASM memory. All state is module-level and reused across calls (calls are synchronous and
 // never re-entered).
 const {
-  TAG_BITS, TAG_MASK, INT32, INT64, STRING, ARRAY, INT32_ARRAY, OBJECT, MAGIC, HEADER_BYTES, TWO_32, COMPILE_AFTER_USES,
+  TAG_BITS, TAG_MASK, INT32, INT64, STRING, ARRAY, INT32_ARRAY, OBJECT, SCALAR, DOUBLE, NULL, TRUE, MAGIC, HEADER_BYTES, TWO_32, COMPILE_AFTER_USES,
 } = require('./typed-layout');
 
 const FACTORY_CACHE_LIMIT = 256;
@@ -46,6 +46,10 @@ function shapeEntry(first, count) {
   return entry;
 }
 
+// A double's two words, through one reused view (little-endian, as WASM memory is).
+const doubleView = new Float64Array(1);
+const doubleWords = new Int32Array(doubleView.buffer);
+
 function decodeNode() {
   const word = words[at++];
   const n = word >>> TAG_BITS;
@@ -58,6 +62,12 @@ function decodeNode() {
     }
     case STRING:
       return blob.slice(offsets[n], offsets[n + 1]);
+    case DOUBLE:
+      doubleWords[0] = words[at++];
+      doubleWords[1] = words[at++];
+      return doubleView[0];
+    case SCALAR:
+      return n === NULL ? null : n === TRUE;
     case ARRAY: {
       const items = new Array(n);
       for (let i = 0; i < n; i++) items[i] = decodeNode();

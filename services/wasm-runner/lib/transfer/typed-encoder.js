@@ -3,7 +3,7 @@
 // into the module's input buffer. All state is module-level and reused across calls (calls are synchronous and never
 // re-entered).
 const {
-  TAG_BITS, INT32, INT64, STRING, ARRAY, INT32_ARRAY, OBJECT, MAX_PAYLOAD, MAGIC, HEADER_WORDS, HEADER_BYTES, TWO_32,
+  TAG_BITS, INT32, INT64, STRING, ARRAY, INT32_ARRAY, OBJECT, SCALAR, DOUBLE, NULL, FALSE, TRUE, MAX_PAYLOAD, MAGIC, HEADER_WORDS, HEADER_BYTES, TWO_32,
   MAX_UTF8_BYTES_PER_UNIT, COMPILE_AFTER_USES,
 } = require('./typed-layout');
 
@@ -55,8 +55,12 @@ let lastShape = null;
 let call = 0;
 
 function refuse(what) {
-  return new Error(`typed: ${what}: the payload spec has objects, arrays, integers and strings only`);
+  return new Error(`typed: ${what}: JSON has no such value`);
 }
+
+// A double's two words, through one reused view (little-endian, as WASM memory is).
+const doubleView = new Float64Array(1);
+const doubleWords = new Int32Array(doubleView.buffer);
 
 /** Makes room for `words` more tape words; growing the input buffer keeps what is written (std::vector::resize). */
 function reserveWords(words) {
@@ -129,19 +133,25 @@ function encodeNode(value) {
         tape[pos++] = INT64;
         tape[pos++] = value - high * TWO_32; // the low 32 bits; the store wraps them to int32
         tape[pos++] = high;
-      } else if (Number.isInteger(value)) {
-        throw new Error(`typed: integer ${value} is beyond 2^53 - 1, what a JS number carries exactly`);
+      } else if (Number.isFinite(value)) {
+        doubleView[0] = value;
+        tape[pos++] = DOUBLE;
+        tape[pos++] = doubleWords[0];
+        tape[pos++] = doubleWords[1];
       } else {
-        throw refuse('a floating-point number');
+        throw refuse(`${value}`);
       }
+      return;
+    case 'boolean':
+      tape[pos++] = payload(value ? TRUE : FALSE) | SCALAR;
       return;
     case 'string':
       tape[pos++] = payload(lengths.length) | STRING;
       addString(value);
       return;
     case 'object':
-      if (value === null) throw refuse('a null');
-      if (Array.isArray(value)) encodeArray(value);
+      if (value === null) tape[pos++] = payload(NULL) | SCALAR;
+      else if (Array.isArray(value)) encodeArray(value);
       else encodeObject(value);
       return;
     default:

@@ -9,6 +9,11 @@ const STRING = 2;
 const ARRAY = 3;
 const INT32_ARRAY = 4;
 const OBJECT = 5;
+const SCALAR = 6; // payload: NULL, FALSE or TRUE
+const DOUBLE = 7; // two words: the low and the high 32 bits of a double that is not an integer within 2^53 - 1
+const NULL = 0;
+const FALSE = 1;
+const TRUE = 2;
 const MAX_PAYLOAD = 2 ** (32 - TAG_BITS) - 1;
 const MAGIC = 0x32505954; // "TYP2"
 const HEADER_WORDS = 9;
@@ -22,6 +27,6 @@ const MAX_UTF8_BYTES_PER_UNIT = 3;
 const COMPILE_AFTER_USES = 16;
 
 module.exports = {
-  TAG_BITS, TAG_MASK, INT32, INT64, STRING, ARRAY, INT32_ARRAY, OBJECT, MAX_PAYLOAD, MAGIC, HEADER_WORDS, HEADER_BYTES,
+  TAG_BITS, TAG_MASK, INT32, INT64, STRING, ARRAY, INT32_ARRAY, OBJECT, SCALAR, DOUBLE, NULL, FALSE, TRUE, MAX_PAYLOAD, MAGIC, HEADER_WORDS, HEADER_BYTES,
   TWO_32, MAX_UTF8_BYTES_PER_UNIT, COMPILE_AFTER_USES,
 };
