@@ -53,7 +53,7 @@ async function main() {
   const settings = settingsOf(process.env);
   const steps = stepsOf(settings);
   const matrixDir = path.join(ROOT, 'results', `matrix-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  log(`Node ${settings.node.join(', ') || 'none'}; Java ${settings.java.join(', ') || 'none'}; suite ${settings.suite}; ${settings.repeats} repeats: ${steps.length} steps, interleaved`);
+  log(`Node ${settings.node.join(', ') || 'none'}; Java ${settings.java.join(', ') || 'none'}; suite ${settings.suite}; ${settings.repeats} repeat${settings.repeats === 1 ? '' : 's'}: ${steps.length} steps, interleaved`);
   const lab = composeLab({ project: 'lab-matrix', stateDir: path.join(ROOT, '.matrix'), offset: Number(process.env.MATRIX_PORT_OFFSET || PORT_OFFSETS.matrix), log, imageTag: 'matrix' });
   await lab.prepare();
   fs.mkdirSync(matrixDir, { recursive: true });

@@ -17,6 +17,12 @@ function chartFigure(scenarios) {
   return scenarios.some((s) => Object.values(s.byLine).some((c) => c.runMeanMs)) ? { key: 'runMeanMs', label: 'ms per run (median)' } : { key: 'requestsPerSecond', label: 'requests/s (median)' };
 }
 
+/** A scenario's line in its workload's chart: its name without the target and workload it shares with the others. */
+function seriesLabel(s) {
+  const prefix = `${s.target}-${s.workload ? `${s.workload}-` : ''}`;
+  return s.name.startsWith(prefix) ? s.name.slice(prefix.length) : s.name;
+}
+
 function charts(runtime) {
   const byWorkload = new Map();
   for (const s of runtime.scenarios) {
@@ -27,7 +33,7 @@ function charts(runtime) {
   const xs = runtime.lines.map((line) => `${RUNTIME_NAMES[runtime.runtime]} ${line}`);
   return [...byWorkload].map(([workload, scenarios]) => {
     const figure = chartFigure(scenarios);
-    const series = scenarios.map((s) => ({ label: s.approach || s.name, points: runtime.lines.map((line) => s.byLine[line][figure.key] || null) }));
+    const series = scenarios.map((s) => ({ label: seriesLabel(s), points: runtime.lines.map((line) => s.byLine[line][figure.key] || null) }));
     const title = `${runtime.runtime} · ${workload}: ${figure.label}`;
     return `<figure data-workload="${escapeHtml(workload)}"><figcaption>${escapeHtml(title)}</figcaption>${lineChart({ title, xs, series, yLabel: figure.label, pinnedIndex: runtime.lines.indexOf(runtime.pinned) })}</figure>`;
   }).join('\n');
@@ -66,7 +72,7 @@ function renderMatrixHtml(matrix, report) {
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${POLICY}"><title>Runtime-version matrix</title>
 <style>body{font-family:system-ui,sans-serif;margin:1.5em;max-width:90em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:0.2em 0.5em;text-align:left;vertical-align:top}small{color:#555}.charts{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}figcaption{font-weight:bold}.worse{color:#b00020}.better{color:#0a7d28}.cannot{color:#b00020}.failed{color:#b00020}</style>
 </head><body>
-<h1>Runtime-version matrix: suite ${escapeHtml(s.suite)}, ${s.repeats} repeats</h1>
+<h1>Runtime-version matrix: suite ${escapeHtml(s.suite)}, ${s.repeats} repeat${s.repeats === 1 ? '' : 's'}</h1>
 <p id="matrix-facts">Steps ran interleaved (every version once, then again), ${escapeHtml(matrix.startedAt || '')} to ${escapeHtml(matrix.endedAt || '')}. Each figure is the median of the repeats that passed, with the fastest and slowest repeat. Changes are tested against the pinned version with the Mann-Whitney U test on every second of every repeat pooled: <span id="comparisons">${report.comparisons}</span> comparisons, corrected together (${report.correction}, family-wise α = ${report.alpha}); without a correction about <span id="expected-false">${report.expectedFalsePositives.toFixed(1)}</span> of them would be "significant" by chance alone.</p>
 ${sections.join('\n')}
 </body></html>
