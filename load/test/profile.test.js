@@ -11,6 +11,7 @@ const { startService, request, until, tempDir } = require('../../node-kit/testin
 const { makeService } = require('../../services/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 const { samplesOf, foldedStacks, longestBlock, stacksBetween } = require('../src/profile/cpu-profile');
+const { findChromium, launchBrowser, watchedPage, BROWSER_TIMEOUT_MS } = require('./report-browser');
 
 // (root) -> main -> work -> leaf, and (root) -> (idle); samples every 1000 µs: idle, work×3, idle, leaf×2, work, idle.
 const PROFILE = {
@@ -77,4 +78,24 @@ test('a suite with "profile": true keeps each scenario\'s profile and names what
   const other = JSON.parse(fs.readFileSync(path.join(run.resultsDir, '02-unprofiled.json'), 'utf8'));
   assert.match(other.profile.error, /no profiling route/);
   assert.strictEqual(other.passed, true, 'a target without profiling fails nothing');
+
+  // The report shows both: the block's stacks and a flame graph, or why there is no profile; in Chromium, offline.
+  if (!findChromium()) return;
+  const browser = await launchBrowser();
+  t.after(() => browser.close());
+  const failures = [];
+  const page = await watchedPage(browser, (url) => url.startsWith('file:'), 'a request outside the report', { failures, requests: [] });
+  await page.goto(`file://${run.report}`, { waitUntil: 'load', timeout: BROWSER_TIMEOUT_MS });
+  /* global document -- the report's */
+  const shown = await page.evaluate(() => ({
+    blockMs: document.querySelector('[data-scenario="native"] [data-field="profileBlockMs"]').textContent,
+    stacks: [...document.querySelectorAll('[data-scenario="native"] ol.stacks li')].map((li) => li.textContent),
+    frames: document.querySelectorAll('[data-scenario="native"] svg.flame g[data-frame]').length,
+    none: document.querySelector('[data-scenario="unprofiled"] [data-profile="none"]').textContent,
+  }));
+  assert.strictEqual(Number(shown.blockMs), block.ms);
+  assert.ok(shown.stacks.some((line) => /native stringify-approaches\.js:\d+/.test(line)), shown.stacks.join(' | '));
+  assert.ok(shown.frames > 3, `${shown.frames} frames drawn`);
+  assert.match(shown.none, /No profile: the target has no profiling route/);
+  assert.deepStrictEqual(failures, []);
 });

@@ -115,6 +115,7 @@ ${probe}
 </tbody></table>
 ${openLoopLine(s.openLoop)}${s.warmup ? `<p class="small">Warm-up before the window: ${num(s.warmup.seconds)} s, ${num(s.warmup.requests)} requests, kept out of every figure.</p>` : ''}
 ${require('./stall-html').stallParagraph(s.target, s.stall)}
+${require('./profile-html').profileSection(s.profile, s.name)}
 <h3>Thresholds</h3>
 ${thresholds(s.thresholds)}
 <h3>Is the client the bottleneck?</h3>

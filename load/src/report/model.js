@@ -71,6 +71,7 @@ function sectionOf(file, index) {
     driver: file.driver || null,
     littlesLaw: file.littlesLaw || null,
     openLoop: file.openLoop || null,
+    profile: file.profile || null,
     warmup: file.warmup || null,
     // The JVM's peaks are its stand-in's, named by stall.lagFrom wherever they are shown.
     serverLagP99PeakMs: stall.lagP99PeakMs,
