@@ -8,7 +8,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'node-kit/test/*.test.js' 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js'
 
-.PHONY: setup system-packages native try bench-stringify bench-shapes bench-shapes-quick bench-offload bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
+.PHONY: setup system-packages native try bench-stringify bench-shapes bench-shapes-quick bench-offload bench-instrumentation bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -73,6 +73,11 @@ bench-shapes-quick: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
 # alone, the main-thread lag and the targets.
 bench-offload: setup
 	$(RUN_NODE) services/node-async/bench/offload-bench.js
+
+# What the lab's own metrics cost a service: node-async with every metric, with the loop monitor at 10 ms, and with the
+# runtime metrics off, scraped each second and loaded alike (target: at most 3 % of throughput).
+bench-instrumentation: setup
+	NODE24_OPTIONS="$(NODE24_OPTIONS)" $(RUN_NODE) services/node-async/bench/instrumentation-cost.js
 
 # What users' documents cost a service's memory: ten different 20 MB documents handed to node-async one after another,
 # each run through stringify and parse, its RSS after each (target: after ten at most 1.5x after one).

@@ -35,10 +35,27 @@ const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
 // about the resolution. See CONTRACT.md.
 const EVENT_LOOP_MONITORING_PRECISION_MS = 1;
 
+/**
+ * How much the service watches itself, for the instrumentation-cost benchmark only (services/node-async/bench/
+ * instrumentation-cost.js): LAB_RUNTIME_METRICS=off leaves out prom-client's default metrics and the ELU and GC
+ * observers (the dashboards and the driver's server section then have nothing to read), LAB_EVENT_LOOP_PRECISION_MS
+ * sets the loop-delay monitor's resolution (1 by default; prom-client's own default is 10).
+ */
+function instrumentation(env = process.env) {
+  const precision = Number(env.LAB_EVENT_LOOP_PRECISION_MS || EVENT_LOOP_MONITORING_PRECISION_MS);
+  if (!Number.isInteger(precision) || precision < 1 || precision > 1000) throw new TypeError('LAB_EVENT_LOOP_PRECISION_MS must be an integer in [1, 1000]');
+  const runtime = env.LAB_RUNTIME_METRICS || 'on';
+  if (runtime !== 'on' && runtime !== 'off') throw new TypeError('LAB_RUNTIME_METRICS must be on or off');
+  return { runtimeMetrics: runtime === 'on', precisionMs: precision };
+}
+
 function createMetrics(promClient) {
   const registry = new promClient.Registry();
-  promClient.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_MONITORING_PRECISION_MS });
-  registerRuntimeMetrics(promClient, registry, METRIC, GC_PAUSE_BUCKETS);
+  const watch = instrumentation();
+  if (watch.runtimeMetrics) {
+    promClient.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: watch.precisionMs });
+    registerRuntimeMetrics(promClient, registry, METRIC, GC_PAUSE_BUCKETS);
+  }
   return {
     registry,
     runDuration: new promClient.Histogram({
