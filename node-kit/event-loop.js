@@ -11,8 +11,8 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
  * Starts watching the event loop for one run: a 1 ms-resolution delay histogram and the largest gap between 1 ms
  * timers. The gap catches the block a run ends with (a synchronous native call), which the histogram only records
  * at its next tick. stop() -> {maxBlockMs, p99Ms, maxBlockAt}: the longest block seen, the p99 of the histogram's
- * samples (null when the run was too short to take one), and when the longest gap was ({fromMs, toMs}, wall-clock ms:
- * a CPU profile's samples between them are what blocked; null when the histogram saw a longer block than the gap);
+ * samples (null when the run was too short to take one), and when the timer's longest gap was ({fromMs, toMs},
+ * wall-clock ms: a CPU profile's samples between them are what blocked);
  * calling it again returns the same. Blocks by concurrent work in the process count too: that is what
  * the process's clients felt during the run.
  */
@@ -31,7 +31,9 @@ function startLoopWatch() {
     figures = {
       maxBlockMs: round(Math.max(gap.ms, histogramMs)),
       p99Ms: sampled ? round(histogram.percentile(99) / 1e6) : null,
-      maxBlockAt: gap.ms >= histogramMs ? { fromMs: wall(gap.from), toMs: wall(gap.to) } : null,
+      // The 1 ms timer's longest gap, also when the histogram saw a longer delay (it does not say when): a block
+      // that long or nearly, at a known time.
+      maxBlockAt: { fromMs: wall(gap.from), toMs: wall(gap.to) },
     };
     return figures;
   };

@@ -7,7 +7,7 @@ const { withCoverage, coverageTargets } = require('./coverage');
 const { readManifests } = require('../../lab-topology/manifests');
 const { waitForTargets, describeTargets, gone } = require('./targets');
 const { runScenario } = require('./scenario');
-const { profiling, takeProfile, keepProfile } = require('./profile/take-profile');
+const { profiling, takeProfile, keepProfile, PROFILE_TAIL_SECONDS } = require('./profile/take-profile');
 const { describeProbe } = require('./probe');
 const { serverSeries, runOf } = require('./server-series');
 const { thresholdsOf, evaluateThresholds, failedThresholds } = require('./thresholds');
@@ -169,7 +169,8 @@ function createRunner({ config, metrics, log, documents }) {
       try {
         outcome = await runScenario(scenario, config.targets[scenario.target], {
           onWindowStart() {
-            if (profiling(suite)) profile = takeProfile(config.targets[scenario.target], scenario.durationSeconds, config.profileToken, signal);
+            // Past the window by PROFILE_TAIL_SECONDS: the runs in flight when it ends finish after it, and one of them may hold the block.
+            if (profiling(suite)) profile = takeProfile(config.targets[scenario.target], scenario.durationSeconds + PROFILE_TAIL_SECONDS, config.profileToken, signal);
           },
           onStart(instance) {
             current = instance;

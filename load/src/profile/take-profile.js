@@ -11,6 +11,8 @@ const { samplesOf, foldedStacks, foldedText, longestBlock, stacksBetween } = req
 
 // The answer comes after the profile's seconds; this much longer is allowed for the service to stop and send it.
 const ANSWER_MARGIN_MS = 30000;
+// A profile lasts the window and this much more, for the runs still in flight when the window ends.
+const PROFILE_TAIL_SECONDS = 2;
 
 /** Whether a scenario of `suite` is profiled (env: the driver's environment). */
 const profiling = (suite, env = process.env) => suite.profile === true || env.PROFILE === '1';
@@ -38,7 +40,12 @@ function blockOf(samples, startedAtMs, blockAt) {
   if (blockAt && samples.length > 0) {
     const from = blockAt.fromMs - startedAtMs;
     const to = blockAt.toMs - startedAtMs;
-    if (from >= 0 && to <= samples[samples.length - 1].atMs + 1) return Object.assign({ from: "the runs' own longest block", startedAtMs: blockAt.fromMs }, stacksBetween(samples, from, to));
+    const end = samples[samples.length - 1].atMs;
+    // Inside the profile, or mostly: a block that began just before it or ended just after is still read from the part sampled.
+    if (to > 0 && from < end && Math.min(to, end) - Math.max(from, 0) >= (to - from) / 2) {
+      const clipped = from < 0 || to > end;
+      return Object.assign({ from: `the runs' own longest block${clipped ? ', partly outside the profile' : ''}`, startedAtMs: blockAt.fromMs }, stacksBetween(samples, from, to));
+    }
   }
   const stretch = longestBlock(samples);
   return stretch && Object.assign({ from: 'the longest stretch without an idle sample', startedAtMs: startedAtMs + stretch.fromMs }, stretch);
@@ -67,4 +74,4 @@ function keepProfile(answer, base, blockAt = null) {
   };
 }
 
-module.exports = { profiling, takeProfile, keepProfile };
+module.exports = { profiling, takeProfile, keepProfile, PROFILE_TAIL_SECONDS };
