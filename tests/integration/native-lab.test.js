@@ -106,10 +106,11 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
     assert.ok(smokeRun.completed.some((s) => s.name === found.scenario && s.target === found.target), `${found.scenario} on ${found.target} is not a scenario of the run`);
     assert.ok(found.chartNewest >= Math.ceil(found.prometheusNewestAtStart) && found.lagPoints > 0, JSON.stringify(found));
     assert.deepStrictEqual(found.lagLabels, ['lag p99 (ms)', 'lag max (ms)']);
-    // A row of charts for every target: lag (the JVM: its GC pauses), the probe beside the scenario, CPU and RSS.
+    // A row of charts for every target: lag with ELU and GC pauses beside it (the JVM: its GC pauses), the probe beside
+    // the scenario, CPU and RSS.
     for (const c of components.filter((x) => x.kind !== 'load')) {
       const kinds = found.charts.filter((chart) => chart.startsWith(`${c.name}/`)).map((chart) => chart.split('/')[1]);
-      assert.deepStrictEqual(kinds, [c.kind === 'jvm' ? 'gc' : 'lag', 'latency', 'resources'], c.name);
+      assert.deepStrictEqual(kinds, (c.kind === 'jvm' ? ['gc'] : ['lag', 'elu-gc']).concat(['latency', 'resources']), c.name);
     }
   });
 
