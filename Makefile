@@ -242,7 +242,7 @@ SUITE ?= matrix
 REPEATS ?= 3
 matrix: $(NODE14_BIN)/node $(NODE24_BIN)/node
 	@$(MAKE) -s -C load setup
-	NODE="$(RUN_NODE)" JAVA="$(JAVA)" SUITE="$(SUITE)" REPEATS="$(REPEATS)" $(RUN_NODE) docker/matrix.js
+	NODE="$(NODE)" JAVA="$(JAVA)" SUITE="$(SUITE)" REPEATS="$(REPEATS)" $(RUN_NODE) docker/matrix.js
 
 matrix-smoke: $(NODE14_BIN)/node $(NODE24_BIN)/node
 	@$(MAKE) -s -C load setup

@@ -1,13 +1,13 @@
 # setup, test and start of a Node component on one pinned Node line, with that line's own npm. The including Makefile
 # includes runtimes.mk, then sets NODE_BIN (one of runtimes.mk's) and ENTRY, and may set NODE_FLAGS (options for
 # start) and TEST.
-NODE := $(NODE_BIN)/node
+COMPONENT_NODE := $(NODE_BIN)/node
 TEST ?= node --test
 
 .PHONY: setup test start
 setup: node_modules/.installed
 
-node_modules/.installed: package-lock.json $(NODE)
+node_modules/.installed: package-lock.json $(COMPONENT_NODE)
 	PATH="$(NODE_BIN):$$PATH" npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
@@ -15,4 +15,4 @@ test: setup
 	PATH="$(NODE_BIN):$$PATH" $(TEST)
 
 start: setup
-	exec $(NODE) $(NODE_FLAGS) $(ENTRY)
+	exec $(COMPONENT_NODE) $(NODE_FLAGS) $(ENTRY)
