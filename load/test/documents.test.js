@@ -143,6 +143,8 @@ test('a document is kept by its sha256, handed to every target, and the try suit
   assert.strictEqual(saved.try.blockMs, 60000);
   const html = fs.readFileSync(run.report, 'utf8');
   assert.match(html, /id="document-choice"/);
+  // The -0 in the document is said as what node-async does with it, not as a failure.
+  assert.match(html, /<li data-finding="negative-zero"><strong>negative-zero<\/strong> at <code>\/n\/1<\/code>/);
   assert.match(html, new RegExp(`data-pick="node-async/parse/${run.choice.groups[1].pick}"`));
 });
 

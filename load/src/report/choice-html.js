@@ -17,6 +17,24 @@ ${rows}
 </tbody></table>`;
 }
 
+/**
+ * Where the runtimes disagree about the document (node-kit/document-findings.js and each service's own details): per
+ * topic, what each service that stored it does, so a user sees that a difference in output is the runtime's, not an
+ * approach's failure.
+ */
+function findingsSection(handOff) {
+  const byTopic = new Map();
+  for (const [name, h] of Object.entries(handOff)) {
+    for (const f of h.findings || []) {
+      if (!byTopic.has(f.topic)) byTopic.set(f.topic, { path: f.path, count: f.count, services: [] });
+      byTopic.get(f.topic).services.push({ name, detail: f.detail });
+    }
+  }
+  if (byTopic.size === 0) return '<p class="small" data-findings="0">Nothing in the document that these runtimes treat differently (large integers, -0, duplicate keys, lone surrogates, number formats).</p>';
+  const items = [...byTopic].map(([topic, t]) => `<li data-finding="${escapeHtml(topic)}"><strong>${escapeHtml(topic)}</strong> at <code>${escapeHtml(t.path || '/')}</code> (${num(t.count)}×):<ul>${t.services.map((x) => `<li>${escapeHtml(x.name)}: ${escapeHtml(x.detail)}</li>`).join('')}</ul></li>`).join('');
+  return `<h3>Where the runtimes disagree about this document</h3><ul class="findings" data-findings="${byTopic.size}">${items}</ul>`;
+}
+
 /** The section for choice ({blockMs, groups}) of the document try ({document, bytes, handOff}). */
 function documentChoice(choice, document) {
   const handOff = Object.entries(document.handOff || {}).map(([name, h]) => `${escapeHtml(name)}: ${h.stored ? 'stored' : `not stored (${escapeHtml(h.error)})`}`).join('; ');
@@ -25,6 +43,7 @@ function documentChoice(choice, document) {
 during its runs (each answer's <code>eventLoop.maxBlockMs</code>) stays under <strong>${num(choice.blockMs)} ms</strong>; an approach that
 failed is never picked. The server's worst second of event-loop lag max is shown beside it: it also holds the lab's own
 check of each answer and, at the scenario's edges, the scenario before. Handed to: ${handOff || '—'}.</p>
+${findingsSection(document.handOff || {})}
 ${choice.groups.map(groupTable).join('\n')}
 </section>`;
 }
