@@ -317,7 +317,7 @@ const PARSE_KNOWN = {
   },
   'long key': {
     slice: { maxSliceMs: 3.21 },
-    why: 'a slice of 3.2 yieldMs: a key longer than a slice is one step (fast-parse.js\' limits)',
+    why: 'a slice of 3.2 yieldMs: a key longer than a slice is one step (fast-parse.md\'s limits)',
   },
 };
 
