@@ -15,7 +15,7 @@
 //
 // --baseline REV also runs fast-stringify.js and fast-parse.js as they were at git revision REV, in the same rounds
 // (taking turns with today's), so a before/after comparison is made on the same machine at the same moment; their
-// copies are removed on exit.
+// copies (REV's js-serializers/ and node-kit/, in a temp folder) are removed on exit.
 // Raw results go to results/bench/shapes-quick-<time>.json (with the runtime, the CPUs and the time); the lines are
 // printed from that report. Exit code 1 when one of fast's outputs differs from native's (a peer's is printed as
 // FAIL, a finding about the peer). Node 14 syntax.
@@ -67,14 +67,18 @@ function readArgs(argv) {
   return args;
 }
 
-/** js-serializers/<name>.js at revision rev, written beside today's (its relative requires must resolve), and its remover. */
-function loadAtRevision(name, rev) {
-  const file = path.join(__dirname, '..', `.${name}-at-${rev.replace(/[^A-Za-z0-9]/g, '_')}.js`);
-  const source = execFileSync('git', ['show', `${rev}:js-serializers/${name}.js`], { cwd: __dirname, encoding: 'utf8' });
-  fs.writeFileSync(file, source);
-  const remove = () => fs.existsSync(file) && fs.unlinkSync(file);
+/**
+ * js-serializers/ and node-kit/ as they were at revision rev, written from git into a folder of their own under the
+ * system's temp folder: a module loaded from there (fast-parse.js with its parts in fast-parse/, say) requires that
+ * revision's files, where a copy beside today's files would load today's parts. Returns the folder and its remover.
+ */
+function snapshotAt(rev) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `fast-at-${rev.replace(/[^A-Za-z0-9]/g, '_')}-`));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
   process.on('exit', remove);
-  return { module: require(file), file, remove };
+  const archive = execFileSync('git', ['archive', rev, 'js-serializers', 'node-kit'], { cwd: path.join(__dirname, '..', '..'), maxBuffer: 1 << 30 });
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  return { dir, remove };
 }
 
 /**
@@ -82,9 +86,9 @@ function loadAtRevision(name, rev) {
  * bench/modelled-work.js loads in a process of its own), remove()}.
  */
 function loadBaseline(rev) {
-  const stringify = loadAtRevision('fast-stringify', rev);
-  const parse = loadAtRevision('fast-parse', rev);
-  return { stringify: stringify.module, parse: parse.module, file: stringify.file, remove: () => { stringify.remove(); parse.remove(); } };
+  const snapshot = snapshotAt(rev);
+  const file = path.join(snapshot.dir, 'js-serializers', 'fast-stringify.js');
+  return { stringify: require(file), parse: require(path.join(snapshot.dir, 'js-serializers', 'fast-parse.js')), file, remove: snapshot.remove };
 }
 
 const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');

@@ -22,7 +22,7 @@ const { performance } = require('perf_hooks');
 
 // The size of the pieces a flat string is made from: fast's chunks (CHUNK_CHARS in fast-stringify.js).
 const PIECE_CHARS = 1 << 16;
-// The most keys of one object fast hands to JSON.stringify at once (MAX_HOLDER_KEYS in fast-stringify.js).
+// The most keys of one object fast hands to JSON.stringify at once (MAX_HOLDER_KEYS in fast-stringify/batches.js).
 const HOLDER_KEYS = 1024;
 // The longest piece of a string's text fast hands to JSON.parse.
 const { MAX_BATCH_CHARS: PARSE_PIECE_CHARS } = require('../fast-parse');

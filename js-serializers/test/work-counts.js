@@ -11,6 +11,7 @@
 // what V8 does here (WORK_MS). The slices, the batches and every decision taken on time are then those of a machine
 // that runs at these rates, on any machine: the counts are the same run after run. Node 14 syntax (the Node 14 run
 // of the guard loads this file).
+const path = require('path');
 const { performance } = require('perf_hooks');
 
 // Modelled milliseconds per counted operation, from V8 12 on this lab's machines (2 cores, busy). A native call costs
@@ -38,25 +39,28 @@ const WORK_MS = {
 };
 
 /**
- * Whether the function that called the counted one lives in `file`: only the guarded module's calls count, not the
- * test runner's, which reports earlier tests (JSON.stringify among others) between the run's slices.
+ * Whether the function that called the counted one lives in the guarded module: its file (`x.js`) or a file of the
+ * folder of its parts beside it (`x/`, as fast-parse.js has fast-parse/). Only the module's calls count, not the test
+ * runner's, which reports earlier tests (JSON.stringify among others) between the run's slices.
  */
-function calledFrom(file) {
+function calledFrom(file, folder) {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 4;
   const stack = new Error().stack;
   Error.stackTraceLimit = limit;
   // Lines: the message, calledFrom, the counting wrapper, its caller.
   const caller = stack.split('\n')[3];
-  return caller !== undefined && caller.includes(file);
+  return caller !== undefined && (caller.includes(file) || caller.includes(folder));
 }
 
 /**
  * Runs `run()` (a function returning a promise) with the counters and the work clock in place, counting the calls
- * made from the module file `file` (its absolute path); resolves to the counts: {nativeCalls, nativeChars,
- * inspections, keysListed, modelledMs}. Everything is restored after, failure or not.
+ * made from the module file `file` (its absolute path) and the folder of its parts (calledFrom); resolves to the
+ * counts: {nativeCalls, nativeChars, inspections, keysListed, modelledMs}. Everything is restored after, failure or
+ * not.
  */
 async function countWork(file, run) {
+  const folder = file.replace(/\.js$/, '') + path.sep;
   const counts = { nativeCalls: 0, nativeChars: 0, inspections: 0, keysListed: 0, modelledMs: 0 };
   const saved = {
     stringify: JSON.stringify,
@@ -72,7 +76,7 @@ async function countWork(file, run) {
   };
   JSON.stringify = function stringify(value, replacer, space) {
     const text = saved.stringify.call(JSON, value, replacer, space);
-    if (!calledFrom(file)) return text;
+    if (!calledFrom(file, folder)) return text;
     counts.nativeCalls++;
     const chars = typeof text === 'string' ? text.length : 0;
     counts.nativeChars += chars;
@@ -80,7 +84,7 @@ async function countWork(file, run) {
     return text;
   };
   JSON.parse = function parse(text, reviver) {
-    if (!calledFrom(file)) return saved.parse.call(JSON, text, reviver);
+    if (!calledFrom(file, folder)) return saved.parse.call(JSON, text, reviver);
     counts.nativeCalls++;
     const chars = String(text).length;
     counts.nativeChars += chars;
@@ -89,26 +93,26 @@ async function countWork(file, run) {
   };
   Object.keys = function keys(object) {
     const list = saved.keys(object);
-    if (!calledFrom(file)) return list;
+    if (!calledFrom(file, folder)) return list;
     counts.inspections++;
     counts.keysListed += list.length;
     spend(WORK_MS.keysCall + list.length * WORK_MS.keyListed);
     return list;
   };
   Object.getOwnPropertyDescriptor = function getOwnPropertyDescriptor(object, key) {
-    if (!calledFrom(file)) return saved.descriptor(object, key);
+    if (!calledFrom(file, folder)) return saved.descriptor(object, key);
     counts.inspections++;
     spend(WORK_MS.descriptor);
     return saved.descriptor(object, key);
   };
   Object.prototype.hasOwnProperty = function hasOwnProperty(key) {
-    if (!calledFrom(file)) return saved.hasOwn.call(this, key);
+    if (!calledFrom(file, folder)) return saved.hasOwn.call(this, key);
     counts.inspections++;
     spend(WORK_MS.descriptor);
     return saved.hasOwn.call(this, key);
   };
   Array.isArray = function isArray(value) {
-    if (!calledFrom(file)) return saved.isArray(value);
+    if (!calledFrom(file, folder)) return saved.isArray(value);
     counts.inspections++;
     spend(WORK_MS.isArray);
     return saved.isArray(value);

@@ -64,7 +64,7 @@ const SLICES = { base: 2, perNativeSlice: 2 };
 // slices of up to 8 times yieldMs; this commit's code stays within 1.2 times on all but the documents in
 // SLICE_KNOWN).
 const SLICE_LENGTH = { perYield: 1.5 };
-// Documents whose longest slice is longer, each pinned at what it does today with the reason (the module's header
+// Documents whose longest slice is longer, each pinned at what it does today with the reason (fast-stringify.md
 // names these limits: one step that cannot be split); remove an entry once it is within SLICE_LENGTH.
 const SLICE_KNOWN = {
   'arrays, large leaves, branching 2, depth 9': {
@@ -77,7 +77,7 @@ const SLICE_KNOWN = {
   },
   'wide object': {
     maxSliceMs: 1.94,
-    why: 'listing the keys of a wide object is one step (fast-stringify.js\' limits)',
+    why: 'listing the keys of a wide object is one step (fast-stringify.md\'s limits)',
   },
   'long ASCII strings, each with one character far in': {
     maxSliceMs: 4.53,
@@ -317,7 +317,7 @@ const PARSE_KNOWN = {
   },
   'long key': {
     slice: { maxSliceMs: 3.21 },
-    why: 'a slice of 3.2 yieldMs: a key longer than a slice is one step (fast-parse.js\' limits)',
+    why: 'a slice of 3.2 yieldMs: a key longer than a slice is one step (fast-parse.md\'s limits)',
   },
 };
 

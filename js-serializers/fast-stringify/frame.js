@@ -1,0 +1,88 @@
+'use strict';
+// A container (or long string) the walk is inside, and the rates it and the whole process learn from batches
+// (fast-stringify.md): milliseconds and characters of output per unit, by which batches are sized. LEARNT is module
+// state, one per process: the prior of a new run's containers and the one-step decision. Also the kinds of frame and
+// the clock the walk's modules share. Node 14 syntax.
+const { types } = require('util');
+const { performance } = require('perf_hooks');
+const { SMALL_CONTAINER } = require('./estimate');
+
+// The learnt rates forget half of what they knew every this many units of newer batches (Rates below), and learn
+// nothing from a batch smaller than MIN_LEARN_UNITS: its time is mostly the native call's own (a walked node's id and
+// label, 2 units in 1-3 us, would say 1 us a unit, 20 times native's rate; the next batches and every walk decision
+// sized from it stay that small, and a tree of objects was walked down to its leaves again).
+const RATES_HALF_LIFE_UNITS = 4096;
+const MIN_LEARN_UNITS = 32;
+
+const ROOT = 0;
+const ARRAY = 1;
+const OBJECT = 2;
+const STRING = 3;
+const ROOT_FRAME = { kind: ROOT };
+
+// Read through performance at each call: the work-count guard (test/work-counts.js) puts a clock of its own there.
+const now = () => performance.now();
+
+/**
+ * Milliseconds and characters per unit learnt from batches, each weighed by its units, the older ones by half every
+ * RATES_HALF_LIFE_UNITS units of newer batches: a batch of two scalars (an object's id and label before its first container child) costs a native call's
+ * fixed overhead over two units, and counted like a batch of thousands, as a plain mean of rates does, it made the
+ * next batches of its container, and the estimate of what fits them, ten times too small.
+ */
+class Rates {
+  constructor() {
+    this.ms = 0;
+    this.units = 0;
+    this.chars = 0;
+  }
+
+  /** Learns from a batch; says whether it did (a batch of fewer than MIN_LEARN_UNITS units teaches nothing). */
+  learn(ms, units, chars) {
+    if (units < MIN_LEARN_UNITS) return false;
+    const kept = Math.pow(0.5, units / RATES_HALF_LIFE_UNITS);
+    this.ms = this.ms * kept + Math.max(ms, 0.001);
+    this.units = this.units * kept + units;
+    this.chars = this.chars * kept + chars;
+    return true;
+  }
+
+  msPerUnit() {
+    return this.ms / this.units;
+  }
+
+  charsPerUnit() {
+    return this.chars / this.units;
+  }
+}
+
+// The rates of every batch of every run so far, the newest weighing most: the prior of a new run's containers, and
+// what tells whether a whole document fits one slice (Walker.unitsIfWholeFits).
+const LEARNT = new Rates();
+
+class Frame {
+  constructor(kind, container, keys, length, msPerUnit, charsPerUnit) {
+    this.kind = kind;
+    this.container = container;
+    this.keys = keys;
+    this.length = length;
+    this.index = 0;
+    this.wrote = false; // objects: a property was written, the next one needs a comma
+    this.isProxy = kind !== STRING && types.isProxy(container);
+    this.small = length <= SMALL_CONTAINER;
+    this.msPerUnit = msPerUnit;
+    this.charsPerUnit = charsPerUnit;
+    this.measured = false;
+    this.rates = new Rates();
+    this.pending = null; // {value, cost}: the child at index, read, estimated, and left for the next batch
+    this.childScale = 0; // a wide container's units per unit of a container child's width (Walker.childScale), once known
+  }
+
+  learn(ms, units, chars) {
+    if (!this.rates.learn(ms, units, chars)) return;
+    this.msPerUnit = this.rates.msPerUnit();
+    this.charsPerUnit = this.rates.charsPerUnit();
+    this.measured = true;
+  }
+}
+
+module.exports = { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, Frame, now };

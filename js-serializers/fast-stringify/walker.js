@@ -1,0 +1,276 @@
+'use strict';
+// fast-stringify's walk (fast-stringify.md): the Walker, whose step(deadline) does work until the deadline and says
+// whether the text is complete. Here: the loop of steps, the one-step decision for a document native does within a
+// slice, the output, a child serialized alone (walked when it is a container), and a long string in pieces. The
+// batches' methods (batches.js) are Walker's too, mixed in below before any walker exists, so that every call stays
+// a call on the one Walker shape, as when they were one class. Node 14 syntax.
+const { types } = require('util');
+const { knownPlainAscii } = require('../plain-ascii');
+const { ESTIMATE_MAX_CONTAINERS, LONG_STRING, STRING_CHARS_PER_UNIT, toLength, estimate, newEstimateBudget } = require('./estimate');
+const { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, Frame, now } = require('./frame');
+const { batches, LARGE_CONTAINER } = require('./batches');
+
+// A long string (longer than estimate.js' LONG_STRING) is escaped in pieces of at least this many characters.
+const MIN_STRING_PIECE = 1 << 14;
+// A string JSON.stringify writes as it is: none of quote, backslash, control characters and surrogates (a lone one
+// is escaped; pairs are not, but telling them apart is JSON.stringify's work). Matching what may stay, anchored at
+// both ends, runs in about 0.85 ns a character here; searching for what may not, 1.4 ns.
+const NOTHING_TO_ESCAPE = /^[\u0020\u0021\u0023-\u005b\u005d-\ud7ff\ue000-\uffff]*$/;
+// Before anything is measured, assume a slow 2 us per unit: a first batch that is too small only costs a native call.
+const INITIAL_MS_PER_UNIT = 0.002;
+// And a unit as long as a long scalar: a first batch that is too small only costs a native call, and one that is too
+// large is what overshoots a slice's characters.
+const INITIAL_CHARS_PER_UNIT = 64;
+// The one-step decision's prior (Walker.unitsIfWholeFits) before anything was measured: 0.2 us a unit, 4-10 times what
+// native takes here. At the batches' prior, a 16 KB tree of objects (1100 units) was more than a 1 ms slice, and the
+// first run of a process walked it in 3 native calls.
+const INITIAL_WHOLE_MS_PER_UNIT = 0.0002;
+const INITIAL_STRING_CHARS_PER_MS = 1 << 14; // escaping can be as slow as 15 ns a character
+
+/**
+ * SerializeJSONProperty steps 2-4: toJSON, then unboxing. json-semantics.prepare is not reused because it unboxes by
+ * instanceof and valueOf(), where native reads the internal slot; the difference is observable.
+ */
+function toJSONValue(key, value) {
+  const type = typeof value;
+  if ((type === 'object' && value !== null) || type === 'function' || type === 'bigint') {
+    const toJSON = value.toJSON;
+    if (typeof toJSON === 'function') value = toJSON.call(value, key);
+  }
+  if (typeof value === 'object' && value !== null && types.isBoxedPrimitive(value)) {
+    if (types.isNumberObject(value)) return Number(value);
+    if (types.isStringObject(value)) return String(value);
+    if (types.isBooleanObject(value)) return Boolean.prototype.valueOf.call(value);
+    if (types.isBigIntObject(value)) return BigInt.prototype.valueOf.call(value);
+  }
+  return value;
+}
+
+/** The serialization state; step(deadline) does work until the deadline and says whether the text is complete. */
+class Walker {
+  constructor(value, maxSliceChars) {
+    this.value = value;
+    this.started = false;
+    this.undefinedResult = false;
+    this.out = [];
+    this.outChars = 0;
+    this.stack = [];
+    // Containers being walked here, for native's cycle TypeError. This and `large` are made when the walk starts
+    // (step): a document done in one step (oneStep) never needs them, and right after a collection each first
+    // allocation of a kind costs 5-50 us, more than native's whole run on a small document.
+    this.path = null;
+    this.endSlice = false; // the current slice ends before its next step, whatever its time and characters
+    // Containers an estimate found larger than any batch (subtreeUnits' budget.large): walked without another.
+    this.large = null;
+    this.nativeCalls = 0;
+    this.effectFree = false; // the last child unitsInBatch counted runs no code when native serializes it
+    this.done = false; // set by start() when oneStep did the whole document
+    // Prior for containers not measured yet: the batches measured anywhere, in this run and the ones before (LEARNT).
+    this.msPerUnit = LEARNT.units > 0 ? LEARNT.msPerUnit() : INITIAL_MS_PER_UNIT;
+    this.charsPerUnit = LEARNT.units > 0 ? LEARNT.charsPerUnit() : INITIAL_CHARS_PER_UNIT; // characters a unit produces
+    this.firstStep = true; // the step about to run is the slice's first
+    this.rootKeys = null; // {container, keys}: the root's keys, listed by its estimate, for its walk
+    this.estimateMsBefore = 0;
+    this.estimateMs = 0; // time spent in estimates, which is not the batches' (flush leaves it out of their rates)
+    this.sliceMs = 0; // the length of the current slice (its deadline less its start)
+    this.sliceUnits = 0; // what a whole slice takes, at the rates of the container being batched
+    this.unitsLeftInSlice = 0; // and what is left of it
+    this.stringCharsPerMs = INITIAL_STRING_CHARS_PER_MS;
+    this.maxSliceChars = maxSliceChars;
+    this.sliceEnd = maxSliceChars; // outChars at which the current slice has produced its characters
+  }
+
+  /** Characters of output the current slice may still produce. */
+  charsLeft() {
+    return Math.max(0, this.sliceEnd - this.outChars);
+  }
+
+  step(deadline) {
+    this.sliceEnd = this.outChars + this.maxSliceChars;
+    this.sliceMs = deadline - now();
+    if (!this.started) {
+      this.started = true;
+      this.path = new Set();
+      this.large = new WeakSet();
+      const value = this.value;
+      this.value = undefined;
+      this.single(ROOT_FRAME, '', value);
+      this.rootKeys = null;
+    }
+    const stack = this.stack;
+    let progressed = false; // one step per slice at least, however short yieldMs is
+    while (stack.length > 0) {
+      if (this.endSlice || (progressed && (now() >= deadline || this.outChars >= this.sliceEnd))) {
+        this.endSlice = false;
+        return false;
+      }
+      this.firstStep = !progressed;
+      progressed = true;
+      const frame = stack[stack.length - 1];
+      if (frame.kind === STRING) this.stringPiece(frame, deadline);
+      else if (frame.index >= frame.length) this.close(frame);
+      else this.batch(frame, deadline);
+    }
+    return true;
+  }
+
+  /**
+   * Done in one native call, in the caller's turn, when the document is estimated to take native less than a slice
+   * (unitsIfWholeFits); says whether it was. Called once, before the first slice: such a document has no second slice
+   * for its first to share a turn of the loop with, and waiting a turn for it (slicesOf's first) cost more than
+   * native's whole run on documents under 0.1 MB. After a collection, the turn runs the tasks V8 left for the loop
+   * (0.1-0.3 ms here): 2-4x native's time on those documents, where the call itself costs 1.1-1.3x.
+   */
+  oneStep(sliceMs) {
+    this.sliceMs = sliceMs;
+    const units = this.unitsIfWholeFits(this.value);
+    if (units === 0) return false;
+    this.started = true;
+    const value = this.value;
+    this.value = undefined;
+    this.whole(value, units);
+    return true;
+  }
+
+  /**
+   * Whether a document is estimated (subtreeUnits) to take native less than one slice, at the rates learnt so far
+   * (before anything was measured, at the prior INITIAL_WHOLE_MS_PER_UNIT, so that a small document is one call from
+   * the first run on): then slicing it buys nothing, and it is done in one native call (a document of 1 MB takes
+   * native 5-13 ms: walked, it paid 1.7-2.6 times that). Half the slice's characters at most, for an estimate that is
+   * short. Not a proxy, nor a value with a toJSON (whose result the estimate cannot see). Its estimated units when it
+   * fits, 0 otherwise.
+   */
+  unitsIfWholeFits(value) {
+    // A scalar at the top is one unit, a string one per STRING_CHARS_PER_UNIT characters up to LONG_STRING (a longer
+    // one is written in pieces); a function, which may have a toJSON, is left to the walk.
+    const type = typeof value;
+    if (type === 'string') return value.length > LONG_STRING ? 0 : 1 + value.length / STRING_CHARS_PER_UNIT;
+    if (type === 'function') return 0;
+    if (type !== 'object' || value === null) return 1;
+    if (types.isProxy(value) || 'toJSON' in value) return 0;
+    // Listing a wide object's keys is a step of its own (descend()): listed once, for the estimate and the walk.
+    this.rootKeys = Array.isArray(value) ? null : { container: value, keys: Object.keys(value) };
+    const units = estimate(value, newEstimateBudget(ESTIMATE_MAX_CONTAINERS), this.rootKeys && this.rootKeys.keys);
+    if (units === Infinity) return 0;
+    const msPerUnit = LEARNT.units > 0 ? this.msPerUnit : INITIAL_WHOLE_MS_PER_UNIT;
+    return units * msPerUnit <= this.sliceMs && units * this.charsPerUnit <= this.maxSliceChars / 2 ? units : 0;
+  }
+
+  /** The whole document in one native call, which is also a batch to learn from. */
+  whole(value, units) {
+    const started = now();
+    const text = JSON.stringify(value);
+    this.nativeCalls++;
+    if (text === undefined) {
+      this.undefinedResult = true;
+      return;
+    }
+    LEARNT.learn(now() - started, units, text.length);
+    this.emit(text);
+  }
+
+  /** Removes and returns the text produced since the last take(). */
+  take() {
+    const pieces = this.out;
+    this.out = [];
+    return pieces;
+  }
+
+  text() {
+    return this.undefinedResult ? undefined : this.out.join('');
+  }
+
+  emit(piece) {
+    this.out.push(piece);
+    this.outChars += piece.length;
+  }
+
+  /** What precedes a child's text: a comma after a sibling, and the key in an object. */
+  lead(frame, key) {
+    if (frame.kind === ARRAY) return key > 0 ? ',' : '';
+    if (frame.kind === ROOT) return '';
+    const comma = frame.wrote ? ',' : '';
+    frame.wrote = true;
+    // A key with nothing to escape is quoted here (a walked chain has a key a level), the others by native.
+    return comma + (NOTHING_TO_ESCAPE.test(key) ? `"${key}"` : JSON.stringify(key)) + ':';
+  }
+
+  /** Serializes one child here (not in a native batch), walking it if it is a container. */
+  single(frame, key, value) {
+    const v = toJSONValue(typeof key === 'number' ? String(key) : key, value);
+    switch (typeof v) {
+      case 'string':
+        if (v.length > LONG_STRING) {
+          this.emit(this.lead(frame, key) + '"');
+          this.stack.push(new Frame(STRING, v, null, v.length, 0, 1));
+        } else {
+          this.emit(this.lead(frame, key) + JSON.stringify(v));
+        }
+        return;
+      case 'number':
+        this.emit(this.lead(frame, key) + (Number.isFinite(v) ? String(v) : 'null'));
+        return;
+      case 'boolean':
+        this.emit(this.lead(frame, key) + (v ? 'true' : 'false'));
+        return;
+      case 'bigint':
+        throw new TypeError('Do not know how to serialize a BigInt');
+      case 'object':
+        if (v === null) this.emit(this.lead(frame, key) + 'null');
+        else this.descend(frame, key, v);
+        return;
+      default: // undefined, function, symbol: null in an array, left out of an object
+        if (frame.kind === ARRAY) this.emit(this.lead(frame, key) + 'null');
+        else if (frame.kind === ROOT) this.undefinedResult = true;
+    }
+  }
+
+  descend(frame, key, container) {
+    if (this.path.has(container)) throw new TypeError('Converting circular structure to JSON');
+    const isArray = Array.isArray(container);
+    const listed = this.rootKeys !== null && this.rootKeys.container === container ? this.rootKeys.keys : null;
+    const keys = isArray ? null : listed || Object.keys(container);
+    const length = isArray ? toLength(container.length) : keys.length;
+    this.path.add(container);
+    this.emit(this.lead(frame, key) + (isArray ? '[' : '{'));
+    this.stack.push(new Frame(isArray ? ARRAY : OBJECT, container, keys, length, this.msPerUnit, this.charsPerUnit));
+    // Listing a wide object's keys is one step of V8's (about 0.1-0.25 µs a key): the slice ends after it, so that
+    // no batch adds to that block.
+    if (length > LARGE_CONTAINER && keys !== null) this.endSlice = true;
+  }
+
+  close(frame) {
+    this.emit(frame.kind === ARRAY ? ']' : '}');
+    this.stack.pop();
+    this.path.delete(frame.container);
+  }
+
+  /** Escapes the next piece of a long string; escaping is per code point, so pieces must not split a pair. */
+  stringPiece(frame, deadline) {
+    const string = frame.container;
+    const chars = Math.max(MIN_STRING_PIECE, Math.min(Math.floor((deadline - now()) * this.stringCharsPerMs), this.charsLeft()));
+    let end = Math.min(frame.length, frame.index + chars);
+    const last = string.charCodeAt(end - 1);
+    if (end < frame.length && last >= 0xd800 && last <= 0xdbff) end--;
+    const started = now();
+    const piece = string.slice(frame.index, end);
+    // A piece with nothing to escape is its own text, a slice of the string rather than a copy. Plain ASCII is told
+    // in a third of the regular expression's time; the expression tells the others in about half the time that
+    // JSON.stringify takes to tell and copy.
+    const plain = knownPlainAscii(piece) || NOTHING_TO_ESCAPE.test(piece);
+    const text = plain ? piece : JSON.stringify(piece).slice(1, -1);
+    const ms = Math.max(now() - started, 0.001);
+    this.stringCharsPerMs = (this.stringCharsPerMs + (end - frame.index) / ms) / 2;
+    this.nativeCalls++;
+    this.emit(text);
+    frame.index = end;
+    if (end === frame.length) {
+      this.emit('"');
+      this.stack.pop();
+    }
+  }
+}
+
+Object.assign(Walker.prototype, batches);
+
+module.exports = { Walker };
