@@ -78,6 +78,7 @@ test('a run filtered to one tree family member prints its family\'s summary line
   }
   // The family's line: a ratio and a block for each approach but native, on its small document, then native's block.
   assert.match(stdout, /^## stringify, per family: /m);
-  assert.match(stdout, /^arrays, small leaves +(-  +\d+\.\d\dx +\d+\.\dms +){5}\d+\.\dms$/m);
+  // One space at least between cells: a slow run's three-digit ratio (101.32x on a loaded machine) fills its column.
+  assert.match(stdout, /^arrays, small leaves +(- +\d+\.\d\dx +\d+\.\dms +){5}\d+\.\dms$/m);
   assert.doesNotMatch(stdout, /^## parse/m);
 });
