@@ -32,6 +32,11 @@ class HeadDeadlineParser(handler: RequestHandler, config: HttpConfiguration, com
     /** Nanoseconds left to the head being received (0 or less: overdue); null while none is being received. */
     fun nanosLeft(): Long? = deadline?.let { it - System.nanoTime() }
 
+    /** Set once [timeOut] has refused a head: its 408 may still be on its way, written by one of Jetty's threads. */
+    @Volatile
+    var timedOut = false
+        private set
+
     override fun parseNext(buffer: ByteBuffer): Boolean {
         // The parser stays in a head state (START) while it skips blank lines before a request: those count too.
         if (deadline == null && timeoutNanos > 0 && buffer.hasRemaining() && inHeaderState()) deadline = System.nanoTime() + timeoutNanos
@@ -53,6 +58,7 @@ class HeadDeadlineParser(handler: RequestHandler, config: HttpConfiguration, com
      */
     fun timeOut(): Boolean {
         if (deadline == null || !inHeaderState()) return false
+        timedOut = true
         deadline = null
         badMessage(HttpException.RuntimeException(HttpStatus.REQUEST_TIMEOUT_408, "the request head did not arrive in time"))
         return true

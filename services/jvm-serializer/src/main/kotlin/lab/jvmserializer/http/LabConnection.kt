@@ -5,6 +5,7 @@ import org.eclipse.jetty.http.BadMessageException
 import org.eclipse.jetty.http.HttpCompliance
 import org.eclipse.jetty.http.HttpParser
 import org.eclipse.jetty.http.HttpVersion
+import org.eclipse.jetty.io.AbstractEndPoint
 import org.eclipse.jetty.io.Connection
 import org.eclipse.jetty.io.EndPoint
 import org.eclipse.jetty.server.Connector
@@ -90,6 +91,31 @@ class LabConnection(config: HttpConfiguration, connector: Connector, endPoint: E
     override fun onFillInterestedFailed(cause: Throwable) {
         if (cause is TimeoutException && headParser.timeOut()) return
         super.onFillInterestedFailed(cause)
+    }
+
+    /**
+     * Jetty 12.1's endpoint, at its idle timeout, fails the read interest (mid-head, [onFillInterestedFailed] answers
+     * 408) or a pending write; if there is neither and the connection reports no request being handled, it closes the
+     * connection without a word (AbstractEndPoint.onIdleExpired). Two moments of a head's deadline are like that, and
+     * the idle timeout cut to the deadline ([followHeadDeadline]) can be 1 ms, so on a loaded machine they were hit:
+     * - a read is running (it took the interest) and has not yet asked again or refused the head. The interest is
+     *   failed here if there is one; if not, the connection stays open: that read answers 408 once the deadline has
+     *   passed ([HeadDeadlineParser.parseNext]) or asks for more, and Jetty's rescheduled idle check comes back.
+     * - the head is refused and its 408 is being written by a pool thread (Jetty hands the refusal to one): not a
+     *   request Jetty counts as handled. The 408 gets the connector's idle timeout, as any response does; Jetty closes
+     *   the connection after it.
+     */
+    override fun onIdleExpired(timeout: TimeoutException): Boolean {
+        val readInterest = (endPoint as? AbstractEndPoint)?.fillInterest ?: return super.onIdleExpired(timeout)
+        if (headParser.nanosLeft() != null) {
+            readInterest.onFail(timeout)
+            return false
+        }
+        if (headParser.timedOut && !connector.isShutdown && endPoint.idleTimeout < connector.idleTimeout) {
+            endPoint.idleTimeout = connector.idleTimeout
+            return false
+        }
+        return super.onIdleExpired(timeout)
     }
 
     /** Jetty's HttpConnectionFactory, making [LabConnection]s (as its own newConnection, 12.1.x). */
