@@ -1,6 +1,7 @@
 'use strict';
 // The try suite (suites/try.json, "coverage": "stored document"): a user's document, stored with PUT /documents,
-// through every approach of the workloads of its kind (a JSON document: `stringify` and `parse`; a CSV one: `csv`)
+// through every approach of the workloads of its kind (a JSON document: `stringify` and `parse`, and the JVM's `serde`
+// through the approaches its /info lists as `documentApproaches`; a CSV one: `csv`)
 // of every service that took it, each under load with the probe beside it and every answer validated against the
 // reference the service took at upload (native for JSON, the reference parser's rows for CSV). Generated from each
 // service's /info as the smoke suite's coverage is (coverage.js), with the suite's `documentScenarios` settings. What
@@ -8,7 +9,7 @@
 const { PROBE } = require('./coverage');
 
 const DOCUMENT_COVERAGE = 'stored document';
-const WORKLOADS = { json: ['stringify', 'parse'], csv: ['csv'] };
+const WORKLOADS = { json: ['stringify', 'parse', 'serde'], csv: ['csv'] };
 // The service's own deadline on one run (its timeoutMs parameter) is the client's timeout less this: an approach that
 // can stop is interrupted there (a failed run, said so) before the client gives up on it, and stops using the CPU.
 const DEADLINE_MARGIN_MS = 2000;
@@ -22,12 +23,16 @@ function documentScenarios(name, info, { sha256, kind = 'json' }, settings) {
   const scenarios = [];
   if (!WORKLOADS[kind]) throw new Error(`a document of kind ${kind}: the try suite runs ${Object.keys(WORKLOADS).join(' and ')}`);
   for (const workload of WORKLOADS[kind].filter((w) => info.workloads && info.workloads[w])) {
-    for (const approach of info.workloads[workload].approaches) {
+    // A workload whose approaches do not all take a user's document lists those that do.
+    const { approaches, documentApproaches, params } = info.workloads[workload];
+    // The service's own deadline where the workload has one (the JVM's serde has none: a repetition cannot stop).
+    const deadline = !params || params.timeoutMs ? `&timeoutMs=${timeoutMs}` : '';
+    for (const approach of documentApproaches || approaches) {
       scenarios.push({
         name: `${name}-${workload}-${approach}`,
         target: name,
         method: 'GET',
-        path: `/run/${workload}?approach=${approach}&document=${sha256}&timeoutMs=${timeoutMs}`,
+        path: `/run/${workload}?approach=${approach}&document=${sha256}${deadline}`,
         expect: 'validated',
         probe: PROBE,
         connections: settings.connections,
