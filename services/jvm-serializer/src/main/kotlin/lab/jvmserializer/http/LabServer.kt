@@ -9,6 +9,8 @@ import org.eclipse.jetty.server.HttpConfiguration
 import org.eclipse.jetty.server.Server
 import org.eclipse.jetty.server.ServerConnector
 import org.eclipse.jetty.util.thread.QueuedThreadPool
+import lab.jvmserializer.DocumentSettings
+import java.util.concurrent.ThreadFactory
 import java.util.concurrent.TimeUnit
 
 /**
@@ -16,19 +18,25 @@ import java.util.concurrent.TimeUnit
  * without a thread per connection (the JDK's HttpServer read them on its executor's threads with no time limit, so six
  * clients that stalled mid-head left /healthz unanswered), a bounded pool for the handlers, and a graceful stop.
  */
-class LabServer(config: Config, workloads: List<Workload>, val metrics: LabMetrics = LabMetrics()) {
+class LabServer(
+    config: Config,
+    workloads: List<Workload>,
+    val metrics: LabMetrics = LabMetrics(),
+    documents: DocumentRoutes? = null,
+) {
     init {
         workloads.forEach { it.registerMetrics(metrics.registry) }
     }
 
-    private val handler = LabHandler(config, workloads, metrics)
+    private val handler = LabHandler(config, workloads, metrics, documents)
 
     // A fixed pool: HTTP_THREADS for requests plus Jetty's acceptor and selector. Reserved threads off: Jetty would
     // keep some pool threads parked for its own hand-offs, and then fewer than HTTP_THREADS could take requests. The
     // job queue is Jetty's default, unbounded as Jetty advises: it holds at most one task per connection waiting for a
     // thread, and a task refused by a full queue would drop its connection unanswered.
+    // Each thread with a deep stack: a user's document is read and written on it (DocumentSettings.STACK_BYTES).
     private val threads = QueuedThreadPool(config.httpThreads + JETTY_OWN_THREADS, config.httpThreads + JETTY_OWN_THREADS,
-        60_000, 0, null, null).apply { name = "http" }
+        60_000, 0, null, null, ThreadFactory { task -> Thread(null, task, "http", DocumentSettings.STACK_BYTES) }).apply { name = "http" }
 
     private val server = Server(threads).apply {
         errorHandler = JsonErrorHandler()
