@@ -20,6 +20,7 @@ import org.eclipse.jetty.http.HttpHeader
 import org.eclipse.jetty.io.Content
 import org.eclipse.jetty.server.Request
 import java.io.ByteArrayOutputStream
+import java.io.IOException
 import java.nio.ByteBuffer
 import java.nio.CharBuffer
 import java.nio.charset.CodingErrorAction
@@ -99,17 +100,24 @@ class DocumentRoutes(
         "approaches" to document.check.describeReadings(),
     )))
 
-    /** The body, refused with 413 as soon as it passes the cap (the rest unread, the connection closed). */
+    /**
+     * The body, refused with 413 as soon as it passes the cap (the rest unread, the connection closed), or with 408
+     * when it stops arriving: Jetty fails the blocked read once no byte came for the idle timeout, which frees the thread.
+     */
     private fun readBody(request: Request): ByteArray {
         val out = ByteArrayOutputStream()
         val buffer = ByteArray(1 shl 16)
-        Content.Source.asInputStream(request).use { input ->
-            while (true) {
-                val n = input.read(buffer)
-                if (n < 0) break
-                if (out.size() + n > settings.maxDocumentBytes) throw tooLarge()
-                out.write(buffer, 0, n)
+        try {
+            Content.Source.asInputStream(request).use { input ->
+                while (true) {
+                    val n = input.read(buffer)
+                    if (n < 0) break
+                    if (out.size() + n > settings.maxDocumentBytes) throw tooLarge()
+                    out.write(buffer, 0, n)
+                }
             }
+        } catch (e: IOException) {
+            throw HttpError(408, "the body stopped arriving: no byte of it for the idle timeout (IDLE_TIMEOUT_MS)", headers = CLOSE)
         }
         return out.toByteArray()
     }
