@@ -40,11 +40,13 @@ function lowest(rows, field) {
 /** Why the pick is the pick (or why there is none), in words with the figures. */
 function reasonOf(pick, fastest, shortest, blockMs, anyPassed) {
   if (!anyPassed) return 'every approach failed: nothing to pick';
-  if (!pick) return `no approach kept its longest block under ${blockMs} ms (the shortest: ${shortest ? `${shortest.approach}, ${shortest.longestBlockMs} ms` : 'unknown'})`;
+  const figure = (row) => (row.longestBlockFrom === PROBE_STAND_IN ? `${row.longestBlockMs} ms of probe p99, no event loop` : `${row.longestBlockMs} ms`);
+  if (!pick) return `no approach kept its longest block under ${blockMs} ms (the shortest: ${shortest ? `${shortest.approach}, ${figure(shortest)}` : 'unknown'})`;
   const block = pick.longestBlockFrom === PROBE_STAND_IN ? `no event loop: the probe's p99 ${pick.longestBlockMs} ms stands in for the longest block` : `longest block ${pick.longestBlockMs} ms`;
   const own = `${pick.runMeanMs} ms a run, ${block} < ${blockMs} ms`;
   if (pick === fastest) return `the fastest, and its longest block stays under ${blockMs} ms (${own})`;
-  return `the fastest whose longest block stays under ${blockMs} ms (${own}); ${fastest.approach} is faster (${fastest.runMeanMs} ms) but blocked ${fastest.longestBlockMs === null ? 'for an unknown time' : `for ${fastest.longestBlockMs} ms`}`;
+  const over = fastest.longestBlockMs === null ? 'blocked for an unknown time' : fastest.longestBlockFrom === PROBE_STAND_IN ? `its probe p99 was ${fastest.longestBlockMs} ms` : `blocked for ${fastest.longestBlockMs} ms`;
+  return `the fastest whose longest block stays under ${blockMs} ms (${own}); ${fastest.approach} is faster (${fastest.runMeanMs} ms) but ${over}`;
 }
 
 /**

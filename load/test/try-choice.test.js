@@ -92,6 +92,9 @@ test('a runtime without an event loop (the JVM) is judged by the probe p99 besid
   const [jvm, node] = groups;
   assert.strictEqual(jvm.pick, 'jackson', 'json is faster but its probe p99 is over the limit; jackson-cbor has no probe figure');
   assert.match(jvm.reason, /no event loop: the probe's p99 4 ms stands in for the longest block < 10 ms/);
+  assert.match(jvm.reason, /json is faster \(3 ms\) but its probe p99 was 14 ms$/);
+  const none = chooseApproaches(summaries.slice(0, 1), 10, infos).groups[0];
+  assert.match(none.reason, /the shortest: json, 14 ms of probe p99, no event loop/);
   assert.deepStrictEqual(jvm.rows.map((r) => r.longestBlockFrom), ['probe p99 (no event loop)', 'probe p99 (no event loop)', null]);
   assert.strictEqual(node.pick, null, 'a Node service with no block figure gets no stand-in: its event loop could have blocked');
   assert.strictEqual(chooseApproaches(summaries, 10).groups[0].pick, null, 'without the /infos nothing says the JVM has no event loop');
