@@ -13,8 +13,11 @@ import kotlinx.serialization.json.put
  */
 class Reading(val canonicalSha256: String?, val departs: Boolean, val error: String?)
 
-/** A topic where runtimes disagree, as PUT /documents reports it: the first instance, how many, what happens here. */
-class Finding(val topic: String, val path: String, val count: Int, val detail: String) {
+/**
+ * A topic where runtimes disagree, as PUT /documents reports it: the first instance, how many, what happens here;
+ * [changedBy]: the approaches that did not keep the instance as the document has it (not reported: the detail says it).
+ */
+class Finding(val topic: String, val path: String, val count: Int, val detail: String, val changedBy: Set<String> = emptySet()) {
     fun toJson() = buildJsonObject {
         put("topic", topic)
         put("path", path)
@@ -26,8 +29,8 @@ class Finding(val topic: String, val path: String, val count: Int, val detail: S
 /**
  * What every run on a document is checked against, made at upload: the canonical form's sha256 ([reference]), each
  * approach's reading, and the findings. A run is validated when its text's canonical form equals its approach's
- * reading, and that reading either is the document's canonical form or departs from it only on a document with
- * findings (which say what this runtime changes); a reading that departs on a document without one is unexplained,
+ * reading, and that reading either is the document's canonical form or departs from it where a finding shows this
+ * approach changing the finding's instance ([explains]); a reading that departs with no such finding is unexplained,
  * and every run of that approach fails.
  */
 class DocumentCheck(
@@ -36,13 +39,19 @@ class DocumentCheck(
     val findings: List<Finding>,
     val readings: Map<String, Reading>,
 ) {
+    /** The findings whose instance [approach] changed: what explains its reading's departure. */
+    fun findingsOf(approach: String): List<Finding> = findings.filter { approach in it.changedBy }
+
+    /** Whether [approach]'s reading is the document's, or departs where a finding shows it changing an instance. */
+    fun explains(approach: String): Boolean = readings[approach]?.departs != true || findingsOf(approach).isNotEmpty()
+
     /** PUT /documents' `approaches`: per document approach, `same`, `departs` (with the topics) or `fails` (why). */
-    fun describeReadings(): JsonObject = JsonObject(readings.mapValues { (_, r) ->
+    fun describeReadings(): JsonObject = JsonObject(readings.mapValues { (name, r) ->
         buildJsonObject {
             when {
                 r.error != null -> { put("reading", "fails"); put("error", r.error) }
-                r.departs && findings.isEmpty() -> put("reading", "departs without a finding: its runs fail")
-                r.departs -> { put("reading", "departs"); put("findings", JsonArray(findings.map { JsonPrimitive(it.topic) })) }
+                !explains(name) -> put("reading", "departs without a finding: its runs fail")
+                r.departs -> { put("reading", "departs"); put("findings", JsonArray(findingsOf(name).map { JsonPrimitive(it.topic) })) }
                 else -> put("reading", "same")
             }
         }
@@ -65,7 +74,8 @@ class DocumentCheck(
                 }
             }
             val findings = scan.topics.map { (topic, instance) ->
-                Finding(topic, instance.path, instance.count, FindingDetails.of(topic, instance.token, approaches))
+                val outcome = FindingDetails.of(topic, instance.token, approaches)
+                Finding(topic, instance.path, instance.count, outcome.detail, outcome.changedBy)
             }
             return DocumentCheck(scan.depth, reference, findings, readings)
         }

@@ -44,8 +44,8 @@ class DocumentRuns(val store: DocumentStore, val approaches: Map<String, Documen
                 trips += trip
                 canonical += DocumentCheck.canonicalSha256(trip.text)
             }
-            // A reading that departs is accepted only where the document has findings that say why.
-            val explained = !reading.departs || check.findings.isNotEmpty()
+            // A reading that departs is accepted only where a finding shows this approach changing its instance.
+            val explained = check.explains(approachName)
             val valid = canonical.map { explained && it == reading.canonicalSha256 }
             val shown = valid.indexOf(false).takeIf { it >= 0 } ?: 0
             val wire = digestOf(trips[shown].wire)
@@ -57,7 +57,7 @@ class DocumentRuns(val store: DocumentStore, val approaches: Map<String, Documen
                 "stats" to kotlinx.serialization.json.JsonObject(mapOf("serialize" to serialize.toJson(), "deserialize" to deserialize.toJson())),
                 "textSha256" to JsonPrimitive(canonical[shown]),
             )
-            if (reading.departs) extra["findings"] = JsonArray(check.findings.map { it.toJson() })
+            if (reading.departs) extra["findings"] = JsonArray(check.findingsOf(approachName).map { it.toJson() })
             return RunResult(
                 ms = nanosToMs(trips.map { it.serializeNanos + it.deserializeNanos }.average()),
                 bytes = wire.bytes,

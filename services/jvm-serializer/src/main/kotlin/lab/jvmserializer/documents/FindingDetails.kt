@@ -7,25 +7,35 @@ package lab.jvmserializer.documents
  * together. Library upgrades change these answers, and the answers follow.
  */
 object FindingDetails {
-    fun of(topic: String, token: String, approaches: Map<String, DocumentApproach<*, *>>): String {
+    /** The detail in words, and the approaches that changed the instance (wrote it otherwise, or refused it). */
+    class Outcome(val detail: String, val changedBy: Set<String>)
+
+    fun of(topic: String, token: String, approaches: Map<String, DocumentApproach<*, *>>): Outcome {
         val probe = when (topic) {
             JsonScan.DUPLICATE_KEY -> "{$token:1,$token:2}"
             JsonScan.LONE_SURROGATE -> "[\"$token\"]"
             else -> "[$token]"
         }
         val outcomes = LinkedHashMap<String, MutableList<String>>()
+        val changedBy = HashSet<String>()
         for ((name, approach) in approaches) {
             val outcome = try {
                 val written = String(approach.reading(probe), Charsets.UTF_8)
-                "write ${shorten(written)}${meaning(topic, written, token)}"
+                val meaning = meaning(topic, written, token)
+                if (meaning !in KEPT) changedBy += name
+                "write ${shorten(written)}$meaning"
             } catch (e: Exception) {
+                changedBy += name
                 "refuse it (${DocumentCheck.whyNot(e)})"
             }
             outcomes.getOrPut(outcome) { ArrayList() } += name
         }
         val said = outcomes.entries.joinToString("; ") { (outcome, names) -> "${names.joinToString(", ")} $outcome" }
-        return "${shorten(probe)} read and written back here: $said"
+        return Outcome("${shorten(probe)} read and written back here: $said", changedBy)
     }
+
+    // What leaves the instance as the document has it: an approach that did this departs for another reason.
+    private val KEPT = setOf(" (as written)", " (kept, escaped)", " (both kept)")
 
     /** Plain words for what the written text means, where the text alone does not say it. */
     private fun meaning(topic: String, written: String, token: String): String = when (topic) {
