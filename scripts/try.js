@@ -1,12 +1,13 @@
 'use strict';
 // `make try FILE=doc.json`: your own JSON document through every stringify and parse approach of the services that keep
-// documents (their manifests' `documents: true`: node14-fibers, node-async, and wasm-runner, whose transfer approaches
-// carry it across the JS/WASM boundary), each under load with the probe beside it and every answer validated against
-// native (wasm-runner's against its C++ tree too), then the approach to pick per service and workload: the fastest
-// whose longest event-loop block stays under TRY_BLOCK_MS (load/src/try-choice.js). `make try FILE=x.csv` does the same
-// with a CSV file through every approach of node-async's csv workload, validated against the reference parser's rows
-// (csv-parsers/user-document.js). The kind is the file's extension (.json, .csv), else its content (JSON if it starts
-// with `{` or `[`, else CSV).
+// documents (their manifests' `documents: true`: node14-fibers, node-async, wasm-runner, whose transfer approaches
+// carry it across the JS/WASM boundary, and jvm-serializer, whose serde runs it through its documentApproaches, started
+// natively as `make native` starts it), each under load with the probe beside it and every answer validated against
+// the service's reference (native's; wasm-runner's C++ tree too), then the approach to pick per service and workload:
+// the fastest whose longest event-loop block stays under TRY_BLOCK_MS (load/src/try-choice.js; the JVM, without an
+// event loop, by the probe's p99 instead). `make try FILE=x.csv` does the same with a CSV file through every approach
+// of node-async's csv workload, validated against the reference parser's rows (csv-parsers/user-document.js). The kind
+// is the file's extension (.json, .csv), else its content (JSON if it starts with `{` or `[`, else CSV).
 //
 // It starts a native lab of its own (only those services, the load driver and Prometheus, on ports shifted by
 // TRY_PORT_OFFSET, so a running `make native` is left alone), hands the document to the driver (PUT /documents, which

@@ -241,7 +241,7 @@ function createRunner({ config, metrics, log, documents }) {
     };
     // What a try run tells its user (try-choice.js), kept with the run: report.html reads it from the scenarios again.
     if (meta.try) {
-      end.choice = chooseApproaches(status.completed, meta.try.blockMs);
+      end.choice = chooseApproaches(status.completed, meta.try.blockMs, meta.targets);
       status.choice = end.choice;
     }
     writeJson(run.dir, RUN_FILE, Object.assign(meta, end));

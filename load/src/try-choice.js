@@ -5,12 +5,18 @@
 // runs' own (summary.js says why), with the server's worst second of lag max beside it. Read from the scenarios'
 // summaries (summary.js), so the driver at the end of the run, `make try` and report.html say the same. An approach
 // that failed (an error, a refusal, an answer not validated, stopped) is listed as failed and never chosen; nor is one
-// whose longest block is unknown.
+// whose longest block is unknown. A runtime without an event loop (the JVM: each request on a thread of its own) has
+// no block to report, so the probe's p99 beside its runs stands in for it, said so in the row and the reason: it is
+// what the service's other clients felt while the runs ran, the thing the limit guards.
 
 const DEFAULT_BLOCK_MS = 10;
+// /info runtime names of the services whose runs block no event loop.
+const NO_EVENT_LOOP = new Set(['jvm']);
+const PROBE_STAND_IN = 'probe p99 (no event loop)';
 
-/** The row of one scenario: its approach and the figures the choice is made on. */
-function rowOf(summary) {
+/** The row of one scenario: its approach and the figures the choice is made on; loopless: its runtime has no event loop. */
+function rowOf(summary, loopless) {
+  const standIn = loopless && (summary.longestBlockMs === null || summary.longestBlockMs === undefined) && typeof summary.probeP99Ms === 'number';
   return {
     approach: summary.approach,
     scenario: summary.name,
@@ -19,8 +25,8 @@ function rowOf(summary) {
     runMeanMs: summary.runMeanMs,
     requestsPerSecond: summary.requestsPerSecond,
     probeP99Ms: summary.probeP99Ms,
-    longestBlockMs: summary.longestBlockMs,
-    longestBlockFrom: summary.longestBlockFrom,
+    longestBlockMs: standIn ? summary.probeP99Ms : summary.longestBlockMs,
+    longestBlockFrom: standIn ? PROBE_STAND_IN : summary.longestBlockFrom,
     serverLagMaxMs: summary.serverLagMaxMs === undefined ? null : summary.serverLagMaxMs,
     problems: summary.passed ? [] : summary.problems.length ? summary.problems : ['no validated run'],
   };
@@ -34,23 +40,27 @@ function lowest(rows, field) {
 /** Why the pick is the pick (or why there is none), in words with the figures. */
 function reasonOf(pick, fastest, shortest, blockMs, anyPassed) {
   if (!anyPassed) return 'every approach failed: nothing to pick';
-  if (!pick) return `no approach kept its longest block under ${blockMs} ms (the shortest: ${shortest ? `${shortest.approach}, ${shortest.longestBlockMs} ms` : 'unknown'})`;
-  const own = `${pick.runMeanMs} ms a run, longest block ${pick.longestBlockMs} ms < ${blockMs} ms`;
+  const figure = (row) => (row.longestBlockFrom === PROBE_STAND_IN ? `${row.longestBlockMs} ms of probe p99, no event loop` : `${row.longestBlockMs} ms`);
+  if (!pick) return `no approach kept its longest block under ${blockMs} ms (the shortest: ${shortest ? `${shortest.approach}, ${figure(shortest)}` : 'unknown'})`;
+  const block = pick.longestBlockFrom === PROBE_STAND_IN ? `no event loop: the probe's p99 ${pick.longestBlockMs} ms stands in for the longest block` : `longest block ${pick.longestBlockMs} ms`;
+  const own = `${pick.runMeanMs} ms a run, ${block} < ${blockMs} ms`;
   if (pick === fastest) return `the fastest, and its longest block stays under ${blockMs} ms (${own})`;
-  return `the fastest whose longest block stays under ${blockMs} ms (${own}); ${fastest.approach} is faster (${fastest.runMeanMs} ms) but blocked ${fastest.longestBlockMs === null ? 'for an unknown time' : `for ${fastest.longestBlockMs} ms`}`;
+  const over = fastest.longestBlockMs === null ? 'blocked for an unknown time' : fastest.longestBlockFrom === PROBE_STAND_IN ? `its probe p99 was ${fastest.longestBlockMs} ms` : `blocked for ${fastest.longestBlockMs} ms`;
+  return `the fastest whose longest block stays under ${blockMs} ms (${own}); ${fastest.approach} is faster (${fastest.runMeanMs} ms) but ${over}`;
 }
 
 /**
- * summaries: the run's scenario summaries (only /run scenarios count); blockMs: the longest block the user accepts.
- * Returns {blockMs, groups: [{target, workload, rows, fastest, lowestProbe, shortestBlock, pick, reason}]}, each of
+ * summaries: the run's scenario summaries (only /run scenarios count); blockMs: the longest block the user accepts;
+ * infos: the targets' /info by name (a runtime without an event loop gets the probe's stand-in). Returns {blockMs, groups: [{target, workload, rows, fastest, lowestProbe, shortestBlock, pick, reason}]}, each of
  * fastest.. pick an approach's name or null.
  */
-function chooseApproaches(summaries, blockMs = DEFAULT_BLOCK_MS) {
+function chooseApproaches(summaries, blockMs = DEFAULT_BLOCK_MS, infos = {}) {
+  const loopless = (target) => Boolean(infos[target] && infos[target].runtime && NO_EVENT_LOOP.has(infos[target].runtime.name));
   const groups = new Map();
   for (const summary of summaries.filter((s) => s.workload && s.approach)) {
     const key = `${summary.target}\u0000${summary.workload}`;
     if (!groups.has(key)) groups.set(key, { target: summary.target, workload: summary.workload, rows: [] });
-    groups.get(key).rows.push(rowOf(summary));
+    groups.get(key).rows.push(rowOf(summary, loopless(summary.target)));
   }
   return {
     blockMs,

@@ -1,7 +1,7 @@
 'use strict';
 // The try suite (suites/try.json, "coverage": "stored document"): a user's document, stored with PUT /documents,
-// through every approach of the workloads of its kind (a JSON document: `stringify`, `parse` and wasm-runner's
-// `transfer`; a CSV one: `csv`) of every service that took it (where a workload's /info entry has
+// through every approach of the workloads of its kind (a JSON document: `stringify`, `parse`, wasm-runner's `transfer`
+// and the JVM's `serde`; a CSV one: `csv`) of every service that took it (where a workload's /info entry has
 // `documentApproaches`, only those), each under load with the probe beside it and every answer validated against the
 // reference the service took at upload (native for JSON, the reference parser's rows for CSV). Generated from each
 // service's /info as the smoke suite's coverage is (coverage.js), with the suite's `documentScenarios` settings. What
@@ -9,7 +9,7 @@
 const { PROBE } = require('./coverage');
 
 const DOCUMENT_COVERAGE = 'stored document';
-const WORKLOADS = { json: ['stringify', 'parse', 'transfer'], csv: ['csv'] };
+const WORKLOADS = { json: ['stringify', 'parse', 'transfer', 'serde'], csv: ['csv'] };
 // The service's own deadline on one run (its timeoutMs parameter) is the client's timeout less this: an approach that
 // can stop is interrupted there (a failed run, said so) before the client gives up on it, and stops using the CPU.
 const DEADLINE_MARGIN_MS = 2000;
@@ -24,8 +24,10 @@ function documentScenarios(name, info, { sha256, kind = 'json' }, settings) {
   if (!WORKLOADS[kind]) throw new Error(`a document of kind ${kind}: the try suite runs ${Object.keys(WORKLOADS).join(' and ')}`);
   for (const workload of WORKLOADS[kind].filter((w) => info.workloads && info.workloads[w])) {
     const entry = info.workloads[workload];
-    // A workload with a deadline of its own gets one (transfer has none: its client's timeout ends it).
+    // A workload with a deadline of its own gets one (transfer and the JVM's serde have none: their client's timeout
+    // ends them).
     const deadline = entry.params && entry.params.timeoutMs ? `&timeoutMs=${timeoutMs}` : '';
+    // A workload whose approaches do not all take a user's document lists those that do.
     for (const approach of entry.documentApproaches || entry.approaches) {
       scenarios.push({
         name: `${name}-${workload}-${approach}`,

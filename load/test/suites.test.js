@@ -177,6 +177,15 @@ test("a stored JSON document runs through wasm-runner's transfer too, without a 
   checkScenarios('try', made.scenarios, { 'wasm-runner': 'http://a:1', some: 'http://b:2' });
 });
 
+test("the JVM's serde runs a stored JSON document through its documentApproaches, without a deadline it has no parameter for", () => {
+  const jvm = { workloads: { serde: { approaches: ['json', 'cbor', 'jackson'], documentApproaches: ['json', 'jackson'], params: { size: {}, document: {} } } } };
+  const sha = 'b'.repeat(64);
+  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 }, scenarios: [] };
+  const made = withDocument(suite, { 'jvm-serializer': jvm }, { 'jvm-serializer': { stored: true } }, { sha256: sha, kind: 'json' }, 0);
+  assert.deepStrictEqual(made.scenarios.map((s) => s.path), [`/run/serde?approach=json&document=${sha}`, `/run/serde?approach=jackson&document=${sha}`]);
+  checkScenarios('try', made.scenarios, { 'jvm-serializer': 'http://j:3' });
+});
+
 test('a stored CSV document gets a scenario per csv approach of each service that stored it, and no JSON workload', () => {
   const info = { workloads: { stringify: { approaches: ['native'], params: DEADLINE }, parse: { approaches: ['native'], params: DEADLINE }, csv: { approaches: ['memory', 'async', 'csv-parse', 'fast'], params: DEADLINE } } };
   const fibers = { workloads: { stringify: { approaches: ['native'], params: DEADLINE }, parse: { approaches: ['native'], params: DEADLINE } } };

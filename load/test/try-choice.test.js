@@ -79,3 +79,23 @@ test('no pick when every approach failed or none stays under the limit, and one 
   assert.strictEqual(groups[1].reason, 'every approach failed: nothing to pick');
   assert.match(groups[2].reason, /the shortest: unknown/, 'a block nobody measured is never under the limit');
 });
+
+test('a runtime without an event loop (the JVM) is judged by the probe p99 beside its runs, and the reason says so', () => {
+  const infos = { 'jvm-serializer': { runtime: { name: 'jvm' } }, 'node-async': { runtime: { name: 'node' } } };
+  const summaries = [
+    recorded('jvm-serializer', 'serde', 'json', { runMeanMs: 3, probeP99Ms: 14, longestBlockMs: null, longestBlockFrom: null }),
+    recorded('jvm-serializer', 'serde', 'jackson', { runMeanMs: 5, probeP99Ms: 4, longestBlockMs: null, longestBlockFrom: null }),
+    recorded('jvm-serializer', 'serde', 'jackson-cbor', { runMeanMs: 4, probeP99Ms: null, longestBlockMs: null, longestBlockFrom: null }),
+    recorded('node-async', 'parse', 'native', { runMeanMs: 3, probeP99Ms: 2, longestBlockMs: null, longestBlockFrom: null }),
+  ];
+  const { groups } = chooseApproaches(summaries, 10, infos);
+  const [jvm, node] = groups;
+  assert.strictEqual(jvm.pick, 'jackson', 'json is faster but its probe p99 is over the limit; jackson-cbor has no probe figure');
+  assert.match(jvm.reason, /no event loop: the probe's p99 4 ms stands in for the longest block < 10 ms/);
+  assert.match(jvm.reason, /json is faster \(3 ms\) but its probe p99 was 14 ms$/);
+  const none = chooseApproaches(summaries.slice(0, 1), 10, infos).groups[0];
+  assert.match(none.reason, /the shortest: json, 14 ms of probe p99, no event loop/);
+  assert.deepStrictEqual(jvm.rows.map((r) => r.longestBlockFrom), ['probe p99 (no event loop)', 'probe p99 (no event loop)', null]);
+  assert.strictEqual(node.pick, null, 'a Node service with no block figure gets no stand-in: its event loop could have blocked');
+  assert.strictEqual(chooseApproaches(summaries, 10).groups[0].pick, null, 'without the /infos nothing says the JVM has no event loop');
+});

@@ -102,7 +102,7 @@ function buildModel({ runId, run, scenarios }) {
   const model = { header: headerOf(runId, run), ranking: rankingOf(sections), unranked: sections.filter((x) => !x.workload), sections, choice: null, document: null };
   if (run && run.try) {
     model.document = run.try;
-    model.choice = chooseApproaches(scenarios.map((file) => summarize(Object.assign({ flags: [], thresholds: [] }, file))), run.try.blockMs);
+    model.choice = chooseApproaches(scenarios.map((file) => summarize(Object.assign({ flags: [], thresholds: [] }, file))), run.try.blockMs, run.targets || {});
   }
   return model;
 }

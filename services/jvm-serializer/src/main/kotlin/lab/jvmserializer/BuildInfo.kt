@@ -20,7 +20,8 @@ object BuildInfo {
         }
     }
 
-    fun info(workloads: List<Workload>): JsonObject = buildJsonObject {
+    /** [documents]: the caps of users' documents, where the service keeps them (CONTRACT.md, "Users' documents"). */
+    fun info(workloads: List<Workload>, documents: JsonObject? = null): JsonObject = buildJsonObject {
         put("service", Config.SERVICE_NAME)
         put("runtime", buildJsonObject {
             put("name", "jvm")
@@ -33,5 +34,6 @@ object BuildInfo {
         put("restarts", System.getenv("LAB_RESTARTS")?.toIntOrNull() ?: 0) // `make native` starts a crashed service again
         put("libraries", JsonObject(libraries().mapValues { JsonPrimitive(it.value) }))
         put("workloads", JsonObject(workloads.associate { it.name to it.describe() }))
+        if (documents != null) put("documents", documents)
     }
 }

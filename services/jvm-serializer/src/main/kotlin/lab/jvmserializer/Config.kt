@@ -19,8 +19,9 @@ data class Config(
     val headersTimeoutMs: Long = 10_000,
     /**
      * The whole request, head and body, must arrive within this long (the Node services' REQUEST_TIMEOUT_MS; 0: no
-     * limit). No route here reads a body, and Jetty does not wait for an unread one (it answers, then closes the
-     * connection), so what this bounds is the head, with [headersTimeoutMs]: a head gets [headTimeoutMs].
+     * limit). What this bounds is the head, with [headersTimeoutMs]: a head gets [headTimeoutMs]. The one body read
+     * (PUT /documents) fails instead when no byte of it arrives for [idleTimeoutMs]; an unread one Jetty does not wait
+     * for (it answers, then closes the connection).
      */
     val requestTimeoutMs: Long = 60_000,
     /** /run requests executing at once; more get 503 (as in the Node services). */
@@ -41,6 +42,10 @@ data class Config(
      * a hand-off costs more than it saves: measured on 2 cores (README, "json-multithreaded").
      */
     val serdeParallelMinObjects: Int = 64,
+    /** Users' documents (PUT /documents): the store's caps and the largest and deepest document taken. */
+    val documents: DocumentSettings = DocumentSettings(),
+    /** Names the service is reached by beside IP addresses and localhost (LAB_HOST_NAMES, with its own name). */
+    val hostNames: List<String> = listOf(SERVICE_NAME),
 ) {
     /** The time a request head gets from its first byte: the shorter of the two timeouts that are set; 0: no limit. */
     val headTimeoutMs: Long get() = listOf(headersTimeoutMs, requestTimeoutMs).filter { it > 0 }.minOrNull() ?: 0
@@ -71,11 +76,40 @@ data class Config(
                 shutdownTimeoutMs = int("SHUTDOWN_TIMEOUT_MS", defaults.shutdownTimeoutMs.toInt(), 0).toLong(),
                 serdeThreads = int("SERDE_THREADS", defaults.serdeThreads, 1),
                 serdeParallelMinObjects = int("SERDE_PARALLEL_MIN_OBJECTS", defaults.serdeParallelMinObjects, 1),
+                documents = DocumentSettings(
+                    maxCount = int("DOCUMENTS_MAX_COUNT", defaults.documents.maxCount, 1),
+                    maxBytes = int("DOCUMENTS_MAX_BYTES", defaults.documents.maxBytes, 1),
+                    maxDocumentBytes = int("DOCUMENT_MAX_BYTES", defaults.documents.maxDocumentBytes, 1),
+                    maxDepth = int("DOCUMENT_MAX_DEPTH", defaults.documents.maxDepth, 1),
+                ),
+                hostNames = listOf(SERVICE_NAME) + (value("LAB_HOST_NAMES") ?: "").split(',').map(String::trim).filter(String::isNotEmpty),
             ).also {
                 require(it.httpThreads > it.maxConcurrentRuns) {
                     "HTTP_THREADS (${it.httpThreads}) must exceed MAX_CONCURRENT_RUNS (${it.maxConcurrentRuns}) so /healthz stays answered"
                 }
             }
         }
+    }
+}
+
+/**
+ * The caps of users' documents, under the Node services' names and defaults (node-kit/document-store.js'
+ * documentSettings). Every document approach runs at [maxDepth] (tested at it) because the threads that run them have
+ * [STACK_BYTES] of stack. Byte caps are Ints: a JVM String or array holds at most 2^31 - 1 characters anyway.
+ */
+data class DocumentSettings(
+    val maxCount: Int = 8,
+    val maxBytes: Int = 64 * 1024 * 1024,
+    val maxDocumentBytes: Int = 64 * 1024 * 1024,
+    val maxDepth: Int = 2000,
+) {
+    companion object {
+        /**
+         * The stack of the threads that read and write users' documents (Jetty's request threads, the serde pool's).
+         * kotlinx writes a JsonElement recursively, about 1.4 KB of stack per level of objects before the JIT has
+         * compiled it: on the JVM's default 1 MB stack a cold service overflowed at 700 levels. 16 MB takes the
+         * Node services' 2000 with room to spare; it is address space, committed only as deep as a thread goes.
+         */
+        const val STACK_BYTES = 16L shl 20
     }
 }

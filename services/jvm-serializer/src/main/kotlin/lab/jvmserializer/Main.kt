@@ -1,6 +1,9 @@
 package lab.jvmserializer
 
+import lab.jvmserializer.documents.DocumentStore
+import lab.jvmserializer.http.DocumentRoutes
 import lab.jvmserializer.http.LabServer
+import lab.jvmserializer.http.SameSite
 import lab.jvmserializer.payloads.Vectors
 import lab.jvmserializer.serde.ObjectsInputs
 import lab.jvmserializer.serde.SerdeWorkload
@@ -16,8 +19,9 @@ fun main() {
         System.err.println("[${Config.SERVICE_NAME}] bad setting: ${e.message}")
         exitProcess(2)
     }
-    val workloads = listOf(SerdeWorkload(ObjectsInputs(Vectors.fromClasspath(), config.inputCacheObjects), config))
-    val server = LabServer(config, workloads)
+    val store = DocumentStore(config.documents.maxCount, config.documents.maxBytes)
+    val serde = SerdeWorkload(ObjectsInputs(Vectors.fromClasspath(), config.inputCacheObjects), config, store)
+    val server = LabServer(config, listOf(serde), documents = DocumentRoutes(store, config.documents, serde.documentApproaches, SameSite(config.hostNames)))
     val port = server.start()
     log("listening on ${config.host}:$port (max heap ${Runtime.getRuntime().maxMemory() / (1 shl 20)} MiB, " +
         "${Runtime.getRuntime().availableProcessors()} CPUs, serde pool ${config.serdeThreads} threads)")

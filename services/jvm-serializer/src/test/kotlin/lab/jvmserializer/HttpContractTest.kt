@@ -106,7 +106,7 @@ class HttpContractTest {
             "/run/serde?size=99999999999999999999 | size    | {\"min\":1,\"max\":100000}",
             "/run/serde?seed=-1                  | seed     | {\"min\":0,\"max\":2147483647}",
             "/run/serde?seed=2147483648          | seed     | {\"min\":0,\"max\":2147483647}",
-            "/run/serde?document=records         | document | [\"objects\"]",
+            "/run/serde?document=records         | document | {\"values\":[\"objects\"],\"pattern\":\"[0-9a-f]{64}\"}",
             "/run/serde?size=1&size=2            | size     | {\"default\":1000,\"min\":1,\"max\":100000}",
         ],
     )

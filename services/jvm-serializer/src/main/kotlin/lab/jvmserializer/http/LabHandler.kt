@@ -17,8 +17,13 @@ import org.eclipse.jetty.util.Callback
  * route, then the route's own), one JSON answer, and its timing under a closed set of labels. Blocking on purpose: a
  * run computes on the thread that handles it, and [RunRoute] caps how many do.
  */
-class LabHandler(config: Config, workloads: List<Workload>, private val metrics: LabMetrics) : Handler.Abstract() {
-    private val info = BuildInfo.info(workloads)
+class LabHandler(
+    config: Config,
+    workloads: List<Workload>,
+    private val metrics: LabMetrics,
+    documents: DocumentRoutes? = null,
+) : Handler.Abstract() {
+    private val info = BuildInfo.info(workloads, documents?.describe())
     private val runRoute = RunRoute(workloads, metrics, config.maxConcurrentRuns, config.runBudget)
 
     /** Requests being handled or written, so a graceful stop knows when the last one is done. */
@@ -27,12 +32,16 @@ class LabHandler(config: Config, workloads: List<Workload>, private val metrics:
     @Volatile
     var shuttingDown = false
 
-    // GET only, HEAD included (405), as in every runtime of the lab: a run is never started by HEAD.
+    // GET only, HEAD included (405), as in every runtime of the lab: a run is never started by HEAD. PUT adds a
+    // document, where the service keeps them.
     private val routes = Routes(listOf(
         Route("/healthz", GET, queryChecked { healthz() }),
         Route("/metrics", GET, queryChecked { Answer(200, LabMetrics.CONTENT_TYPE, metrics.exposition()) }),
         Route("/info", GET, queryChecked { Answer.json(200, info) }),
-        Route("/run/:workload", GET) { params, target -> runRoute.handle(params.getValue("workload"), target) },
+        Route("/run/:workload", GET) { params, target, _ -> runRoute.handle(params.getValue("workload"), target) },
+    ) + listOfNotNull(
+        documents?.let { d -> Route("/documents", GET) { _, target, request -> target.queryParameters(); d.list(request) } },
+        documents?.let { d -> Route("/documents", PUT) { _, target, request -> target.queryParameters(); d.put(request) } },
     ))
 
 
@@ -73,8 +82,9 @@ class LabHandler(config: Config, workloads: List<Workload>, private val metrics:
             route = matched.route.pattern
             // A run reads and writes nothing while it computes, and Jetty's documented default for an idle timeout
             // then is to fail the request: decline it. A write pending to a client that does not read is still cut.
-            request.addIdleTimeoutListener { false }
-            matched.route.answer(matched.params, target) to route
+            // A request with a body (PUT /documents) keeps the default: a body that stops arriving fails its read.
+            if (request.method != "PUT") request.addIdleTimeoutListener { false }
+            matched.route.answer(matched.params, target, request) to route
         } catch (e: HttpError) {
             Answer.of(e) to route
         } catch (e: Exception) {
@@ -89,9 +99,10 @@ class LabHandler(config: Config, workloads: List<Workload>, private val metrics:
 
     private companion object {
         val GET = listOf("GET")
+        val PUT = listOf("PUT")
 
         /** Row 7 holds for every route's query, read or not; /run checks it itself, after its workload (row 6). */
-        fun queryChecked(answer: () -> Answer): (Map<String, String>, RequestTarget) -> Answer = { _, target ->
+        fun queryChecked(answer: () -> Answer): (Map<String, String>, RequestTarget, Request) -> Answer = { _, target, _ ->
             target.queryParameters()
             answer()
         }

@@ -8,6 +8,7 @@ import org.eclipse.jetty.http.UriCompliance
 import org.eclipse.jetty.server.HttpConfiguration
 import org.eclipse.jetty.server.Server
 import org.eclipse.jetty.server.ServerConnector
+import lab.jvmserializer.DocumentSettings
 import java.util.concurrent.TimeUnit
 
 /**
@@ -15,19 +16,25 @@ import java.util.concurrent.TimeUnit
  * without a thread per connection (the JDK's HttpServer read them on its executor's threads with no time limit, so six
  * clients that stalled mid-head left /healthz unanswered), a bounded pool for the handlers, and a graceful stop.
  */
-class LabServer(config: Config, workloads: List<Workload>, val metrics: LabMetrics = LabMetrics()) {
+class LabServer(
+    config: Config,
+    workloads: List<Workload>,
+    val metrics: LabMetrics = LabMetrics(),
+    documents: DocumentRoutes? = null,
+) {
     init {
         workloads.forEach { it.registerMetrics(metrics.registry) }
     }
 
-    private val handler = LabHandler(config, workloads, metrics)
+    private val handler = LabHandler(config, workloads, metrics, documents)
 
     // A fixed pool: HTTP_THREADS for requests plus Jetty's acceptor and selector. Reserved threads off: Jetty would
     // keep some pool threads parked for its own hand-offs, and then fewer than HTTP_THREADS could take requests. The
     // job queue is Jetty's default, unbounded as Jetty advises: it holds at most one task per connection waiting for a
     // thread, and a task refused by a full queue would drop its connection unanswered.
-    // Each job's wait for a thread is timed (ThreadWaitPool): the JVM's stand-in for the event-loop lag.
-    private val threads = ThreadWaitPool(config.httpThreads + JETTY_OWN_THREADS, metrics).apply { name = "http" }
+    // Each job's wait for a thread is timed (ThreadWaitPool): the JVM's stand-in for the event-loop lag. Each thread has a
+    // deep stack: a user's document is read and written on it (DocumentSettings.STACK_BYTES).
+    private val threads = ThreadWaitPool(config.httpThreads + JETTY_OWN_THREADS, metrics, DocumentSettings.STACK_BYTES).apply { name = "http" }
 
     /** Jobs waiting for a thread of the HTTP pool now. */
     val queuedJobs: Int get() = threads.queueSize

@@ -1,13 +1,18 @@
 package lab.jvmserializer.http
 
 import lab.jvmserializer.workloads.HttpError
+import org.eclipse.jetty.server.Request
 import lab.jvmserializer.workloads.strings
 
 /**
  * A route: its [pattern] (`/run/:workload`, also the metrics' `route` label), the methods it answers, and how. A
  * `:name` segment matches any one non-empty segment and is passed to [answer] decoded.
  */
-class Route(val pattern: String, val methods: List<String>, val answer: (params: Map<String, String>, target: RequestTarget) -> Answer) {
+class Route(
+    val pattern: String,
+    val methods: List<String>,
+    val answer: (params: Map<String, String>, target: RequestTarget, request: Request) -> Answer,
+) {
     private val parts = pattern.removePrefix("/").split('/')
 
     fun match(segments: List<String>): Map<String, String>? {

@@ -16,7 +16,7 @@ object JsonArrayBoundaries {
      * Returns the number of top-level elements. Throws [IllegalArgumentException] on text that is not one array.
      */
     fun split(text: String, minChars: Int, emit: (start: Int, end: Int) -> Unit): Int =
-        splitFrom(text, contentStart(text), minChars, emit)
+        splitFrom(text, contentStart(text), minChars, emit = emit)
 
     /** Index just past the array's opening bracket. */
     fun contentStart(text: String): Int {
@@ -27,10 +27,11 @@ object JsonArrayBoundaries {
 
     /**
      * [split] from [from], which must be where an element begins: just past the opening bracket or a top-level comma.
-     * Returns the number of top-level elements from there on.
+     * Returns the number of top-level elements from there on. [until]: where the array's text ends, when it is one
+     * inside a larger document (a user's document's largest array), else the text's end.
      */
-    fun splitFrom(text: String, from: Int, minChars: Int, emit: (start: Int, end: Int) -> Unit): Int {
-        val length = text.length
+    fun splitFrom(text: String, from: Int, minChars: Int, until: Int = text.length, emit: (start: Int, end: Int) -> Unit): Int {
+        val length = until
         var i = from
         var rangeStart = i
         var depth = 0
@@ -52,7 +53,7 @@ object JsonArrayBoundaries {
                         require(text[i] == ']') { "not a JSON array: '}' closes it at $i" }
                         if (inElement) elements++ else require(elements == 0 && text[from - 1] != ',') { "not a JSON array: a comma before ']' at $i" }
                         if (elements > 0) emit(rangeStart, i)
-                        require(skipWhitespace(text, i + 1) == length) { "not one JSON array: text after its end at $i" }
+                        require(skipWhitespace(text, i + 1) >= length) { "not one JSON array: text after its end at $i" }
                         return elements
                     }
                     depth--

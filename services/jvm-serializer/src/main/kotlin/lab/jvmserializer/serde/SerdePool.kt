@@ -1,5 +1,6 @@
 package lab.jvmserializer.serde
 
+import lab.jvmserializer.DocumentSettings
 import java.util.concurrent.Future
 import java.util.concurrent.FutureTask
 import java.util.concurrent.LinkedBlockingQueue
@@ -66,7 +67,8 @@ class SerdePool(val threads: Int) : AutoCloseable {
         executor.shutdownNow()
     }
 
-    private class PoolThread(task: Runnable, name: String) : Thread(task, name)
+    // A deep stack: json-multithreaded writes a user's document's elements here (DocumentSettings.STACK_BYTES).
+    private class PoolThread(task: Runnable, name: String) : Thread(null, task, name, DocumentSettings.STACK_BYTES)
 
     // Daemon threads: the shutdown hook ends the process with halt() anyway, and a test's pools must not keep it alive.
     private inner class Factory : ThreadFactory {

@@ -1,16 +1,23 @@
 package lab.jvmserializer.serde
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry
+import kotlinx.serialization.json.JsonArray
 import kotlinx.serialization.json.JsonElement
 import kotlinx.serialization.json.JsonObject
 import kotlinx.serialization.json.JsonPrimitive
 import kotlinx.serialization.json.buildJsonObject
 import kotlinx.serialization.json.put
 import lab.jvmserializer.Config
+import lab.jvmserializer.documents.DocumentApproach
+import lab.jvmserializer.documents.DocumentRuns
+import lab.jvmserializer.documents.DocumentStore
+import lab.jvmserializer.documents.JacksonTreeApproach
+import lab.jvmserializer.documents.KotlinxTreeApproach
+import lab.jvmserializer.documents.MultithreadedTreeApproach
 import lab.jvmserializer.payloads.DocumentNames
+import lab.jvmserializer.workloads.DocumentParam
 import lab.jvmserializer.workloads.HttpError
 import lab.jvmserializer.workloads.IntParam
-import lab.jvmserializer.workloads.NamedParam
 import lab.jvmserializer.workloads.RunParams
 import lab.jvmserializer.workloads.RunRequest
 import lab.jvmserializer.workloads.RunResult
@@ -20,9 +27,11 @@ import java.util.concurrent.CopyOnWriteArrayList
 
 /**
  * The multithreaded-json experiment: serialize then deserialize the spec's `objects` document, each phase timed apart,
- * `repeat` times, every repetition checked. Adding an approach is one entry in [approachesByName].
+ * `repeat` times, every repetition checked. Adding an approach is one entry in [approachesByName]. With a [store] of
+ * users' documents, `document=<sha256>` runs a stored document as a generic tree instead ([documentRuns]), through the
+ * approaches that can take one ([documentApproaches]).
  */
-class SerdeWorkload(private val inputs: ObjectsInputs, config: Config = Config()) : Workload {
+class SerdeWorkload(private val inputs: ObjectsInputs, config: Config = Config(), store: DocumentStore? = null) : Workload {
     /** The one pool every json-multithreaded run of this service shares. */
     val pool = SerdePool(config.serdeThreads)
     private val parallelMinObjects = config.serdeParallelMinObjects
@@ -36,12 +45,25 @@ class SerdeWorkload(private val inputs: ObjectsInputs, config: Config = Config()
         "jackson-cbor" to JacksonApproach.jacksonCbor(),
     )
 
+    /**
+     * The approaches on a user's document's tree. kotlinx `Cbor` is not among them: its 1.11 has no tree of its own and
+     * JsonElement's serializer works with the Json format only (README, "Users' documents").
+     */
+    val documentApproaches: Map<String, DocumentApproach<*, *>> = linkedMapOf(
+        "json" to KotlinxTreeApproach(),
+        "json-multithreaded" to MultithreadedTreeApproach(pool, parallelMinObjects),
+        "jackson" to JacksonTreeApproach.json(config.documents.maxDepth, config.documents.maxDocumentBytes),
+        "jackson-cbor" to JacksonTreeApproach.cbor(config.documents.maxDepth, config.documents.maxDocumentBytes),
+    )
+
+    val documentRuns: DocumentRuns? = store?.let { DocumentRuns(it, documentApproaches) }
+
     private val metrics = CopyOnWriteArrayList<SerdeMetrics>()
 
     override val name = "serde"
     override val approaches = approachesByName.keys.toList()
     override val params = listOf(
-        NamedParam("document", DocumentNames.OBJECTS, listOf(DocumentNames.OBJECTS)),
+        DocumentParam("document", DocumentNames.OBJECTS, listOf(DocumentNames.OBJECTS)),
         // The cap bounds one run's heap: see the README's memory math before raising it.
         IntParam("size", default = 1000, min = 1, max = 100_000),
         IntParam("seed", default = 1, min = 0, max = Int.MAX_VALUE),
@@ -49,13 +71,18 @@ class SerdeWorkload(private val inputs: ObjectsInputs, config: Config = Config()
         IntParam("repeat", default = 1, min = 1, max = MAX_REPEAT),
     )
 
-    override fun caseOf(params: RunParams): String = params.string("document")
+    private fun isUsers(params: RunParams) = params.string("document") != DocumentNames.OBJECTS
 
-    override fun weightOf(params: RunParams): Int = params.int("size")
+    // A user's document is one metrics case, whatever its id: the label set stays bounded.
+    override fun caseOf(params: RunParams): String = if (isUsers(params)) CASE_DOCUMENT else params.string("document")
+
+    /** Objects, or a user's document's text in objects' worth of JSON. */
+    override fun weightOf(params: RunParams): Int =
+        if (isUsers(params)) documentRuns?.weightOf(params.string("document")) ?: 1 else params.int("size")
 
     /** repeat × size within RUN_BUDGET objects: a run's time stays within that of one run at the budget's size. */
     override fun checkParams(params: RunParams) {
-        val size = params.int("size")
+        val size = weightOf(params)
         val repeat = params.int("repeat")
         if (repeat == 1 || repeat.toLong() * size <= runBudget) return
         val max = maxOf(1, runBudget / size)
@@ -75,9 +102,15 @@ class SerdeWorkload(private val inputs: ObjectsInputs, config: Config = Config()
             put("threads", pool.threads)
             put("parallelMinObjects", parallelMinObjects)
         },
+        // The approaches a user's document runs through (the try suite's list when present).
+        "documentApproaches" to JsonArray(documentApproaches.keys.map(::JsonPrimitive)),
     )
 
     override fun run(request: RunRequest): RunResult {
+        if (isUsers(request.params)) {
+            val runs = documentRuns ?: throw HttpError(404, "this service keeps no documents", mapOf("parameter" to JsonPrimitive("document")))
+            return runs.run(request.approach, request.params.string("document"), request.params.int("repeat"))
+        }
         val approach = approachesByName.getValue(request.approach)
         val size = request.params.int("size")
         val repeat = request.params.int("repeat")
@@ -112,5 +145,6 @@ class SerdeWorkload(private val inputs: ObjectsInputs, config: Config = Config()
 
     companion object {
         const val MAX_REPEAT = 100
+        const val CASE_DOCUMENT = "document"
     }
 }

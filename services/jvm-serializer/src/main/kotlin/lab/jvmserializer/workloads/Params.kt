@@ -61,6 +61,30 @@ class NamedParam(override val name: String, override val default: String, val va
     }
 }
 
+/**
+ * A generated document by name ([names]), or a user's document by the sha256 PUT /documents answered (64 lowercase
+ * hex digits; whether it is stored is the run's to say, with a 404 naming what is).
+ */
+class DocumentParam(override val name: String, override val default: String, val names: List<String>) : Param() {
+    override fun describe() = buildJsonObject {
+        put("default", default)
+        put("values", JsonArray(names.map(::JsonPrimitive)))
+        put("pattern", SHA256.pattern)
+    }
+
+    override fun parse(raw: String): String {
+        if (raw !in names && !SHA256.matches(raw)) {
+            throw HttpError.badRequest("$name must be one of ${names.joinToString(", ")} or the sha256 of a document PUT /documents stored", name,
+                buildJsonObject { put("values", JsonArray(names.map(::JsonPrimitive))); put("pattern", SHA256.pattern) })
+        }
+        return raw
+    }
+
+    companion object {
+        val SHA256 = Regex("[0-9a-f]{64}")
+    }
+}
+
 /** Parameters as used by one run, defaults filled in, in the workload's declaration order. */
 class RunParams(private val values: Map<String, Any>) {
     fun int(name: String): Int = values.getValue(name) as Int
