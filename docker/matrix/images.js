@@ -25,14 +25,14 @@ const buildArgs = (service, tag, args) => ['build', '-q', '-f', path.join(ROOT, 
 /** The base build arguments of a Node line: {NODE_IMAGE}, building its offline stand-in first where needed. */
 async function nodeBase(line, mode, log) {
   if (mode !== 'offline') return { NODE_IMAGE: nodeImage(line) };
-  const { version, npm } = NODE[line];
+  const { version, npm, debianPackages = [] } = NODE[line];
   const runtime = path.join(RUNTIMES_DIR, `node-${version}`);
   if (!fs.existsSync(path.join(runtime, 'bin', 'node'))) {
     log(`installing Node ${version} from the npm registry for its offline base image`);
     await mustRun(`installing Node ${version}`, path.join(ROOT, 'scripts', 'install-node.sh'), [version, npm, RUNTIMES_DIR]);
   }
   const image = `lab-offline/node:${version}-bookworm`;
-  await mustRun(`building ${image}`, 'docker', ['build', '-q', '-t', image, '-f', path.join(OFFLINE, 'node.Dockerfile'), runtime]);
+  await mustRun(`building ${image}`, 'docker', ['build', '-q', '-t', image, '-f', path.join(OFFLINE, 'node.Dockerfile'), '--build-arg', `PACKAGES=${debianPackages.join(' ')}`, runtime]);
   return { NODE_IMAGE: image };
 }
 

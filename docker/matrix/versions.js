@@ -12,7 +12,8 @@ const NODE = {
   20: { version: '20.20.2', npm: '11.6.2' },
   22: { version: '22.23.3', npm: '11.6.2' },
   24: { pinned: true },
-  26: { version: '26.12.1', npm: '11.6.2' },
+  // Its binary links libatomic, which the official images carry and the Debian base of the stand-in does not.
+  26: { version: '26.12.1', npm: '11.6.2', debianPackages: ['libatomic1'] },
 };
 
 const JAVA = {

@@ -13,18 +13,23 @@ const { perSecondRecorder } = require('./per-second');
 const { watchDriver, littlesLaw } = require('./saturation');
 const { startOpenLoop } = require('./open-loop');
 
+// How many runs' own times a scenario keeps (checks.runs.msSamples): enough for a rank test, bounded for small runs.
+const RUN_SAMPLES = 2000;
+
 /**
  * A per-response check that counts what the scenario's `expect` rejects, and keeps what a /run answer says of its own
  * run (runs: how many, their total and longest `ms`, the longest `eventLoop.maxBlockMs`): the service's timing of the
  * approach alone, without the HTTP around it.
  */
 function responseChecker(expect) {
-  const counts = { checked: 0, invalid: 0, failedRuns: 0, samples: [], runs: { count: 0, totalMs: 0, maxMs: null, maxBlockMs: null, maxBlockAt: null } };
+  const counts = { checked: 0, invalid: 0, failedRuns: 0, samples: [], runs: { count: 0, totalMs: 0, maxMs: null, maxBlockMs: null, maxBlockAt: null, msSamples: [] } };
   const keepRun = (result) => {
     if (typeof result.ms !== 'number') return;
     const runs = counts.runs;
     runs.count++;
     runs.totalMs += result.ms;
+    // Each run's own time, the first RUN_SAMPLES of them: what the runtime-version matrix tests for a change.
+    if (runs.msSamples.length < RUN_SAMPLES) runs.msSamples.push(result.ms);
     runs.maxMs = Math.max(runs.maxMs === null ? 0 : runs.maxMs, result.ms);
     const block = result.eventLoop && result.eventLoop.maxBlockMs;
     if (typeof block === 'number' && (runs.maxBlockMs === null || block > runs.maxBlockMs)) {

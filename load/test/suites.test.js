@@ -22,6 +22,22 @@ test('the shipped suites load, and smoke and demo exist', () => {
   for (const target of new Set(smoke.map((s) => s.target))) assert.ok(smoke.some((s) => s.target === target && s.probe), `smoke probes no ${target} scenario`);
 });
 
+// The services' integer parameters (CONTRACT.md): a suite that writes one otherwise (size=10k) is refused by the
+// service with 400 on every request, which only a run of that suite would show.
+const INTEGER_PARAMS = ['size', 'rows', 'seed', 'iterations', 'yieldMs', 'timeoutMs', 'chunkChars', 'repeat', 'items', 'fibonacciN'];
+
+test("the shipped suites give every integer parameter as an integer", () => {
+  for (const name of suiteNames()) {
+    for (const scenario of loadSuite(name, targets).scenarios) {
+      for (const target of [scenario.path].concat(scenario.bodyFrom || [])) {
+        for (const [param, value] of new URL(target, 'http://x').searchParams) {
+          if (INTEGER_PARAMS.includes(param)) assert.match(value, /^\d+$/, `suite ${name}, ${scenario.name}: ${param}=${value}`);
+        }
+      }
+    }
+  }
+});
+
 test('a suite with a mistake is rejected naming the scenario and the field', () => {
   const dir = tempDir('suites-');
   const good = { name: 'x', target: 'node-async', path: '/healthz', connections: 1, durationSeconds: 1, maxRequests: 10, expect: 'status' };

@@ -1,10 +1,12 @@
 'use strict';
 // The matrix across versions (readMatrix's), per runtime and scenario: each version's median and spread over its
 // repeats, and its change against the pinned version, tested. Figures per repeat are the driver's own (summary.js):
-// the service's mean time of one run, throughput, the longest block of the event loop, the probe's p99. Throughput
-// and the median latency are tested with the Mann-Whitney U test on every second of every repeat pooled (the compare
-// code's samples), and the p-values of the whole matrix are corrected together (holm.js): a matrix asks hundreds of
-// questions at once. A version that could not run a scenario (its image did not build, a repeat failed) says why.
+// the service's mean time of one run, throughput, the longest block of the event loop, the probe's p99. The time of
+// one run is tested with the Mann-Whitney U test on every run of every repeat pooled (each answer's own ms, as the
+// service timed it: tens of samples a repeat), throughput where the answers time no run (offload) on every second;
+// the p-values of the whole matrix are corrected together (holm.js), since a matrix asks a hundred questions at once
+// and a handful of per-second samples could never pass the correction. A version that could not run a scenario (its
+// image did not build, a repeat failed) says why.
 const { mannWhitney } = require('../compare/mann-whitney');
 const { relativeChange, VERDICT, ALPHA } = require('../compare/compare-runs');
 const { holmAdjusted } = require('./holm');
@@ -13,8 +15,8 @@ const { median } = require('../../../bench-kit/stats');
 const FIGURES = ['runMeanMs', 'requestsPerSecond', 'longestBlockMs', 'probeP99Ms'];
 // Tested against the pinned version: {key, the per-second sample, whether higher is better}.
 const TESTED = [
-  { key: 'requestsPerSecond', label: 'requests/s', sample: (s) => s.requests, higherIsBetter: true },
-  { key: 'latencyP50Ms', label: 'latency p50 ms', sample: (s) => s.latencyP50Ms, higherIsBetter: false },
+  { key: 'runMeanMs', label: 'ms a run', samplesOf: (r) => r.runMs, higherIsBetter: false },
+  { key: 'requestsPerSecond', label: 'requests/s', samplesOf: (r) => r.perSecond.map((s) => s.requests), higherIsBetter: true, onlyWithout: 'runMeanMs' },
 ];
 
 /** {median, min, max, n} of the numbers among values, or null when there are none. */
@@ -31,13 +33,15 @@ function versionCell(results, failures) {
   for (const r of results) if (!r.summary.passed) cell.problems.push(...r.summary.problems);
   for (const key of FIGURES) cell[key] = spreadOf(passed.map((r) => r.summary[key]));
   cell.latencyP50Ms = spreadOf(passed.map((r) => r.summary.latencyP50Ms));
-  cell.samples = Object.fromEntries(TESTED.map((t) => [t.key, passed.flatMap((r) => r.perSecond.map(t.sample).filter((v) => v !== null && v !== undefined))]));
+  cell.samples = Object.fromEntries(TESTED.map((t) => [t.key, passed.flatMap((r) => (t.samplesOf(r) || []).filter((v) => typeof v === 'number'))]));
   return cell;
 }
 
 /** The change of one version's cell against the pinned one's, untested p (the correction comes once all are known). */
 function changeOf(pinned, other) {
-  return TESTED.map((t) => {
+  // Throughput is tested only where no run time is: the two say the same of a scenario whose answers time their runs.
+  const tested = TESTED.filter((t) => !(t.onlyWithout && (pinned[t.onlyWithout] || other[t.onlyWithout])));
+  return tested.map((t) => {
     const a = pinned.samples[t.key];
     const b = other.samples[t.key];
     const row = { key: t.key, label: t.label, higherIsBetter: t.higherIsBetter, change: null, p: null, direction: 0, samples: [a.length, b.length] };

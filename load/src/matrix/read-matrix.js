@@ -19,7 +19,7 @@ function readMatrix(dir) {
   const steps = matrix.steps.map((step) => {
     if (step.error || !step.runDir) return Object.assign({ scenarios: [] }, step);
     const folder = readRunFolder(path.join(dir, step.runDir));
-    const scenarios = folder.scenarios.map(({ data }) => ({ summary: summarize(data), perSecond: data.perSecond || [] }));
+    const scenarios = folder.scenarios.map(({ data }) => ({ summary: summarize(data), perSecond: data.perSecond || [], runMs: (data.checks && data.checks.runs && data.checks.runs.msSamples) || [] }));
     return Object.assign({}, step, { scenarios, runtimeVersion: step.runtimeVersion || null });
   });
   return { dir, settings: matrix.settings, versions: matrix.versions || {}, startedAt: matrix.startedAt || null, endedAt: matrix.endedAt || null, steps };
