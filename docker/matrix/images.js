@@ -18,8 +18,10 @@ const OFFLINE = path.join(ROOT, 'docker', 'offline');
 const imageName = (service, tag) => `${process.env.LAB_IMAGE_REPOSITORY || 'lab'}/${service}:${tag}`;
 const versionTag = (runtime, line) => `matrix-${runtime}-${line}`;
 
+// --force-rm on every build: Docker's legacy builder (no buildx here) leaves the container of a failed step behind
+// otherwise (seen: Node 26's offline image, whose binary lacked libatomic).
 /** docker build's arguments for one service of the lab with build arguments args ({NAME: value}). */
-const buildArgs = (service, tag, args) => ['build', '-q', '-f', path.join(ROOT, 'services', service, 'Dockerfile'), '-t', imageName(service, tag)]
+const buildArgs = (service, tag, args) => ['build', '-q', '--force-rm', '-f', path.join(ROOT, 'services', service, 'Dockerfile'), '-t', imageName(service, tag)]
   .concat(Object.entries(args).flatMap(([k, v]) => ['--build-arg', `${k}=${v}`]), [ROOT]);
 
 /** The base build arguments of a Node line: {NODE_IMAGE}, building its offline stand-in first where needed. */
@@ -32,7 +34,7 @@ async function nodeBase(line, mode, log) {
     await mustRun(`installing Node ${version}`, path.join(ROOT, 'scripts', 'install-node.sh'), [version, npm, RUNTIMES_DIR]);
   }
   const image = `lab-offline/node:${version}-bookworm`;
-  await mustRun(`building ${image}`, 'docker', ['build', '-q', '-t', image, '-f', path.join(OFFLINE, 'node.Dockerfile'), '--build-arg', `PACKAGES=${debianPackages.join(' ')}`, runtime]);
+  await mustRun(`building ${image}`, 'docker', ['build', '-q', '--force-rm', '-t', image, '-f', path.join(OFFLINE, 'node.Dockerfile'), '--build-arg', `PACKAGES=${debianPackages.join(' ')}`, runtime]);
   return { NODE_IMAGE: image };
 }
 
@@ -43,8 +45,8 @@ async function javaBase(line, mode) {
   const args = ['--build-arg', `DEBIAN_IMAGE=lab-offline/debian:${spec.debian}`, '--build-arg', `JAVA_MAJOR=${line}`];
   const maven = `lab-offline/maven:openjdk-${line}`;
   const jre = `lab-offline/jre:openjdk-${line}`;
-  await mustRun(`building ${maven}`, 'docker', ['build', '-q', '-t', maven, '-f', path.join(OFFLINE, 'maven.Dockerfile')].concat(args, [OFFLINE]));
-  await mustRun(`building ${jre}`, 'docker', ['build', '-q', '-t', jre, '-f', path.join(OFFLINE, 'jre.Dockerfile')].concat(args, [OFFLINE]));
+  await mustRun(`building ${maven}`, 'docker', ['build', '-q', '--force-rm', '-t', maven, '-f', path.join(OFFLINE, 'maven.Dockerfile')].concat(args, [OFFLINE]));
+  await mustRun(`building ${jre}`, 'docker', ['build', '-q', '--force-rm', '-t', jre, '-f', path.join(OFFLINE, 'jre.Dockerfile')].concat(args, [OFFLINE]));
   return { MAVEN_IMAGE: maven, JRE_IMAGE: jre };
 }
 

@@ -16,7 +16,7 @@ build() { # build TAG DOCKERFILE CONTEXT [BUILD-ARG...]
   echo "build-bases: $tag" >&2
   local log
   log=$(mktemp)
-  if ! docker build -t "$tag" -f "$here/$dockerfile" "${@/#/--build-arg=}" "$context" >"$log" 2>&1; then
+  if ! docker build --force-rm -t "$tag" -f "$here/$dockerfile" "${@/#/--build-arg=}" "$context" >"$log" 2>&1; then
     tail -n 30 "$log" >&2
     rm -f "$log"
     echo "build-bases: building $tag failed" >&2
