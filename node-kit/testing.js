@@ -3,6 +3,7 @@
 // checks every Node service runs against itself with its own express, prom-client and Node line.
 const fs = require('fs');
 const http = require('http');
+const net = require('net');
 const os = require('os');
 const path = require('path');
 const { edgeCases, runCases, checkCases, checkPipeline, sendRaw, healthzThenBrokenHeads } = require('../tests/contract/bad-requests');
@@ -232,4 +233,15 @@ async function until(what, timeoutMs, probe) {
   throw new Error(`${what} not reached in ${timeoutMs} ms: ${last && last.why}`);
 }
 
-module.exports = { startService, request, samples, sumOf, contractSuite, until, tempDir };
+/** A port nothing listens on now: a target that is down, or a port to hand a process that cannot be told to take 0. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+module.exports = { startService, request, samples, sumOf, contractSuite, until, tempDir, freePort };

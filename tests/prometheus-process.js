@@ -4,26 +4,16 @@
 // checker). Not a test file.
 const fs = require('node:fs');
 const os = require('node:os');
-const net = require('node:net');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { until } = require('../node-kit/testing');
+// Prometheus cannot be told to take port 0 and say which it took: it is handed a free one.
+const { freePort } = require('../node-kit/testing');
 
 /** Whether a `prometheus` binary is on PATH ($PROMETHEUS_BIN else). */
 function findPrometheus() {
   const bin = process.env.PROMETHEUS_BIN || 'prometheus';
   return spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0 ? bin : null;
-}
-
-/** A port nothing listens on now (Prometheus cannot be told to take port 0 and say which it took). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** Starts Prometheus on port scraping jobs ({job: 'host:port'}) every second; resolves {url, stop()} once it is ready. */

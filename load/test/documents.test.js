@@ -9,10 +9,9 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { startService, request, until, tempDir } = require('../../node-kit/testing');
+const { startService, request, until, tempDir, freePort } = require('../../node-kit/testing');
 const { makeService } = require('../../services/node-async/src/service');
 const { badUploads, put, SETTINGS } = require('../../tests/contract/document-uploads');
 const { startDriver, stopDriver } = require('./driver-process');
@@ -33,15 +32,6 @@ async function service(t, env) {
   } finally {
     for (const [k, v] of Object.entries(saved)) (v === undefined ? delete process.env[k] : (process.env[k] = v));
   }
-}
-
-/** A port nothing listens on: a target that is down. */
-async function closedPort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function driverWith(t, targets) {
@@ -68,7 +58,7 @@ test('every bad upload gets the one answer the services give, and nothing is kep
 test('a document is kept by its sha256, handed to every target, and the try suite runs it through every approach', async (t) => {
   const takes = await service(t, {});
   const small = await service(t, { DOCUMENT_MAX_BYTES: '32' }); // refuses it: larger than its cap
-  const driver = await driverWith(t, { 'node-async': takes.url, 'small-store': small.url, gone: `http://127.0.0.1:${await closedPort()}` });
+  const driver = await driverWith(t, { 'node-async': takes.url, 'small-store': small.url, gone: `http://127.0.0.1:${await freePort()}` });
   const sha256 = crypto.createHash('sha256').update(DOCUMENT).digest('hex');
 
   const created = await put(driver.url, DOCUMENT);

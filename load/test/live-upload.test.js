@@ -7,10 +7,9 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { startService, request, until, tempDir } = require('../../node-kit/testing');
+const { startService, request, until, tempDir, freePort } = require('../../node-kit/testing');
 const { makeService } = require('../../services/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 const { findChromium, launchBrowser, watchedPage, BROWSER_TIMEOUT_MS } = require('./report-browser');
@@ -20,20 +19,12 @@ const CAP_BYTES = 4096;
 // without Prometheus, the refused upload).
 const EXPECTED_CONSOLE = /Failed to load resource: the server responded with a status of (400|503)/;
 
-async function closedPort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /* global document -- the page's, in functions puppeteer runs there */
 test('the live page hands a chosen file to the driver, shows its answer, refuses what it must and starts the try suite', { skip: findChromium() ? false : 'no chromium (Debian package chromium)' }, async (t) => {
   const dir = tempDir('load-live-upload-');
   const service = await startService(makeService());
   t.after(() => service.close());
-  const driver = await startDriver({ PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', PROMETHEUS_URL: 'none', RESULTS_DIR: path.join(dir, 'results'), DOCUMENT_MAX_BYTES: String(CAP_BYTES), LOAD_TARGETS: `node-async=${service.url},gone=http://127.0.0.1:${await closedPort()}` });
+  const driver = await startDriver({ PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', PROMETHEUS_URL: 'none', RESULTS_DIR: path.join(dir, 'results'), DOCUMENT_MAX_BYTES: String(CAP_BYTES), LOAD_TARGETS: `node-async=${service.url},gone=http://127.0.0.1:${await freePort()}` });
   t.after(() => stopDriver(driver));
   const origin = driver.url;
   const file = (name, text) => {

@@ -7,7 +7,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const { request, sumOf, until, tempDir } = require('../../node-kit/testing');
+const { request, sumOf, until, tempDir, freePort } = require('../../node-kit/testing');
 const { startDriver, stopDriver } = require('./driver-process');
 
 const GIVE_UP_MS = 60000;
@@ -47,15 +47,6 @@ async function startTarget(t, { stallAfter = Infinity } = {}) {
   return target;
 }
 
-/** A port nothing listens on: a target that never gets healthy. */
-async function closedPort() {
-  const server = http.createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 // Far longer than any test: only a stop ends this scenario early.
 const LONG = { name: 'long', target: 'tiny', path: '/work', connections: 1, durationSeconds: 120, maxRequests: 1000000, expect: 'status', probe: { path: '/healthz', ratePerSecond: 5 } };
 
@@ -69,7 +60,7 @@ async function startLab(t) {
     PORT: '0',
     HOST: '127.0.0.1',
     LOAD_SUITE: 'none',
-    LOAD_TARGETS: `tiny=${target.url},down=http://127.0.0.1:${await closedPort()}`,
+    LOAD_TARGETS: `tiny=${target.url},down=http://127.0.0.1:${await freePort()}`,
     LOAD_SUITES_DIR: path.join(dir, 'suites'),
     LOAD_WAIT_TIMEOUT_MS: '3600000', // only a stop ends the wait for `down`
     RESULTS_DIR: path.join(dir, 'results'),
