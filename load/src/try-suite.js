@@ -57,4 +57,4 @@ function withDocument(suite, infos, handOff, document, durationSeconds) {
   return Object.assign({}, suite, { scenarios: stored.flatMap((name) => documentScenarios(name, infos[name], document, settings)).concat(suite.scenarios) });
 }
 
-module.exports = { DOCUMENT_COVERAGE, documentScenarios, withDocument };
+module.exports = { DOCUMENT_COVERAGE, WORKLOADS, documentScenarios, withDocument };

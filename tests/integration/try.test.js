@@ -2,8 +2,8 @@
 // `make try FILE=...` end to end, as a user runs it, on a small real-world document: the package.json the npm
 // registry published for autocannon (the load driver's own dependency, installed from its lockfile). It starts a
 // native lab of its own (ports shifted by TRY_PORT_OFFSET, apart from the other integration tests' labs), every
-// service whose manifest says it keeps documents stores the document, the summary names a pick for each of them and
-// each workload, report.html exists and, in Chromium, shows the same picks as run.json; and what make try started
+// service whose manifest says it keeps documents (node14-fibers, node-async, wasm-runner, jvm-serializer) stores the
+// document, the summary names a pick for each of them and each workload a JSON document runs through, report.html exists and, in Chromium, shows the same picks as run.json; and what make try started
 // is gone when it returns. The block limit is set out of reach (60 s): which approach is picked on this machine is
 // a measurement; that there is one, for every service, is what is tested (the choice itself: load/test/try-choice).
 // The same for a real-world CSV: no package in the lab's node_modules ships one, so fixtures/ubuntu.csv is Debian's
@@ -21,6 +21,7 @@ const { request, tempDir } = require('../../node-kit/testing');
 const { checkReportInBrowser, findChromium } = require('../../load/test/report-browser');
 
 const { INTEGRATION_PORT_OFFSETS } = require('./port-offsets');
+const { WORKLOADS } = require('../../load/src/try-suite');
 const OFFSET = INTEGRATION_PORT_OFFSETS.try;
 const DOCUMENT = path.join(ROOT, 'load', 'node_modules', 'autocannon', 'package.json');
 const CSV_DOCUMENT = path.join(__dirname, 'fixtures', 'ubuntu.csv');
@@ -35,28 +36,28 @@ function makeTry(env, file = DOCUMENT) {
   });
 }
 
-test('make try on a real package.json: a pick per service that keeps documents (wasm-runner\'s transfer too), and report.html', { timeout: 600000 }, async (t) => {
+test('make try on a real package.json: a pick per service that keeps documents and workload a JSON document runs through, and report.html', { timeout: 600000 }, async (t) => {
   const results = tempDir('lab-try-results-');
   const { code, output } = await makeTry({ TRY_PORT_OFFSET: String(OFFSET), TRY_SECONDS: '1', TRY_BLOCK_MS: '60000', LAB_RESULTS_DIR: results });
   if (process.env.LAB_TEST_VERBOSE || code !== 0) console.log(output);
   assert.strictEqual(code, 0, output.slice(-3000));
 
   const services = documentServicesOf(readManifests()).map((m) => m.name);
-  assert.ok(services.includes('node14-fibers') && services.includes('node-async'), `services that keep documents: ${services}`);
-  assert.ok(services.includes('wasm-runner'), `wasm-runner keeps documents too: ${services}`);
-  // The workloads a JSON document runs through (load/src/try-suite.js): wasm-runner's transfer, the others' serializers.
-  const workloadsOf = (name) => (name === 'wasm-runner' ? ['transfer'] : ['stringify', 'parse']);
+  for (const name of ['node14-fibers', 'node-async', 'wasm-runner', 'jvm-serializer']) assert.ok(services.includes(name), `${name} keeps documents: ${services}`);
+  const report = /^try: report: (.+)$/m.exec(output)[1];
+  const run = JSON.parse(fs.readFileSync(path.join(path.dirname(report), 'run.json'), 'utf8'));
+  // The workloads a JSON document runs through (load/src/try-suite.js) that each service has, by its /info in the run.
+  const workloadsOf = (name) => WORKLOADS.json.filter((w) => run.targets[name].workloads[w]);
   for (const name of services) {
+    assert.ok(workloadsOf(name).length > 0, `${name} runs a JSON document through none of ${WORKLOADS.json}`);
     assert.match(output, new RegExp(`^try: {3}${name}: stored$`, 'm'), `${name} stored the document`);
     for (const workload of workloadsOf(name)) {
       const line = new RegExp(`^${name} · ${workload}: pick ([a-z-]+) — `, 'm').exec(output);
       assert.ok(line, `no pick for ${name} ${workload} in:\n${output}`);
     }
   }
-  const report = /^try: report: (.+)$/m.exec(output)[1];
   assert.ok(fs.existsSync(report), report);
   assert.strictEqual(path.dirname(path.dirname(report)), results, 'the run is written where LAB_RESULTS_DIR says');
-  const run = JSON.parse(fs.readFileSync(path.join(path.dirname(report), 'run.json'), 'utf8'));
   assert.deepStrictEqual(run.choice.groups.map((g) => g.target).filter((n, i, all) => all.indexOf(n) === i), services);
   assert.ok(run.choice.groups.every((g) => g.pick), JSON.stringify(run.choice.groups.map((g) => [g.target, g.workload, g.pick, g.reason])));
 
