@@ -9,19 +9,19 @@
 const http = require('node:http');
 const { EventEmitter } = require('node:events');
 const { round } = require('../../node-kit/round');
+const { PERCENTILE } = require('./per-second');
 
 // How often the schedule looks for requests that are due: lateness from it is inside each request's measured latency.
 const TICK_MS = 1;
 
-const PERCENTILE = (sorted, p) => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
-
 /** {p50, p90, p99, max, mean} of latencies in ms (3 decimals), null figures when there are none. */
 function percentiles(latencies) {
   const sorted = Float64Array.from(latencies).sort();
+  if (sorted.length === 0) return { p50: null, p90: null, p99: null, max: null, mean: null };
   let sum = 0;
   for (const v of sorted) sum += v;
-  const r = (v) => (v === null || v === undefined ? null : round(v, 3));
-  return { p50: r(PERCENTILE(sorted, 50)), p90: r(PERCENTILE(sorted, 90)), p99: r(PERCENTILE(sorted, 99)), max: r(sorted.length ? sorted[sorted.length - 1] : null), mean: r(sorted.length ? sum / sorted.length : null) };
+  const at = (p) => round(PERCENTILE(sorted, p), 3);
+  return { p50: at(50), p90: at(90), p99: at(99), max: round(sorted[sorted.length - 1], 3), mean: round(sum / sorted.length, 3) };
 }
 
 /**
@@ -119,4 +119,4 @@ function startOpenLoop(scenario, baseUrl, onAnswer) {
   return emitter;
 }
 
-module.exports = { startOpenLoop, percentiles };
+module.exports = { startOpenLoop };

@@ -5,6 +5,7 @@
 // difference "significant" by sheer count), and the client's latency curve in report.html.
 const { round } = require('../../node-kit/round');
 
+/** The p-th percentile of sorted values (nearest rank; the open loop's figures use it too). */
 const PERCENTILE = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 function summarizeSecond(second, latencies, non2xx) {
@@ -53,4 +54,4 @@ function perSecondRecorder(now = () => performance.now()) {
   };
 }
 
-module.exports = { perSecondRecorder };
+module.exports = { perSecondRecorder, PERCENTILE };

@@ -12,6 +12,7 @@ const { startProbe } = require('./probe');
 const { perSecondRecorder } = require('./per-second');
 const { watchDriver, littlesLaw } = require('./saturation');
 const { startOpenLoop } = require('./open-loop');
+const { round } = require('../../node-kit/round');
 
 // How many runs' own times a scenario keeps (checks.runs.msSamples): enough for a rank test, bounded for small runs.
 const RUN_SAMPLES = 2000;
@@ -131,10 +132,25 @@ function firstAnswerWindow(durationSeconds, timeoutSeconds) {
   };
 }
 
+/** The request's body as text (a suite's object as JSON) and its headers, a JSON content type with a body. */
+function requestOf(scenario) {
+  const body = scenario.body === undefined ? undefined : typeof scenario.body === 'string' ? scenario.body : JSON.stringify(scenario.body);
+  return { body, headers: Object.assign(body !== undefined ? { 'content-type': 'application/json' } : {}, scenario.headers) };
+}
+
+/** What fails a scenario on the client's side: connection errors, non-2xx answers, answers not validated, none at all. */
+function clientProblems({ errors, timeouts, non2xx, completed }, checker) {
+  const problems = [];
+  if (errors > 0) problems.push(`${errors} connection errors (${timeouts} timeouts)`);
+  if (non2xx > 0) problems.push(`${non2xx} non-2xx responses`);
+  if (checker.counts.invalid > 0) problems.push(`${checker.counts.invalid} responses not validated`);
+  if (completed === 0) problems.push('no request completed');
+  return problems;
+}
+
 function runWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse } = {}) {
   const checker = responseChecker(scenario.expect);
-  const body = scenario.body === undefined ? undefined : typeof scenario.body === 'string' ? scenario.body : JSON.stringify(scenario.body);
-  const headers = Object.assign(body !== undefined ? { 'content-type': 'application/json' } : {}, scenario.headers);
+  const { body, headers } = requestOf(scenario);
   const timeoutSeconds = scenario.timeoutSeconds || 10;
   const window = firstAnswerWindow(scenario.durationSeconds, timeoutSeconds);
   const options = {
@@ -160,11 +176,7 @@ function runWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse }
       const probeDone = probe ? probe.stop() : Promise.resolve(undefined);
       probeDone.then((probeResult) => {
         if (err) return reject(err);
-        const problems = [];
-        if (result.errors > 0) problems.push(`${result.errors} connection errors (${result.timeouts} timeouts)`);
-        if (result.non2xx > 0) problems.push(`${result.non2xx} non-2xx responses`);
-        if (checker.counts.invalid > 0) problems.push(`${checker.counts.invalid} responses not validated`);
-        if (result.requests.total === 0) problems.push('no request completed');
+        const problems = clientProblems({ errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx, completed: result.requests.total }, checker);
         const outcome = {
           scenario,
           url: baseUrl,
@@ -200,8 +212,7 @@ function runWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse }
  */
 function runOpenLoopWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse } = {}) {
   const checker = responseChecker(scenario.expect);
-  const body = scenario.body === undefined ? undefined : typeof scenario.body === 'string' ? scenario.body : JSON.stringify(scenario.body);
-  const headers = Object.assign(body !== undefined ? { 'content-type': 'application/json' } : {}, scenario.headers);
+  const { body, headers } = requestOf(scenario);
   const startMs = Date.now();
   const driver = watchDriver();
   const seconds = perSecondRecorder();
@@ -217,13 +228,9 @@ function runOpenLoopWithBody(scenario, baseUrl, { onStart, onProbeResponse, onRe
       const driverSection = driver.stop();
       const probeResult = probe ? await probe.stop() : undefined;
       const { counts, corrected } = figures;
-      const problems = [];
-      if (counts.errors > 0) problems.push(`${counts.errors} connection errors (${counts.timeouts} timeouts)`);
-      if (counts.non2xx > 0) problems.push(`${counts.non2xx} non-2xx responses`);
-      if (checker.counts.invalid > 0) problems.push(`${checker.counts.invalid} responses not validated`);
-      if (counts.completed === 0) problems.push('no request completed');
+      const problems = clientProblems(counts, checker);
       const result = {
-        requests: { average: round3(counts.completed / figures.elapsedSeconds), total: counts.completed, sent: counts.issued },
+        requests: { average: round(counts.completed / figures.elapsedSeconds, 3), total: counts.completed, sent: counts.issued },
         latency: { p50: corrected.p50, p90: corrected.p90, p99: corrected.p99, max: corrected.max, mean: corrected.mean },
         errors: counts.errors,
         timeouts: counts.timeouts,
@@ -249,7 +256,5 @@ function runOpenLoopWithBody(scenario, baseUrl, { onStart, onProbeResponse, onRe
     if (onStart) onStart(loop);
   });
 }
-
-const round3 = (v) => Math.round(v * 1000) / 1000;
 
 module.exports = { runScenario };
