@@ -14,7 +14,7 @@ const { parse } = require('../fast-parse');
 const { shapes } = require('../conformance/torture-corpus');
 const { randomText, textOf } = require('../conformance/parse-corpus');
 const { generate } = require('../../payloads/js/index');
-const { textOption, interleavedRounds, timedRun, summarizeRuns, machine, machineLine, markdownTable, finish, runBenchmark } = require('../../bench-kit');
+const { textOption, interleavedRounds, timedFigures, summarizeRuns, machine, machineLine, markdownTable, finish, runBenchmark } = require('../../bench-kit');
 
 const WARMUPS = 2;
 const ROUNDS = 5;
@@ -41,15 +41,8 @@ async function benchShape(shape) {
   const referenceHash = hashOf(JSON.parse(text));
   const validated = hashOf(await parse(text, { yieldMs: YIELD_MS })) === referenceHash;
   const measure = {
-    native: async () => {
-      const native = await timedRun(() => JSON.parse(text));
-      return { ms: native.ms, maxGapMs: native.maxGapMs };
-    },
-    fast: async () => {
-      const stats = {};
-      const fast = await timedRun(() => parse(text, { yieldMs: YIELD_MS, stats }));
-      return Object.assign({ ms: fast.ms, maxGapMs: fast.maxGapMs }, stats);
-    },
+    native: () => timedFigures(() => JSON.parse(text)),
+    fast: () => timedFigures((stats) => parse(text, { yieldMs: YIELD_MS, stats })),
   };
   process.stderr.write(`${shape.name}\n`);
   const runs = validated ? await interleavedRounds({ approaches: Object.keys(measure), warmups: WARMUPS, rounds: ROUNDS, run: (approach) => measure[approach]() }) : { native: [], fast: [] };

@@ -12,7 +12,7 @@ const { performance } = require('perf_hooks');
 const { stringify, chunks } = require('../fast-stringify');
 const { shapes } = require('../conformance/torture-corpus');
 const { generate } = require('../../payloads/js/index');
-const { textOption, interleavedRounds, timedRun, summarizeRuns, machine, machineLine, markdownTable, finish, runBenchmark } = require('../../bench-kit');
+const { textOption, interleavedRounds, timedFigures, summarizeRuns, machine, machineLine, markdownTable, finish, runBenchmark } = require('../../bench-kit');
 
 const WARMUPS = 2;
 const ROUNDS = 5;
@@ -28,14 +28,16 @@ const SHAPES = [
 ];
 
 const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');
+/** Reads every chunk of chunks(value), counting them into stats.chunks beside the module's own stats. */
 async function consumeChunks(value, stats) {
-  let chars = 0;
   let count = 0;
+  let chars = 0;
   for await (const chunk of chunks(value, { yieldMs: YIELD_MS, stats })) {
     chars += chunk.length;
     count++;
   }
-  return { chars, count };
+  stats.chunks = count;
+  return chars;
 }
 
 async function hashChunks(value) {
@@ -52,20 +54,9 @@ async function benchShape(shape) {
   const validated = sha256(await stringify(value, { yieldMs: YIELD_MS })) === referenceHash
     && (await hashChunks(value)) === referenceHash;
   const measure = {
-    native: async () => {
-      const native = await timedRun(() => JSON.stringify(value));
-      return { ms: native.ms, maxGapMs: native.maxGapMs };
-    },
-    fast: async () => {
-      const stats = {};
-      const fast = await timedRun(() => stringify(value, { yieldMs: YIELD_MS, stats }));
-      return Object.assign({ ms: fast.ms, maxGapMs: fast.maxGapMs }, stats);
-    },
-    chunks: async () => {
-      const stats = {};
-      const chunked = await timedRun(() => consumeChunks(value, stats));
-      return Object.assign({ ms: chunked.ms, maxGapMs: chunked.maxGapMs, chunks: chunked.output.count }, stats);
-    },
+    native: () => timedFigures(() => JSON.stringify(value)),
+    fast: () => timedFigures((stats) => stringify(value, { yieldMs: YIELD_MS, stats })),
+    chunks: () => timedFigures((stats) => consumeChunks(value, stats)),
   };
   process.stderr.write(`${shape.name}\n`);
   const runs = await interleavedRounds({ approaches: Object.keys(measure), warmups: WARMUPS, rounds: ROUNDS, run: (approach) => measure[approach]() });
