@@ -5,6 +5,8 @@
 // which the thread never went back to its event loop (no "(idle)" sample), how long it lasted, and the stacks that ran
 // in it, heaviest first. That stretch is the block a scenario's lag shows; its stacks say what blocked.
 
+const { round } = require('../../../node-kit/round');
+
 const IDLE = '(idle)';
 const ROOT = '(root)';
 
@@ -54,16 +56,20 @@ function samplesOf(profile) {
 /** The stacks of the samples taken between fromMs and toMs (from the profile's start), heaviest first: {ms, samples, stacks}. */
 function stacksBetween(samples, fromMs, toMs, top = 8) {
   const inside = samples.filter((s) => s.atMs >= fromMs && s.atMs <= toMs && !isIdle(s));
-  const busyMs = inside.reduce((sum, s) => sum + s.ms, 0);
-  const stacks = foldedStacks(inside).slice(0, top).map((f) => ({ stack: f.stack.split(';'), ms: round(f.ms), share: busyMs > 0 ? round(f.ms / busyMs) : 0 }));
-  return { ms: round(toMs - fromMs), fromMs: round(fromMs), toMs: round(toMs), samples: inside.length, stacks };
+  return { ms: round(toMs - fromMs), fromMs: round(fromMs), toMs: round(toMs), samples: inside.length, stacks: heaviestStacks(inside, top) };
+}
+
+/** The `top` heaviest stacks of busy samples: [{stack: [frames], ms, share of their busy time}]. */
+function heaviestStacks(busy, top) {
+  const busyMs = busy.reduce((sum, s) => sum + s.ms, 0);
+  return foldedStacks(busy).slice(0, top).map((f) => ({ stack: f.stack.split(';'), ms: round(f.ms), share: busyMs > 0 ? round(f.ms / busyMs) : 0 }));
 }
 
 /** Folded stacks: [{stack: 'a;b;c', ms}], heaviest first; idle time left out. */
 function foldedStacks(samples) {
   const totals = new Map();
   for (const s of samples) {
-    if (s.stack.length === 1 && s.stack[0] === IDLE) continue;
+    if (isIdle(s)) continue;
     const key = s.stack.join(';');
     totals.set(key, (totals.get(key) || 0) + s.ms);
   }
@@ -95,10 +101,7 @@ function longestBlock(samples, top = 8) {
   });
   if (!best) return null;
   const inside = samples.slice(best.first, best.last + 1);
-  const stacks = foldedStacks(inside).slice(0, top).map((f) => ({ stack: f.stack.split(';'), ms: round(f.ms), share: round(f.ms / best.ms) }));
-  return { ms: round(best.ms), fromMs: round(best.fromMs), toMs: round(best.fromMs + best.ms), samples: inside.length, stacks };
+  return { ms: round(best.ms), fromMs: round(best.fromMs), toMs: round(best.fromMs + best.ms), samples: inside.length, stacks: heaviestStacks(inside, top) };
 }
-
-const round = (v) => Math.round(v * 1000) / 1000;
 
 module.exports = { samplesOf, foldedStacks, foldedText, longestBlock, stacksBetween, frameName };
