@@ -9,7 +9,8 @@ const HEIGHT = 260;
 const PAD = { left: 56, right: 150, top: 18, bottom: 34 };
 const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
 
-const fmt = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+/** A figure as the matrix shows it: three significant digits or so, '—' for none. */
+const fmt = (v) => (v === null || v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 
 /**
  * series: [{label, points: [{x (index into xs), median, min, max} | null]}]; xs: labels; yLabel. Returns the SVG's
@@ -43,4 +44,4 @@ function lineChart({ title, xs, series, yLabel, pinnedIndex }) {
   return parts.join('');
 }
 
-module.exports = { lineChart };
+module.exports = { lineChart, fmt };

@@ -4,12 +4,11 @@
 // the pinned version with the corrected p-value and verdict. The count of comparisons and of false positives expected
 // without the correction is printed above the tables. Offline: no script, no request.
 const { escapeHtml } = require('../report/html');
-const { lineChart } = require('./chart-svg');
+const { lineChart, fmt } = require('./chart-svg');
 const { formatChange, formatP } = require('../compare/text-table');
 
 const POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 const RUNTIME_NAMES = { node: 'Node', java: 'Java' };
-const fmt = (v) => (v === null || v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const spread = (s) => (s ? `${fmt(s.median)} <small>(${fmt(s.min)}–${fmt(s.max)})</small>` : '—');
 
 /** The figure a workload's chart draws: the service's time of one run where its answers report one, else throughput. */
@@ -79,4 +78,4 @@ ${sections.join('\n')}
 `;
 }
 
-module.exports = { renderMatrixHtml };
+module.exports = { renderMatrixHtml, chartFigure };

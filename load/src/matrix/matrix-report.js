@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { readMatrix } = require('./read-matrix');
 const { aggregate } = require('./aggregate');
-const { renderMatrixHtml } = require('./html');
+const { renderMatrixHtml, chartFigure } = require('./html');
 const { markdownTable } = require('../../../bench-kit/table');
 const { formatChange, formatP } = require('../compare/text-table');
 
@@ -21,7 +21,7 @@ function textOf(report) {
     out.push('', `## ${r.runtime}: ${r.lines.join(', ')} (pinned ${r.pinned})`);
     for (const f of r.failedSteps) out.push(`could not run ${f.id}: ${f.error}`);
     const rows = r.scenarios.map((s) => {
-      const key = Object.values(s.byLine).some((c) => c.runMeanMs) ? 'runMeanMs' : 'requestsPerSecond';
+      const { key } = chartFigure([s]);
       const verdicts = r.lines.filter((l) => l !== r.pinned).map((l) => `${l}: ${s.changes[l].map((c) => `${c.label} ${c.change === null ? '—' : formatChange(c.change)} p ${formatP(c.pAdjusted === undefined ? null : c.pAdjusted)} ${c.verdict}`).join(', ')}`);
       return [s.name, key === 'runMeanMs' ? 'ms/run' : 'req/s'].concat(r.lines.map((l) => fmt(s.byLine[l][key]))).concat([verdicts.join(' | ')]);
     });
