@@ -32,7 +32,6 @@ function versionCell(results, failures) {
   const cell = { repeats: results.length, passedRepeats: passed.length, problems: failures.slice() };
   for (const r of results) if (!r.summary.passed) cell.problems.push(...r.summary.problems);
   for (const key of FIGURES) cell[key] = spreadOf(passed.map((r) => r.summary[key]));
-  cell.latencyP50Ms = spreadOf(passed.map((r) => r.summary.latencyP50Ms));
   cell.samples = Object.fromEntries(TESTED.map((t) => [t.key, passed.flatMap((r) => (t.samplesOf(r) || []).filter((v) => typeof v === 'number'))]));
   return cell;
 }
@@ -100,4 +99,4 @@ function aggregate(matrix) {
   return { alpha: ALPHA, correction: 'Holm', comparisons, expectedFalsePositives: comparisons * ALPHA, runtimes };
 }
 
-module.exports = { aggregate, FIGURES, TESTED };
+module.exports = { aggregate };
