@@ -32,7 +32,7 @@
 const { StringDecoder } = require('string_decoder');
 const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = require('../node-kit/slices');
 const { now } = require('./fast-parse/syntax');
-const { MAX_WHOLE_CHARS, MAX_BATCH_CHARS, JOIN_ALONE_CHARS } = require('./fast-parse/sizes');
+const { MAX_BATCH_CHARS, JOIN_ALONE_CHARS } = require('./fast-parse/sizes');
 const { Parser, documentRate } = require('./fast-parse/parser');
 
 function readOptions(options) {
@@ -58,7 +58,7 @@ function countSlice(stats, ms, chars) {
 /** Runs a Parser slice by slice (node-kit's slice loop). */
 async function run(text, settings) {
   const stats = settings.stats;
-  if (text.length <= Math.min(settings.maxSliceChars, MAX_WHOLE_CHARS) && documentRate.fits(text.length, settings.yieldMs)) {
+  if (documentRate.readsWhole(text, settings.maxSliceChars, settings.yieldMs)) {
     throwIfAborted(settings.signal);
     return parseWhole(text, stats);
   }
@@ -77,7 +77,7 @@ async function run(text, settings) {
   await runSlices(step, { yieldMs: settings.yieldMs, signal: settings.signal, stats });
   // Native's own rate on this text's pieces (their copies included), not the batches' (scans, merges, frames): the
   // rate a whole parse of a text like it would run at.
-  documentRate.addWhole(parser.nativeMs, parser.nativeChars);
+  documentRate.addWhole(parser.nativeMs, parser.nativeChars, text);
   return parser.result;
 }
 
@@ -94,7 +94,7 @@ function parseWhole(text, stats) {
   } finally {
     countSlice(stats, now() - started, text.length);
   }
-  documentRate.addWhole(stats.maxSliceMs, text.length); // a text rejected early would teach a rate far too fast
+  documentRate.addWhole(stats.maxSliceMs, text.length, text); // a text rejected early would teach a rate far too fast
   return value;
 }
 

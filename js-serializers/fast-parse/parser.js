@@ -8,7 +8,7 @@ const { tableCapacity } = require('../hash-table-growth');
 const { LearntRate } = require('../learnt-rate');
 const { DocumentRate } = require('../document-rate');
 const { ARRAY, OBJECT, STRING, QUOTE, COMMA, OPEN_BRACKET, OPEN_BRACE, WS, now, syntaxError } = require('./syntax');
-const { INITIAL_MS_PER_CHAR, MAX_WHOLE_CHARS, PROBE_FRACTION, MAX_BATCH_CHARS } = require('./sizes');
+const { INITIAL_MS_PER_CHAR, PROBE_FRACTION, MAX_BATCH_CHARS } = require('./sizes');
 const { Frame } = require('./frame');
 const { bracketCounting } = require('./bracket-count');
 const { scanning } = require('./scan');
@@ -18,7 +18,7 @@ const { assembling, MIN_GROWTH_ALONE_CAPACITY } = require('./assemble');
 const { stringPieces } = require('./strings');
 
 // What this process' parses taught of native's rate, from the prior: a text it reads within one slice is read whole
-// (up to MAX_WHOLE_CHARS). Module state, one per process: fast-parse.js' run() teaches it and reads it too.
+// (document-rate.js says which). Module state, one per process: fast-parse.js' run() teaches it and reads it too.
 const documentRate = new DocumentRate(INITIAL_MS_PER_CHAR);
 // The first batch of a container after the first probe of all aims at this fraction of what is left of the slice,
 // and batches merged into an object at MERGE_FRACTION.
@@ -114,7 +114,7 @@ class Parser {
     WS.test(text);
     const start = WS.lastIndex;
     const code = text.charCodeAt(start);
-    const small = this.length <= Math.min(this.maxSliceChars, MAX_WHOLE_CHARS) && documentRate.fits(this.length, Math.max(deadline - now(), 0));
+    const small = documentRate.readsWhole(text, this.maxSliceChars, Math.max(deadline - now(), 0));
     if (small || (code !== OPEN_BRACKET && code !== OPEN_BRACE && code !== QUOTE)) {
       // A short text, or a top-level number or literal (a token is never cut): native whole, native's error.
       this.nativeCalls++;

@@ -1,17 +1,10 @@
 'use strict';
-// The sizes more than one of fast-parse's modules (fast-parse.md) go by: the prior rate, the probe, a batch's and a
-// whole read's largest, and the join that gets a slice of its own. Node 14 syntax.
+// The sizes more than one of fast-parse's modules (fast-parse.md) go by: the prior rate, the probe, a batch's largest,
+// and the join that gets a slice of its own. Node 14 syntax.
 
 // Before anything is measured, assume a slow 20 characters per microsecond (deeply nested arrays on Node 14 parse at
 // about that speed; most documents parse 10 to 30 times faster). A text this short at that rate is parsed whole.
 const INITIAL_MS_PER_CHAR = 1 / 20000;
-// A text that the rate this process' parses taught (parser.js' documentRate) says native reads within one slice is
-// read whole, up to this many characters: the rate is that of the texts parsed before, and kinds of text parse at
-// rates 10-50x apart (long strings at 1 GB/s, arrays of small arrays at 40 MB/s, deep nesting at 20): after a fast
-// kind, a slow one read whole by mistake blocks for its whole native time, once. Bounded so, that is at most 1 Mi
-// characters' worth (25-50 ms at the slowest) rather than a slice's maxSliceChars (5 Mi: 250 ms); the documents of
-// under 1 MB that slicing gains nothing on stay under it.
-const MAX_WHOLE_CHARS = 1 << 20;
 // The first batch of all is a probe of this fraction of the slice, so that a misjudged prior cannot overshoot; so is
 // the first batch merged into an object (the adopted first batch tells nothing of the cost of setting keys).
 const PROBE_FRACTION = 1 / 8;
@@ -25,4 +18,4 @@ const MAX_BATCH_CHARS = 48000;
 // flat copy: about 1 ms per MB written, most of it page faults on the new memory).
 const JOIN_ALONE_CHARS = 1 << 20;
 
-module.exports = { INITIAL_MS_PER_CHAR, MAX_WHOLE_CHARS, PROBE_FRACTION, MAX_BATCH_CHARS, JOIN_ALONE_CHARS };
+module.exports = { INITIAL_MS_PER_CHAR, PROBE_FRACTION, MAX_BATCH_CHARS, JOIN_ALONE_CHARS };

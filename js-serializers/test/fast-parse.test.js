@@ -163,16 +163,18 @@ test('no text handed to JSON.parse is longer than a batch, so that its copy is n
   };
   for (const [name, text] of Object.entries(texts)) {
     let longest = 0;
+    // A slice of 1 ms handles 1 Mi characters at most (node-kit/slices.js): every text here is longer, so it is sliced
+    // whatever rate the parses before taught (a text of their kind that fits a slice is read whole).
     const value = await watchingJsonParse((piece) => {
       longest = Math.max(longest, piece.length);
-    }, () => parse(text));
+    }, () => parse(text, { yieldMs: 1 }));
     assertSame(value, JSON.parse(text), name);
     assert.ok(longest > 0 && longest <= bound, `${name}: JSON.parse got ${longest} characters at once, more than ${bound}`);
   }
 });
 
 test('an object of large members is parsed member by member from slices; a brace in a string wastes a member\'s and a batch\'s parse at most', async () => {
-  // 1.4 MB (more than a text read whole) of members of about 3 KB (past MEMBER_ALONE_CHARS), two of them with unbalanced braces in a string (the count of
+  // 1.4 MB of members of about 3 KB (past MEMBER_ALONE_CHARS), two of them with unbalanced braces in a string (the count of
   // braces is wrong there: native rejects the slice, and the usual batch, whose bracket count may be wrong there too,
   // is parsed again after a scan), a repeated key (its first position,
   // its last value, as native), "__proto__" (an own property) and a key with escapes (parsed natively).
@@ -191,7 +193,7 @@ test('an object of large members is parsed member by member from slices; a brace
   const value = await watchingJsonParse((piece) => {
     chars += piece.length;
     if (piece.charCodeAt(0) === 0x7b && piece.startsWith('{"field_0"')) alone++;
-  }, () => parse(text));
+  }, () => parse(text, { yieldMs: 1 })); // sliced whatever the rate learnt: longer than a slice of 1 ms handles
   assertSame(value, JSON.parse(text), 'large members');
   assert.ok(Object.prototype.hasOwnProperty.call(value, '__proto__'), '"__proto__" is not an own property');
   assert.ok(alone > 100, `only ${alone} members parsed alone`);

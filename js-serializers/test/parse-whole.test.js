@@ -18,6 +18,10 @@ const { parse } = require(FAST_PARSE);
 const TINY = JSON.stringify(tree('objects', 'small', 2, 7, 1));
 const SMALL = JSON.stringify(tree('objects', 'small', 4, 5, 1));
 const LARGER = JSON.stringify(tree('objects', 'small', 4, 6, 2));
+// Past document-rate.js' MAX_WHOLE_CHARS (1 Mi): a tree of arrays of 1000-character strings, 2.1 M characters (17 ms
+// at the work clock's rate), and a tree of small arrays, 1.3 M characters with seventeen times its tokens a character.
+const LONG_STRINGS = JSON.stringify(tree('arrays', 'large', 2, 11, 3));
+const DENSE = JSON.stringify(tree('arrays', 'small', 8, 5, 3));
 
 /** One counted parse: {value, counts, stats, turned: whether a turn of the event loop came before it resolved}. */
 async function countedParse(text, yieldMs) {
@@ -53,4 +57,15 @@ test('a text that fits a slice only at the rate its own sliced parse taught is s
   assertWhole('76 k characters, yieldMs 1, after its sliced parse taught the rate', SMALL, await countedParse(SMALL, 1));
   const larger = await countedParse(LARGER, 1);
   assert.ok(larger.stats.yields > 0, `312 k characters were read whole in a slice of 1 ms: ${JSON.stringify(larger.stats)}`);
+});
+
+test('a text past 1 Mi characters is read whole only after a text of its kind (its tokens a character) taught the rate', async () => {
+  // A slice of 20 ms fits either text at the rate learnt (and handles 20 Mi characters): what decides is their kind.
+  const first = await countedParse(LONG_STRINGS, 20);
+  assert.ok(first.counts.nativeCalls > 1 && first.turned, `read whole before its kind taught a rate: ${JSON.stringify(first.counts)}`);
+  assertWhole('2.1 M characters of long strings, after its sliced parse taught the rate', LONG_STRINGS, await countedParse(LONG_STRINGS, 20));
+  const dense = await countedParse(DENSE, 20);
+  assert.ok(dense.counts.nativeCalls > 1 && dense.turned, `a denser text was read whole at the rate of long strings: ${JSON.stringify(dense.counts)}`);
+  // Its own sliced parse taught its kind's rate.
+  assertWhole('1.3 M characters of small arrays, after its sliced parse taught the rate', DENSE, await countedParse(DENSE, 20));
 });
