@@ -162,8 +162,11 @@ for (const member of members(TREE_SCALE)) {
 // A document whose native run fits in an eighth of a slice at the modelled rates is done in one native call with
 // no turn of the loop (Walker.oneStep): slicing it buys nothing, and its estimate, setup and turn cost 2-4x native's
 // time on documents under 0.1 MB. After the families above, so that the module's learnt rates are the modelled ones;
-// the estimate may read a few hundred values (INSPECTIONS.base), never the document.
+// the decision is a glance (walker.js' GLANCE_CONTAINERS read for themselves, then siblings alike), never the
+// document: 31-147 inspections on the families here, where the full estimate it spares, 32 containers read for
+// themselves, took 164-257 and 10-15 % of native's time on such documents.
 const ONE_STEP_SHARE = 1 / 8;
+const ONE_STEP_INSPECTIONS = 160;
 
 test('a document native does within an eighth of a slice is one native call, with no yield', async () => {
   const small = [];
@@ -184,7 +187,7 @@ test('a document native does within an eighth of a slice is one native call, wit
     await countWork(FAST_STRINGIFY, () => fast.stringify(value, { yieldMs: YIELD_MS, stats }));
     const figures = `${name}: ${JSON.stringify(counts)}, ${expected.length} characters, stringify's ${JSON.stringify(stats)}`;
     assert.strictEqual(counts.nativeCalls, 1, `more than one native call: ${figures}`);
-    assert.ok(counts.inspections <= INSPECTIONS.base, `more than ${INSPECTIONS.base} inspections: ${figures}`);
+    assert.ok(counts.inspections <= ONE_STEP_INSPECTIONS, `more than ${ONE_STEP_INSPECTIONS} inspections: ${figures}`);
     assert.deepStrictEqual([stats.nativeCalls, stats.yields], [1, 0], figures);
     assert.strictEqual(turned, false, `a turn of the loop was waited for: ${figures}`);
     checked++;
