@@ -7,8 +7,9 @@
 // by side in one process, rounds taking turns; every output checked against native's before its time counts.
 // Prints one line per family (each tree family, the shapes, each group of the corpus; bench/family-summary.js, the
 // full benchmark's summary too): the worst ratio to native of each function (best of the rounds, member by member),
-// over the documents of 1 MB and more and over the smaller ones apart, and the longest block fast took (median of the
-// rounds, worst member). The full benchmark (make bench-shapes) runs each
+// over the documents of 1 MB and more and over the smaller ones apart (timed warm: each round's timing is a run of
+// calls lasting about 2 ms of native's time, repeatsFor()), and the longest block fast took (median of the rounds,
+// worst member). The full benchmark (make bench-shapes) runs each
 // library in its own process on the large shapes; this one trades that isolation for minutes.
 //
 //   node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]
@@ -31,10 +32,13 @@ const { members } = require('./tree-families');
 const { shapeNamed, generators } = require('./shapes');
 const { approachOf, checkPeersInstalled } = require('./shape-approaches');
 const { realDocuments, DOCUMENTS, familyOf } = require('./real-documents');
-const { summaryLines } = require('./family-summary');
+const { summaryLines, SMALL_BYTES } = require('./family-summary');
 const fastParse = require('../fast-parse');
 
 const YIELD_MS = 5;
+// Documents under family-summary.js' SMALL_BYTES (its small column) are timed over repeated calls (repeatsFor).
+const REPEAT_MS = 2;
+const MAX_REPEATS = 200;
 // Beside the families, the shapes whose blocks a change to the walk is most likely to lengthen: the deep tree (a
 // chain of 1000 levels), the bushy tree (a binary tree of objects under arrays) and a wrapper whose one field holds
 // most of the document ({meta, data: {items}}), at a quarter of the full benchmark's size.
@@ -142,9 +146,21 @@ function outputText(approach, output) {
 }
 
 /**
- * Times every approach on one member, rounds taking turns; {family, name, bytes, approaches: {name: {ms: [],
- * blockMs: [], verified}}}. A member gives make() (its value; parse reads its JSON.stringify) or text() (its text as
- * shipped; stringify takes its parsed value).
+ * How many calls one timing of a document of `bytes` makes: one for a document of SMALL_BYTES and more; for a smaller
+ * one, enough that native's share lasts about REPEAT_MS (at most MAX_REPEATS). A single call of 20-100 us, right after
+ * the collection each timing starts with, timed mostly what the collection left cold (the first allocation of each
+ * kind, code and caches: a minimal async wrapper of JSON.stringify paid 10 us of it), at 1-3x native for the same code;
+ * a service meets its small documents warm, one after another, as a repeated call does.
+ */
+function repeatsFor(bytes, nativeMs) {
+  if (bytes >= SMALL_BYTES) return 1;
+  return Math.max(1, Math.min(MAX_REPEATS, Math.ceil(REPEAT_MS / Math.max(nativeMs, 0.001))));
+}
+
+/**
+ * Times every approach on one member, rounds taking turns; {family, name, bytes, repeats, approaches: {name: {ms: [],
+ * blockMs: [], verified}}}, ms a call's (the mean over `repeats` calls, repeatsFor()). A member gives make() (its value;
+ * parse reads its JSON.stringify) or text() (its text as shipped; stringify takes its parsed value).
  */
 async function measure(member, approaches, rounds) {
   const text = member.text ? member.text() : null;
@@ -152,19 +168,30 @@ async function measure(member, approaches, rounds) {
   const parseText = text === null ? JSON.stringify(value) : text;
   const reference = sha256(JSON.stringify(value));
   const names = Object.keys(approaches).filter((name) => !approaches[name].peer || member.peers);
-  const result = { family: member.family, name: member.name, bytes: Buffer.byteLength(parseText), approaches: {} };
+  const bytes = Buffer.byteLength(parseText);
+  const firstNative = performance.now();
+  JSON.stringify(value);
+  const repeats = repeatsFor(bytes, performance.now() - firstNative);
+  const result = { family: member.family, name: member.name, bytes, repeats, approaches: {} };
   for (const name of names) result.approaches[name] = { ms: [], blockMs: [], verified: true };
   for (let round = 0; round < rounds; round++) {
     for (const name of names) {
       collectGarbage();
-      const stats = {};
-      const started = performance.now();
-      const output = await approaches[name].run(value, parseText, stats);
-      const ms = performance.now() - started;
       const entry = result.approaches[name];
-      // native's own block is its whole run; a peer's is not measured here (the full benchmark's probes do).
-      entry.ms.push(ms);
-      entry.blockMs.push(stats.maxSliceMs !== undefined ? stats.maxSliceMs : approaches[name].peer ? null : ms);
+      let blockMs = 0;
+      let output;
+      const started = performance.now();
+      for (let call = 0; call < repeats; call++) {
+        const stats = {};
+        const callStarted = performance.now();
+        output = await approaches[name].run(value, parseText, stats);
+        const callMs = performance.now() - callStarted;
+        // native's own block is its whole run; a peer's is not measured here (the full benchmark's probes do).
+        const callBlockMs = stats.maxSliceMs !== undefined ? stats.maxSliceMs : approaches[name].peer ? null : callMs;
+        blockMs = blockMs === null || callBlockMs === null ? null : Math.max(blockMs, callBlockMs);
+      }
+      entry.ms.push((performance.now() - started) / repeats);
+      entry.blockMs.push(blockMs);
       if (sha256(outputText(approaches[name], output)) !== reference) entry.verified = false;
     }
   }
