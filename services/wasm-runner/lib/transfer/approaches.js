@@ -7,7 +7,8 @@
 //   count(wasm, value)           -> { count, inBytes, outBytes }  the value in, its tree's node count back
 //   create(wasm, caseName, seed) -> { value, inBytes, outBytes }  C++ generates the case's tree, and sends it out
 // inBytes/outBytes: the bytes that crossed each way (0 for none; null for embind, which crosses value by value).
-// After an operation, wasm.treeHash() hashes the tree it built (the validation; never timed).
+// After an operation, wasm.treeHash() hashes the tree it built (the validation; never timed). The approaches that
+// cross as bytes in a buffer (all but embind) get the operations from buffer-approach.js, around their own two ends.
 const APPROACHES = {
   json: require('./json-approach'),
   embind: require('./embind-approach'),

@@ -2,6 +2,7 @@
 // The `json` approach: a JS value crosses the boundary as JSON text. In: JSON.stringify -> UTF-8 straight into the
 // module's input buffer -> yyjson read -> the C++ Value tree. Out: yyjson write -> UTF-8 read from WASM memory ->
 // JSON.parse. Two full text passes on each side: what the other approaches are measured against.
+const { bufferApproach } = require('./buffer-approach');
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -24,26 +25,4 @@ function readOutput(wasm, inBytes) {
   return { value: JSON.parse(decoder.decode(bytes)), inBytes, outBytes: bytes.length };
 }
 
-function roundTrip(wasm, value) {
-  const inBytes = writeInput(wasm, value);
-  wasm.check(wasm.exports.jsonRoundTrip(inBytes), 'json round trip');
-  return readOutput(wasm, inBytes);
-}
-
-function count(wasm, value) {
-  const inBytes = writeInput(wasm, value);
-  return { count: wasm.checkCount(wasm.exports.jsonCount(inBytes), 'json count'), inBytes, outBytes: 0 };
-}
-
-function create(wasm, caseName, seed) {
-  wasm.check(wasm.exports.jsonCreate(caseName, seed), `json create ${caseName}`);
-  return readOutput(wasm, 0);
-}
-
-/** create on a user's document: C++ hands out a copy of the tree it keeps for it (wasm.loadDocument's id). */
-function createDocument(wasm, id) {
-  wasm.check(wasm.exports.jsonCreateDocument(id), 'json create document');
-  return readOutput(wasm, 0);
-}
-
-module.exports = { roundTrip, count, create, createDocument };
+module.exports = bufferApproach('json', 'json', { writeInput, readOutput });

@@ -4,6 +4,7 @@
 // process: they keep their buffers and the decoder its cache of key strings. encodeSharedRef hands back a view of the
 // encoder's own buffer, so the bytes are copied once, into WASM memory; the answer is decoded from a view of WASM
 // memory.
+const { bufferApproach } = require('./buffer-approach');
 const { Encoder, Decoder } = require('@msgpack/msgpack');
 
 // Only a guard against cyclic values (the default, 100, would refuse nesting C++ accepts): the C++ reader is the one
@@ -22,26 +23,4 @@ function readOutput(wasm, inBytes) {
   return { value: decoder.decode(bytes), inBytes, outBytes: bytes.length };
 }
 
-function roundTrip(wasm, value) {
-  const inBytes = writeInput(wasm, value);
-  wasm.check(wasm.exports.msgpackRoundTrip(inBytes), 'msgpack round trip');
-  return readOutput(wasm, inBytes);
-}
-
-function count(wasm, value) {
-  const inBytes = writeInput(wasm, value);
-  return { count: wasm.checkCount(wasm.exports.msgpackCount(inBytes), 'msgpack count'), inBytes, outBytes: 0 };
-}
-
-function create(wasm, caseName, seed) {
-  wasm.check(wasm.exports.msgpackCreate(caseName, seed), `msgpack create ${caseName}`);
-  return readOutput(wasm, 0);
-}
-
-/** create on a user's document: C++ hands out a copy of the tree it keeps for it (wasm.loadDocument's id). */
-function createDocument(wasm, id) {
-  wasm.check(wasm.exports.msgpackCreateDocument(id), 'msgpack create document');
-  return readOutput(wasm, 0);
-}
-
-module.exports = { roundTrip, count, create, createDocument };
+module.exports = bufferApproach('msgpack', 'msgpack', { writeInput, readOutput });

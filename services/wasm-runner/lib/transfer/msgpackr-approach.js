@@ -5,6 +5,7 @@
 // 64-bit integers read as numbers (C++ only writes ones within 2^53 - 1). msgpackr writes every integer beyond 32
 // bits as a float 64, which the C++ reader takes when it holds an integer (src/msgpack_codec.h).
 // msgpackr packs straight into WASM memory: useBuffer points it at the module's input buffer before each pack.
+const { bufferApproach } = require('./buffer-approach');
 const { Packr, Unpackr } = require('msgpackr');
 
 const packr = new Packr({ useRecords: false, variableMapSize: true });
@@ -34,26 +35,4 @@ function readOutput(wasm, inBytes) {
   return { value: unpackr.unpack(bytes), inBytes, outBytes: bytes.length };
 }
 
-function roundTrip(wasm, value) {
-  const inBytes = writeInput(wasm, value);
-  wasm.check(wasm.exports.msgpackRoundTrip(inBytes), 'msgpackr round trip');
-  return readOutput(wasm, inBytes);
-}
-
-function count(wasm, value) {
-  const inBytes = writeInput(wasm, value);
-  return { count: wasm.checkCount(wasm.exports.msgpackCount(inBytes), 'msgpackr count'), inBytes, outBytes: 0 };
-}
-
-function create(wasm, caseName, seed) {
-  wasm.check(wasm.exports.msgpackCreate(caseName, seed), `msgpackr create ${caseName}`);
-  return readOutput(wasm, 0);
-}
-
-/** create on a user's document: C++ hands out a copy of the tree it keeps for it (wasm.loadDocument's id). */
-function createDocument(wasm, id) {
-  wasm.check(wasm.exports.msgpackCreateDocument(id), 'msgpackr create document');
-  return readOutput(wasm, 0);
-}
-
-module.exports = { roundTrip, count, create, createDocument };
+module.exports = bufferApproach('msgpackr', 'msgpack', { writeInput, readOutput });

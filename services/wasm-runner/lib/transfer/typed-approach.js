@@ -17,29 +17,8 @@
 //   of known keys several times faster than it adds keys one by one (a 1000-key object 6x: past 128 added keys V8
 //   turns an object into a dictionary).
 // typed-encoder.js is the way in, typed-decoder.js the way back, typed-layout.js their shared numbers.
+const { bufferApproach } = require('./buffer-approach');
 const { writeInput } = require('./typed-encoder');
 const { readOutput } = require('./typed-decoder');
 
-function roundTrip(wasm, value) {
-  const inBytes = writeInput(wasm, value);
-  wasm.check(wasm.exports.typedRoundTrip(inBytes), 'typed round trip');
-  return readOutput(wasm, inBytes);
-}
-
-function count(wasm, value) {
-  const inBytes = writeInput(wasm, value);
-  return { count: wasm.checkCount(wasm.exports.typedCount(inBytes), 'typed count'), inBytes, outBytes: 0 };
-}
-
-function create(wasm, caseName, seed) {
-  wasm.check(wasm.exports.typedCreate(caseName, seed), `typed create ${caseName}`);
-  return readOutput(wasm, 0);
-}
-
-/** create on a user's document: C++ hands out a copy of the tree it keeps for it (wasm.loadDocument's id). */
-function createDocument(wasm, id) {
-  wasm.check(wasm.exports.typedCreateDocument(id), 'typed create document');
-  return readOutput(wasm, 0);
-}
-
-module.exports = { roundTrip, count, create, createDocument };
+module.exports = bufferApproach('typed', 'typed', { writeInput, readOutput });
