@@ -89,4 +89,4 @@ class DocumentRate {
   }
 }
 
-module.exports = { DocumentRate, MIN_LEARN_CHARS, MAX_WHOLE_CHARS, tokensPerChar };
+module.exports = { DocumentRate, MIN_LEARN_CHARS, MAX_WHOLE_CHARS };

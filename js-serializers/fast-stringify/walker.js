@@ -155,15 +155,23 @@ class Walker {
     // Listing a wide object's keys is a step of its own (descend()): listed once, for the estimate and the walk.
     this.rootKeys = Array.isArray(value) ? null : { container: value, keys: Object.keys(value) };
     const keys = this.rootKeys && this.rootKeys.keys;
-    const msPerUnit = LEARNT.units > 0 ? this.msPerUnit : INITIAL_WHOLE_MS_PER_UNIT;
-    const fits = (units, share) => units * msPerUnit <= this.sliceMs * share && units * this.charsPerUnit <= (this.maxSliceChars / 2) * share;
     // A glance first, counting siblings as alike after GLANCE_CONTAINERS: the estimate was 10-15 % of native's time on
     // the documents it sends to one call (16-85 KB trees of objects), most of it reading 32 containers each for
     // itself. A document the glance finds within a quarter of the slice is done; one nearer needs the closer look.
     const glance = estimate(value, newEstimateBudget(ESTIMATE_MAX_CONTAINERS, undefined, GLANCE_CONTAINERS), keys);
-    if (glance !== Infinity && fits(glance, GLANCE_SHARE)) return glance;
+    if (this.wholeFits(glance, GLANCE_SHARE)) return glance;
     const units = estimate(value, newEstimateBudget(ESTIMATE_MAX_CONTAINERS), keys);
-    return units !== Infinity && fits(units, 1) ? units : 0;
+    return this.wholeFits(units, 1) ? units : 0;
+  }
+
+  /**
+   * Whether a document estimated at `units` takes native at most `share` of a slice, at the rates learnt (the prior
+   * INITIAL_WHOLE_MS_PER_UNIT before any), and half the slice's characters (for an estimate that is short). A method,
+   * not a closure: on the one-step path, every allocation made cold by a collection counts.
+   */
+  wholeFits(units, share) {
+    const msPerUnit = LEARNT.units > 0 ? this.msPerUnit : INITIAL_WHOLE_MS_PER_UNIT;
+    return units !== Infinity && units * msPerUnit <= this.sliceMs * share && units * this.charsPerUnit <= (this.maxSliceChars / 2) * share;
   }
 
   /** The whole document in one native call, which is also a batch to learn from. */

@@ -6,6 +6,7 @@
 // these tests start from the prior. Node 14 syntax (services/node14-fibers/test/parse-whole.test.js runs it there).
 const assert = require('assert');
 const { countWork } = require('./work-counts');
+const { MAX_WHOLE_CHARS } = require('../document-rate');
 const { tree } = require('../bench/tree-families');
 const test = require('./test-runner');
 
@@ -61,6 +62,7 @@ test('a text that fits a slice only at the rate its own sliced parse taught is s
 
 test('a text past 1 Mi characters is read whole only after a text of its kind (its tokens a character) taught the rate', async () => {
   // A slice of 20 ms fits either text at the rate learnt (and handles 20 Mi characters): what decides is their kind.
+  assert.ok(Math.min(LONG_STRINGS.length, DENSE.length) > MAX_WHOLE_CHARS, 'both texts must be past what is read whole on the rate alone');
   const first = await countedParse(LONG_STRINGS, 20);
   assert.ok(first.counts.nativeCalls > 1 && first.turned, `read whole before its kind taught a rate: ${JSON.stringify(first.counts)}`);
   assertWhole('2.1 M characters of long strings, after its sliced parse taught the rate', LONG_STRINGS, await countedParse(LONG_STRINGS, 20));
