@@ -9,9 +9,17 @@ const BENCH_DIR = path.join(__dirname, '..', 'results', 'bench');
 /** Writes data as JSON to a new file for the benchmark `name` in dir (results/bench/); returns its path. */
 function saveBenchResults(name, data, dir = BENCH_DIR) {
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
-  return file;
+  const stamp = `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  // Two saves in one millisecond would share a name: the second gets a suffix, never the first's file ('wx').
+  for (let n = 0; ; n++) {
+    const file = path.join(dir, `${stamp}${n === 0 ? '' : `-${n}`}.json`);
+    try {
+      fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`, { flag: 'wx' });
+      return file;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+  }
 }
 
 module.exports = { saveBenchResults, BENCH_DIR };
