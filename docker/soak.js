@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // `make soak`: the containerized lab under load for a long while, on a real Docker engine. The load driver runs
-// SOAK_SUITE (demo: every workload at its large input) pass after pass until SOAK_MINUTES have gone by, each pass whole
-// (at least three: a warm-up, a baseline and one held to it). Then, from Prometheus: no service holds more RSS
+// SOAK_SUITE (demo: every workload at its large input) pass after pass until SOAK_MINUTES have gone by and SOAK_PASSES
+// passes have run, each pass whole (at least three: a warm-up, a baseline and one held to it). Then, from Prometheus: no service holds more RSS
 // through a pass (the level it stays at or above 90 % of the time) in the later half of the passes after the warm-up
 // than 10 % above the most it held in the earlier half, unless its heap floor and external memory show memory kept
 // after use (peaks, heap floor and heap size reported beside it), no service restarted, no run was invalid, no 5xx
@@ -12,6 +12,8 @@
 // -v`.
 //
 //   SOAK_MINUTES=10 SOAK_SUITE=demo node docker/soak.js [--if-engine]    (SOAK_PORT_OFFSET, default in compose-lab.js)
+//   SOAK_MINUTES=0 SOAK_PASSES=6 ...     six passes however long they take (make test: a count of passes does not
+//                                        depend on the machine's speed or on what runs beside it)
 //
 // --if-engine: where no Docker engine runs or can be started, say so and exit 0 (make test runs a short soak).
 const fs = require('node:fs');
@@ -42,15 +44,18 @@ const HEAP_FIGURES = {
 
 const log = (message) => console.log(`soak: ${message}`);
 
-/** SOAK_MINUTES, SOAK_SUITE and SOAK_MAX_RSS_GROWTH, checked. */
+/** SOAK_MINUTES, SOAK_PASSES, SOAK_SUITE and SOAK_MAX_RSS_GROWTH, checked. */
 function settings(env = process.env) {
-  const minutes = Number(env.SOAK_MINUTES || 10);
-  if (!(Number.isFinite(minutes) && minutes > 0)) throw new Error(`SOAK_MINUTES must be a number of minutes above 0, got "${env.SOAK_MINUTES}"`);
+  const given = (name) => env[name] !== undefined && env[name] !== '';
+  const minutes = given('SOAK_MINUTES') ? Number(env.SOAK_MINUTES) : 10;
+  if (!(Number.isFinite(minutes) && minutes >= 0)) throw new Error(`SOAK_MINUTES must be a number of minutes, 0 or more, got "${env.SOAK_MINUTES}"`);
+  const passes = given('SOAK_PASSES') ? Number(env.SOAK_PASSES) : MIN_PASSES;
+  if (!(Number.isInteger(passes) && passes >= MIN_PASSES)) throw new Error(`SOAK_PASSES must be a whole number of passes, at least ${MIN_PASSES} (a warm-up, a baseline, one held to it), got "${env.SOAK_PASSES}"`);
   const suite = env.SOAK_SUITE || 'demo';
   if (!fs.existsSync(path.join(ROOT, 'load', 'suites', `${suite}.json`))) throw new Error(`SOAK_SUITE: no suite "${suite}" in load/suites`);
-  const maxRssGrowth = env.SOAK_MAX_RSS_GROWTH === undefined || env.SOAK_MAX_RSS_GROWTH === '' ? MAX_RSS_GROWTH : Number(env.SOAK_MAX_RSS_GROWTH);
+  const maxRssGrowth = given('SOAK_MAX_RSS_GROWTH') ? Number(env.SOAK_MAX_RSS_GROWTH) : MAX_RSS_GROWTH;
   if (!(maxRssGrowth >= 0)) throw new Error(`SOAK_MAX_RSS_GROWTH must be a fraction (0.1 is 10 %), got "${env.SOAK_MAX_RSS_GROWTH}"`);
-  return { minutes, suite, maxRssGrowth };
+  return { minutes, passes, suite, maxRssGrowth };
 }
 
 /** What the soak keeps of a pass: its window and verdict, and the client's side of its scenarios. */
@@ -147,10 +152,10 @@ function durationSeconds(text) {
   return total;
 }
 
-async function soak(lab, { minutes, suite, maxRssGrowth }) {
+async function soak(lab, { minutes, passes: minPasses, suite, maxRssGrowth }) {
   const started = Date.now();
   const deadline = started + minutes * 60000;
-  log(`suite ${suite}, pass after pass for ${minutes} min (each pass whole, at least ${MIN_PASSES})`);
+  log(`suite ${suite}, pass after pass${minutes ? ` for ${minutes} min and` : ','} at least ${minPasses} passes (each pass whole)`);
   const passes = [];
   const perPass = [];
   // Ctrl-C (or SIGTERM) in an hour-long soak: the pass in progress is stopped and the lab taken down; a second one quits.
@@ -163,9 +168,9 @@ async function soak(lab, { minutes, suite, maxRssGrowth }) {
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
-  while (passes.length < MIN_PASSES || Date.now() < deadline) {
+  while (passes.length < minPasses || Date.now() < deadline) {
     const number = passes.length + 1;
-    const onProgress = (status) => log(`pass ${number}: ${status.completed.length}/${status.scenarios} scenarios; ${((Date.now() - started) / 60000).toFixed(1)} of ${minutes} min`);
+    const onProgress = (status) => log(`pass ${number} of at least ${minPasses}: ${status.completed.length}/${status.scenarios} scenarios; ${((Date.now() - started) / 60000).toFixed(1)} min${minutes ? ` of ${minutes}` : ''}`);
     const pass = passOf(await runSuite(lab.url('load'), suite, { resultsDir: lab.resultsDir, onProgress }));
     if (interrupted) throw new Error(`stopped by ${interrupted} in pass ${number}; no verdict (the passes are in ${path.relative(ROOT, lab.resultsDir)})`);
     passes.push(pass);
@@ -191,4 +196,6 @@ async function main(argv) {
   return lab.session(started, () => soak(lab, wanted));
 }
 
-exitWith('soak', main);
+if (require.main === module) exitWith('soak', main);
+
+module.exports = { settings };
