@@ -79,10 +79,11 @@ bench-offload: setup
 bench-instrumentation: setup
 	NODE24_OPTIONS="$(NODE24_OPTIONS)" $(RUN_NODE) services/node-async/bench/instrumentation-cost.js
 
-# What users' documents cost a service's memory: ten different 20 MB documents handed to node-async one after another,
-# each run through stringify and parse, its RSS after each (target: after ten at most 1.5x after one).
+# What users' documents cost each service that keeps them (started natively): ten different 20 MB documents handed to
+# each one after another, each run through every workload of its kind, the RSS after each (target: after ten at most
+# 1.5x after one).
 bench-documents: setup
-	$(RUN_NODE) services/node-async/bench/document-store-memory.js
+	$(RUN_NODE) scripts/document-store-memory.js
 
 # The async-char-streams list (docs/experiments/async-char-streams.md): every CSV parser on a document sized like the
 # original's (50 002 rows, 65 536-character chunks), with ratios to the in-memory parser; every run's rows checked

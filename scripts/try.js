@@ -22,11 +22,9 @@
 // DOCUMENT_MAX_DEPTH (the lab's caps). Exit status: 0 when the run ended and its summary is printed (a pick or, per
 // service and workload, why there is none), 1 when the run could not be made, 2 for a file the lab cannot take.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
-const { ROOT, readManifests, documentServicesOf } = require('../lab-topology/manifests');
-const { nativeLab } = require('../lab-topology/topology');
+const { readManifests, documentServicesOf } = require('../lab-topology/manifests');
+const { startNativeSubset, answers } = require('./native-subset');
 const { documentSettings } = require('../node-kit/document-store');
 const { locateJsonError } = require('../node-kit/json-syntax-error');
 const { nestingDepth } = require('../node-kit/document-upload');
@@ -36,7 +34,6 @@ const { checkCsvDocument } = require('../csv-parsers/user-document');
 const { describeSummary } = require('../load/src/summary');
 const { describeChoice } = require('../load/src/try-choice');
 
-const STARTUP_TIMEOUT_MS = 180000;
 const POLL_MS = 1000;
 const STILL_RUNNING_EVERY_MS = 15000;
 
@@ -119,56 +116,24 @@ async function json(url, options) {
   return { status: res.status, body: await res.json().catch(() => ({})) };
 }
 
-async function healthy(url) {
-  try {
-    return (await fetch(url, { signal: AbortSignal.timeout(2000) })).ok;
-  } catch {
-    return false;
-  }
-}
-
-/** Starts the native lab of the document services; {driverUrl, ready() (resolves once all answer), stop()}. */
+/** Starts the native lab of the document services and the load driver; {driverUrl, ready(), stop()}. */
 async function startLab(onOutput) {
   const offset = integerSetting('TRY_PORT_OFFSET', 17000, 0, 60000);
   const manifests = readManifests();
   const only = documentServicesOf(manifests).map((m) => m.name).concat(manifests.filter((m) => m.kind === 'load').map((m) => m.name));
-  const { components, prometheus } = nativeLab(offset, manifests.filter((m) => only.includes(m.name)));
-  const driver = components.find((c) => c.kind === 'load');
-  if (await healthy(`${driver.url}/healthz`)) throw new Error(`something already answers on ${driver.url} (another make try?): set TRY_PORT_OFFSET, or LOAD_URL=${driver.url} to use it`);
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-try-'));
-  say(`starting ${only.join(', ')} and Prometheus natively on ports ${components.map((c) => c.port).concat(prometheus.port).join(', ')} (TRY_PORT_OFFSET=${offset})`);
-  const lab = spawn(process.execPath, [path.join(ROOT, 'scripts', 'native.js')], {
-    cwd: ROOT,
-    env: Object.assign({}, process.env, { LAB_PORT_OFFSET: String(offset), LAB_STATE_DIR: stateDir, LOAD_SUITE: 'none', LAB_ONLY: only.join(',') }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  lab.stdout.on('data', onOutput);
-  lab.stderr.on('data', onOutput);
-  const exited = new Promise((resolve) => lab.on('exit', resolve));
-  const stop = async () => {
-    if (lab.exitCode === null && lab.signalCode === null) lab.kill('SIGTERM');
-    await exited;
-    fs.rmSync(stateDir, { recursive: true, force: true });
+  const { port } = manifests.find((m) => m.kind === 'load');
+  const driverUrl = `http://127.0.0.1:${port + offset}`;
+  if (await answers(`${driverUrl}/healthz`)) throw new Error(`something already answers on ${driverUrl} (another make try?): set TRY_PORT_OFFSET, or LOAD_URL=${driverUrl} to use it`);
+  const lab = startNativeSubset(only, { offset, onOutput, say });
+  say(`starting ${only.join(', ')} and Prometheus natively on ports ${lab.components.map((c) => c.port).concat(lab.prometheus.port).join(', ')} (TRY_PORT_OFFSET=${offset})`);
+  return {
+    driverUrl,
+    stop: lab.stop,
+    ready: async () => {
+      await lab.ready();
+      say('the lab is up');
+    },
   };
-  const urls = components.map((c) => `${c.url}/healthz`).concat(`http://127.0.0.1:${prometheus.port}/-/ready`);
-  return { driverUrl: driver.url, stop, ready: () => waitUntilUp(lab, urls) };
-}
-
-async function waitUntilUp(lab, urls) {
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  let lastSaid = Date.now();
-  for (;;) {
-    if (lab.exitCode !== null) throw new Error(`the native lab ended before it was up (exit ${lab.exitCode})`);
-    const down = (await Promise.all(urls.map(async (u) => ((await healthy(u)) ? null : u)))).filter(Boolean);
-    if (down.length === 0) break;
-    if (Date.now() > deadline) throw new Error(`not up after ${STARTUP_TIMEOUT_MS / 1000} s: ${down.join(', ')}`);
-    if (Date.now() - lastSaid > 10000) {
-      say(`waiting for ${down.length} of ${urls.length} components to answer (the first start builds nothing, but Node services take a few seconds each)`);
-      lastSaid = Date.now();
-    }
-    await sleep(500);
-  }
-  say('the lab is up');
 }
 
 /** Hands the document ({bytes, kind}) to the driver; its sha256, or throws with the driver's refusal. */

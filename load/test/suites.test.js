@@ -177,16 +177,16 @@ test('a stored document gets a scenario per stringify and parse approach, the pr
   checkScenarios('try', made.scenarios, { 'node-async': 'http://b:2' });
 });
 
-test("a stored JSON document runs through wasm-runner's transfer too, without a deadline it has not, and only through a workload's documentApproaches when given", () => {
+test("a stored JSON document runs through wasm-runner's transfer too, one op a request, without a deadline it has not, and only through a workload's documentApproaches when given", () => {
   const sha = 'd'.repeat(64);
   const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 }, scenarios: [] };
-  const wasm = { workloads: { transfer: { approaches: ['json', 'typed'], params: { op: { default: 'roundtrip', values: ['roundtrip'] } } } } };
+  const wasm = { workloads: { transfer: { approaches: ['json', 'typed'], params: { op: { default: 'roundtrip', values: ['roundtrip'] }, iterations: { default: 100, min: 1, max: 10000 } } } } };
   const some = { workloads: { parse: { approaches: ['native', 'fast', 'slow'], documentApproaches: ['native', 'fast'], params: DEADLINE } } };
   const handOff = { 'wasm-runner': { stored: true }, some: { stored: true } };
   const made = withDocument(suite, { 'wasm-runner': wasm, some }, handOff, { sha256: sha, kind: 'json' }, 0);
   assert.deepStrictEqual(made.scenarios.map((s) => [s.name, s.path]), [
-    ['wasm-runner-transfer-json', `/run/transfer?approach=json&document=${sha}`],
-    ['wasm-runner-transfer-typed', `/run/transfer?approach=typed&document=${sha}`],
+    ['wasm-runner-transfer-json', `/run/transfer?approach=json&document=${sha}&iterations=1`],
+    ['wasm-runner-transfer-typed', `/run/transfer?approach=typed&document=${sha}&iterations=1`],
     ['some-parse-native', `/run/parse?approach=native&document=${sha}&timeoutMs=58000`],
     ['some-parse-fast', `/run/parse?approach=fast&document=${sha}&timeoutMs=58000`],
   ]);
