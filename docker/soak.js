@@ -2,14 +2,14 @@
 'use strict';
 // `make soak`: the containerized lab under load for a long while, on a real Docker engine. The load driver runs
 // SOAK_SUITE (demo: every workload at its large input) pass after pass until SOAK_MINUTES have gone by and SOAK_PASSES
-// passes have run, each pass whole (at least three: a warm-up, a baseline and one held to it). Then, from Prometheus: no service holds more RSS
-// through a pass (the level it stays at or above 90 % of the time) in the later half of the passes after the warm-up
-// than 10 % above the most it held in the earlier half, unless its heap floor and external memory show memory kept
-// after use (peaks, heap floor and heap size reported beside it), no service restarted, no run was invalid, no 5xx
-// but admission control's 503, and Prometheus' own disk is bounded (a size limit in force and held, its series not
-// growing); from each pass's run.json, no connection error at the client (timeouts are reported). Prints the
-// figures, writes them to soak-<time>.json beside the passes' run folders, and always ends with `docker compose down
-// -v`.
+// passes have run, each pass whole (at least three: a warm-up, a baseline and one held to it). Then, from Prometheus:
+// no service holds more RSS through a pass (the level it stays at or above 90 % of the time) in the later half of the
+// passes after the warm-up than 10 % above the most it held in the earlier half, unless its heap floor and external
+// memory show memory kept after use (peaks, heap floor and heap size reported beside it), no service restarted, no run
+// was invalid, no 5xx but admission control's 503, and Prometheus' own disk is bounded (a size limit in force and held,
+// its series not growing); from each pass's run.json, no connection error at the client (timeouts are reported). Prints
+// the figures, writes them to soak-<time>.json beside the passes' run folders, and always ends with `docker compose
+// down -v`.
 //
 //   SOAK_MINUTES=10 SOAK_SUITE=demo node docker/soak.js [--if-engine]    (SOAK_PORT_OFFSET, default in compose-lab.js)
 //   SOAK_MINUTES=0 SOAK_PASSES=6 ...     six passes however long they take (make test: a count of passes does not
