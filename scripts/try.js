@@ -24,6 +24,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { readManifests, documentServicesOf } = require('../lab-topology/manifests');
+const { nativeLab } = require('../lab-topology/topology');
 const { startNativeSubset, answers } = require('./native-subset');
 const { documentSettings } = require('../node-kit/document-store');
 const { locateJsonError } = require('../node-kit/json-syntax-error');
@@ -121,8 +122,7 @@ async function startLab(onOutput) {
   const offset = integerSetting('TRY_PORT_OFFSET', 17000, 0, 60000);
   const manifests = readManifests();
   const only = documentServicesOf(manifests).map((m) => m.name).concat(manifests.filter((m) => m.kind === 'load').map((m) => m.name));
-  const { port } = manifests.find((m) => m.kind === 'load');
-  const driverUrl = `http://127.0.0.1:${port + offset}`;
+  const driverUrl = nativeLab(offset, manifests.filter((m) => m.kind === 'load')).components[0].url;
   if (await answers(`${driverUrl}/healthz`)) throw new Error(`something already answers on ${driverUrl} (another make try?): set TRY_PORT_OFFSET, or LOAD_URL=${driverUrl} to use it`);
   const lab = startNativeSubset(only, { offset, onOutput, say });
   say(`starting ${only.join(', ')} and Prometheus natively on ports ${lab.components.map((c) => c.port).concat(lab.prometheus.port).join(', ')} (TRY_PORT_OFFSET=${offset})`);
