@@ -72,6 +72,7 @@ class Frame {
     this.msPerUnit = msPerUnit;
     this.charsPerUnit = charsPerUnit;
     this.measured = false;
+    this.largestBatchUnits = 0; // what the largest batch of its children held (batches.js' BATCH_GROWTH)
     this.rates = new Rates();
     this.pending = null; // {value, cost}: the child at index, read, estimated, and left for the next batch
     this.childScale = 0; // a wide container's units per unit of a container child's width (Walker.childScale), once known

@@ -245,6 +245,37 @@ test('a long array of coordinate pairs goes to native in batches, not pair by pa
   assert.ok(counts.inspections <= bound, `more than ${Math.floor(bound)} inspections for ${pairs} pairs: ${JSON.stringify(counts)}, ${stats.yields} yields`);
 });
 
+// A registry's record of a package (npm's packument: a wide object of its versions' manifests, oldest first), whose
+// first children are smaller than the rest at the same width: here the first twentieth of the versions have one
+// dependency, the later ones 30. A wide container's children are costed on their width, at the scale of the first
+// one's estimate (batches.js' childScale), so the rate a probe learns from the first children is short for the later
+// ones, and the batch after it, sized from that rate, was the document's longest: 2.73 modelled ms of a 1 ms slice
+// here, and 8.2 ms of a 5 ms slice on npm's record of `next` (its later versions 1.6 times the characters a unit of
+// its first). Batches now grow at most twofold over their frame's largest (BATCH_GROWTH): 1.25 ms here, run alone.
+function packument(versions) {
+  const record = { _id: 'lab-package', name: 'lab-package', 'dist-tags': { latest: `1.0.${versions - 1}` }, versions: {}, time: {} };
+  for (let v = 0; v < versions; v++) {
+    const version = `1.0.${v}`;
+    const dependencies = {};
+    for (let d = 0, count = v < versions / 20 ? 1 : 30; d < count; d++) dependencies[`dependency-${d}`] = `^${d}.${v % 7}.0`;
+    record.versions[version] = {
+      name: 'lab-package',
+      version,
+      description: 'a package whose manifests grew with its dependencies',
+      dependencies,
+      dist: { shasum: `${v}`.padStart(40, '0'), tarball: `https://registry.example/lab-package/-/lab-package-${version}.tgz` },
+    };
+    record.time[version] = new Date(Date.UTC(2020, 0, 1) + v * 3600e3).toISOString();
+  }
+  return record;
+}
+const PACKUMENT_VERSIONS = 2000;
+
+test('a wide object whose first children are smaller than the rest: no batch outlasts the slice', async () => {
+  const value = packument(PACKUMENT_VERSIONS);
+  await checkBounds(`a packument of ${PACKUMENT_VERSIONS} versions`, value, JSON.stringify(value));
+});
+
 test('work per node and per character is bounded: the shape family and the plain documents of the torture corpus', async () => {
   for (const shape of SHAPES.filter((s) => s.workloads.includes('stringify'))) {
     const value = shape.make(SHAPE_SCALE);
