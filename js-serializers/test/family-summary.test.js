@@ -30,3 +30,15 @@ test('a document whose output differed makes its approach\'s cell FAILED in that
   assert.match(lines[2], /^a +1 FAILED +1\.30x +- +6\.0ms +10\.0ms$/);
   assert.match(lines[3], /^b +2\.00x +- +7\.0ms +1\.30x +- +6\.0ms +10\.0ms$/);
 });
+
+test('the quick benchmark compares pipeTo() with native\'s text written to a sink, and the others with native alone', () => {
+  const { render } = require('../bench/shapes-quick');
+  const approach = (ms) => ({ ms: [ms], blockMs: [1], verified: true });
+  const member = {
+    family: 'trees',
+    bytes: SMALL_BYTES,
+    approaches: { native: approach(10), 'native write': approach(12), chunks: approach(11), pipeTo: approach(15), 'native parse': approach(20), parse: approach(30) },
+  };
+  const cells = render({ members: [member] }).split('\n')[2].split(/ +/);
+  assert.deepStrictEqual(cells, ['trees', '1.10x', '-', '1.0ms', '1.25x', '-', '1.0ms', '1.50x', '-', '1.0ms', '1.0ms']);
+});
