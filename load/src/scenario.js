@@ -138,12 +138,21 @@ function requestOf(scenario) {
   return { body, headers: Object.assign(body !== undefined ? { 'content-type': 'application/json' } : {}, scenario.headers) };
 }
 
-/** What fails a scenario on the client's side: connection errors, non-2xx answers, answers not validated, none at all. */
+/**
+ * What fails a scenario on the client's side: connection errors, non-2xx answers, answers not validated, none at all.
+ * A refused or unvalidated answer is quoted (the first one kept), so that the line says why: a runtime version
+ * without a function the approach calls answers 500 with the TypeError's message, and the count alone hid it.
+ */
 function clientProblems({ errors, timeouts, non2xx, completed }, checker) {
   const problems = [];
+  const samples = checker.counts.samples;
+  const first = (refused) => {
+    const sample = samples.find((text) => text.startsWith('HTTP ') === refused);
+    return sample === undefined ? '' : ` (the first: ${sample})`;
+  };
   if (errors > 0) problems.push(`${errors} connection errors (${timeouts} timeouts)`);
-  if (non2xx > 0) problems.push(`${non2xx} non-2xx responses`);
-  if (checker.counts.invalid > 0) problems.push(`${checker.counts.invalid} responses not validated`);
+  if (non2xx > 0) problems.push(`${non2xx} non-2xx responses${first(true)}`);
+  if (checker.counts.invalid > 0) problems.push(`${checker.counts.invalid} responses not validated${first(false)}`);
   if (completed === 0) problems.push('no request completed');
   return problems;
 }

@@ -10,7 +10,7 @@ const { tempDir } = require('../../node-kit/testing');
 const { settingsOf, stepsOf } = require('../../docker/matrix/plan');
 const { report } = require('../src/matrix/matrix-report');
 const { holmAdjusted } = require('../src/matrix/holm');
-const { writeMatrix } = require('./matrix-fixture');
+const { writeMatrix, spread } = require('./matrix-fixture');
 const { findChromium, launchBrowser, watchedPage, BROWSER_TIMEOUT_MS } = require('./report-browser');
 
 test('the settings: defaults, the pinned version always run, and a bad value refused naming what is allowed', () => {
@@ -42,14 +42,17 @@ const seconds = (rate) => Array.from({ length: 10 }, (_, i) => rate + (i % 3) - 
 function fixture(dir) {
   const settings = { node: ['24', '22', '26'], java: ['25', '17'], suite: 'matrix', repeats: 2, pinned: { node: '24', java: '25' } };
   const stringify = (rate, runMs, blockMs) => ({ name: 'node-async-stringify-native', target: 'node-async', path: '/run/stringify?approach=native&size=10000', perSecond: seconds(rate), p50Ms: 1000 / rate, runMs, blockMs });
-  const fast = (rate) => ({ name: 'node-async-stringify-fast', target: 'node-async', path: '/run/stringify?approach=fast&size=10000', perSecond: seconds(rate), p50Ms: 1000 / rate, runMs: 900 / rate, blockMs: 8 });
+  const fast = (rate, runSamplesMs) => ({ name: 'node-async-stringify-fast', target: 'node-async', path: '/run/stringify?approach=fast&size=10000', perSecond: seconds(rate), p50Ms: 1000 / rate, runMs: 900 / rate, blockMs: 8, runSamplesMs });
+  // fast parse runs on 24 and 22 alike, and Node 26 answers it with errors in every repeat.
+  const parse = (passed) => ({ name: 'node-async-parse-fast', target: 'node-async', path: '/run/parse?approach=fast&size=10000', perSecond: seconds(20), p50Ms: 50, runMs: 45, blockMs: 9, passed });
   const serde = (rate) => ({ name: 'jvm-serializer-serde-json', target: 'jvm-serializer', path: '/run/serde?approach=json&size=10000', perSecond: seconds(rate), p50Ms: 1000 / rate, runMs: 800 / rate, blockMs: 0 });
   const steps = [];
   for (const repeat of [1, 2]) {
     // Node 22: native stringify about half as fast as on 24; Node 26 like 24; fast the same everywhere.
-    steps.push({ id: `node-24-r${repeat}`, runtime: 'node', line: '24', repeat, runtimeVersion: 'node 24.21.0', scenarios: [stringify(100 + repeat, 9.8, 300), fast(50)] });
-    steps.push({ id: `node-22-r${repeat}`, runtime: 'node', line: '22', repeat, runtimeVersion: 'node 22.23.3', scenarios: [stringify(50 + repeat, 19.7, 600), fast(50)] });
-    steps.push({ id: `node-26-r${repeat}`, runtime: 'node', line: '26', repeat, runtimeVersion: 'node 26.12.1', scenarios: [stringify(100 + repeat, 9.8, 310), fast(50)] });
+    steps.push({ id: `node-24-r${repeat}`, runtime: 'node', line: '24', repeat, runtimeVersion: 'node 24.21.0', scenarios: [stringify(100 + repeat, 9.8, 300), fast(50), parse(true)] });
+    steps.push({ id: `node-22-r${repeat}`, runtime: 'node', line: '22', repeat, runtimeVersion: 'node 22.23.3', scenarios: [stringify(50 + repeat, 19.7, 600), fast(50), parse(true)] });
+    // Node 26's fast: the same mean time of a run (a few long runs), most runs a tenth faster.
+    steps.push({ id: `node-26-r${repeat}`, runtime: 'node', line: '26', repeat, runtimeVersion: 'node 26.12.1', scenarios: [stringify(100 + repeat, 9.8, 310), fast(50, spread(16.2).concat([36, 36, 36])), parse(false)] });
     steps.push({ id: `java-25-r${repeat}`, runtime: 'java', line: '25', repeat, runtimeVersion: 'jvm 25.0.3', scenarios: [serde(40)] });
     steps.push({ id: `java-17-r${repeat}`, runtime: 'java', line: '17', repeat, error: 'the jvm-serializer image for Java 17 did not build: exit 1' });
   }
@@ -73,9 +76,22 @@ test('the report on recorded runs: medians over repeats, a change found and none
   assert.strictEqual(verdict(native, '26', 'runMeanMs'), 'no significant change');
   const fast = node.scenarios.find((s) => s.name === 'node-async-stringify-fast');
   assert.strictEqual(verdict(fast, '22', 'runMeanMs'), 'no significant change', 'equal figures are no change');
+  // The change shown is that of the runs the test compares: -10 % on Node 26, where the repeats' means did not move.
+  const fast26 = fast.changes['26'].find((c) => c.key === 'runMeanMs');
+  assert.deepStrictEqual([fast26.verdict, Math.round(fast26.change * 100)], ['better', -10], JSON.stringify(fast26));
+  for (const s of node.scenarios) {
+    for (const c of Object.values(s.changes).flat()) {
+      if (c.verdict === 'better' || c.verdict === 'worse') assert.strictEqual(c.change < 0 !== c.higherIsBetter, c.verdict === 'better', `${s.name}: ${JSON.stringify(c)}`);
+    }
+  }
+  // A scenario a version could not run: no figure, no test, and why, in the table's text.
+  const parse = node.scenarios.find((s) => s.name === 'node-async-parse-fast');
+  assert.deepStrictEqual([parse.byLine['26'].passedRepeats, verdict(parse, '26', 'runMeanMs'), verdict(parse, '22', 'runMeanMs')], [0, 'no data', 'no significant change']);
+  assert.match(text, /could not run node-async-parse-fast on node 26: 3 responses not validated/);
+  assert.doesNotMatch(text, /could not run jvm-serializer-serde-json on java 17/, 'a step that did not run is said once, by the step');
   // Every test of the matrix is counted and corrected together.
-  assert.strictEqual(r.comparisons, 4);
-  assert.strictEqual(r.expectedFalsePositives, 4 * 0.05);
+  assert.strictEqual(r.comparisons, 5);
+  assert.strictEqual(r.expectedFalsePositives, 5 * 0.05);
   const change = native.changes['22'].find((c) => c.key === 'runMeanMs');
   assert.ok(change.pAdjusted >= change.p && change.pAdjusted < 0.05, JSON.stringify(change));
   const java = r.runtimes.find((x) => x.runtime === 'java');
@@ -85,7 +101,7 @@ test('the report on recorded runs: medians over repeats, a change found and none
   assert.match(serde.byLine['17'].problems[0], /did not build/);
   assert.strictEqual(verdict(serde, '17', 'runMeanMs'), 'no data');
   assert.match(text, /could not run java-17-r1: the jvm-serializer image for Java 17 did not build/);
-  assert.match(text, /4 comparisons against the pinned versions, Holm-corrected/);
+  assert.match(text, /5 comparisons against the pinned versions, Holm-corrected/);
 });
 
 test('matrix.html in Chromium: a chart per workload drawing the medians, the tables, no request', { skip: findChromium() ? false : 'no chromium' }, async (t) => {
@@ -105,11 +121,13 @@ test('matrix.html in Chromium: a chart per workload drawing the medians, the tab
     cannot: [...document.querySelectorAll('.cannot')].map((e) => e.textContent),
     comparisons: document.querySelector('#comparisons').textContent,
   }));
-  assert.deepStrictEqual(seen.workloads, ['stringify', 'serde']);
+  assert.deepStrictEqual(seen.workloads, ['stringify', 'parse', 'serde']);
   const native = r.runtimes[0].scenarios[0];
   for (const line of ['24', '22', '26']) assert.ok(seen.points.some(([series, x, median]) => series === 'native' && x === `Node ${line}` && median === native.byLine[line].runMeanMs.median), `native on Node ${line}`);
-  assert.ok(seen.cannot.length > 0 && seen.cannot.every((c) => /could not run: java-17-r1/.test(c)), seen.cannot.join());
-  assert.strictEqual(seen.comparisons, '4');
+  assert.ok(seen.cannot.some((c) => /could not run: java-17-r1/.test(c)), seen.cannot.join());
+  assert.ok(seen.cannot.some((c) => /could not run: 3 responses not validated/.test(c)), seen.cannot.join());
+  assert.ok(seen.cannot.every((c) => /could not run: (java-17-r1|3 responses not validated)/.test(c)), seen.cannot.join());
+  assert.strictEqual(seen.comparisons, '5');
   assert.deepStrictEqual(failures, []);
   assert.strictEqual(requests.length, 1, 'only the page itself');
 });

@@ -27,6 +27,14 @@ function textOf(report) {
     });
     const headers = ['scenario', 'figure'].concat(r.lines.map((l) => `${r.runtime} ${l}`)).concat(['against the pinned version']);
     out.push(markdownTable(headers, rows, { right: r.lines.map((l) => `${r.runtime} ${l}`) }));
+    // A scenario a version could not run (a runtime without a function it calls, say): its dash in the table, and why.
+    for (const s of r.scenarios) {
+      for (const l of r.lines) {
+        const cell = s.byLine[l];
+        const stepsFailed = cell.problems.every((p) => r.failedSteps.some((f) => p.startsWith(`${f.id}: `))); // said above
+        if (cell.passedRepeats === 0 && cell.problems.length > 0 && !stepsFailed) out.push(`could not run ${s.name} on ${r.runtime} ${l}: ${cell.problems[0]}`);
+      }
+    }
   }
   return out.join('\n');
 }
