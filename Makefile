@@ -240,7 +240,7 @@ smoke-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
 
 # One suite across runtime versions (docker/matrix.js, docker/README.md "The runtime-version matrix"): NODE and JAVA
 # list the versions (the pinned ones always run), SUITE the suite, REPEATS how often each version runs, interleaved.
-# Writes results/matrix-<time>/ (a run folder per step, matrix.json, matrix-report.json, matrix.html). About an hour
+# Writes results/matrix-<time>/ (a run folder per step, matrix.json, matrix-report.json, matrix.html). 48 minutes
 # with the defaults on 2 cores; matrix-smoke is its short real form: two Node and two Java versions, small inputs.
 NODE ?= 18 20 22 24 26
 JAVA ?= 17 21 25
