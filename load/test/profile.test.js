@@ -11,6 +11,8 @@ const { startService, request, until, tempDir } = require('../../node-kit/testin
 const { makeService } = require('../../services/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 const { samplesOf, foldedStacks, longestBlock, stacksBetween } = require('../src/profile/cpu-profile');
+const { keepProfile } = require('../src/profile/take-profile');
+const { profileSection } = require('../src/report/profile-html');
 const { findChromium, launchBrowser, watchedPage, BROWSER_TIMEOUT_MS } = require('./report-browser');
 
 // (root) -> main -> work -> leaf, and (root) -> (idle); samples every 1000 µs: idle, work×3, idle, leaf×2, work, idle.
@@ -37,6 +39,48 @@ test('a profile read: stacks with files and lines, folded without idle, the long
   assert.deepStrictEqual([stretch.ms, stretch.fromMs, stretch.samples], [3, 1, 3], 'the first stretch: three samples of work (the second is as long; the first stands)');
   const span = stacksBetween(samples, 5.5, 8);
   assert.deepStrictEqual(span.stacks.map((s) => [s.stack[s.stack.length - 1], s.ms, s.share]), [['leaf', 2, 0.667], ['work work.js:1', 1, 0.333]]);
+});
+
+// The JVM's answer (services/jvm-serializer's ProfileRoute.kt): two threads sampled at the same instants every 1000 µs,
+// (root) -> thread a -> work, (root) -> thread b -> serde -> write; the recording as base64.
+const JVM_ANSWER = {
+  thread: 'every thread running Java code (JDK Flight Recorder)',
+  startedAtMs: 1000,
+  endedAtMs: 1004,
+  intervalUs: 1000,
+  profile: {
+    nodes: [
+      { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1 }, children: [2, 4] },
+      { id: 2, callFrame: { functionName: 'thread a', url: '', lineNumber: -1 }, children: [3] },
+      { id: 3, callFrame: { functionName: 'Work.run', url: '', lineNumber: -1 }, children: [] },
+      { id: 4, callFrame: { functionName: 'thread b', url: '', lineNumber: -1 }, children: [5] },
+      { id: 5, callFrame: { functionName: 'Serde.write', url: '', lineNumber: -1 }, children: [] },
+    ],
+    startTime: 1000000,
+    endTime: 1004000,
+    samples: [3, 5, 3, 5, 5],
+    timeDeltas: [0, 0, 1000, 0, 1000],
+    sampleIntervalUs: 1000,
+  },
+  safepoints: { count: 3, totalMs: 0.42, maxMs: 0.2 },
+  gcPauses: { count: 1, totalMs: 2.5, maxMs: 2.5 },
+  jfr: Buffer.from('FLR\0a recording').toString('base64'),
+};
+
+test('the JVM\'s profile: every sample one period of its thread, the recording kept, its heaviest stacks and pauses', () => {
+  const samples = samplesOf(JVM_ANSWER.profile);
+  assert.deepStrictEqual(samples.map((s) => s.ms), [1, 1, 1, 1, 1], 'threads sampled at one instant still weigh a period each');
+  const base = path.join(tempDir('load-jvm-profile-'), '01-serde');
+  const kept = keepProfile(JVM_ANSWER, base);
+  assert.deepStrictEqual(kept.files, ['01-serde.cpuprofile', '01-serde.folded', '01-serde.jfr']);
+  assert.strictEqual(fs.readFileSync(`${base}.jfr`, 'latin1'), 'FLR\0a recording');
+  assert.strictEqual(kept.longestBlock, null, 'no event loop, no block');
+  assert.deepStrictEqual(kept.heaviest.map((h) => [h.stack.join(';'), h.ms, h.share]), [['thread b;Serde.write', 3, 0.6], ['thread a;Work.run', 2, 0.4]]);
+  assert.deepStrictEqual([kept.safepoints, kept.gcPauses], [JVM_ANSWER.safepoints, JVM_ANSWER.gcPauses]);
+  const html = profileSection(Object.assign({ folded: fs.readFileSync(`${base}.folded`, 'utf8') }, kept), 'serde');
+  assert.match(html, /data-profile="jvm"/);
+  assert.match(html, /safepoints \(<span data-field="safepoints">3, 0\.42 ms in all, the longest 0\.2 ms<\/span>\)/);
+  assert.match(html, /the \.jfr in JDK Mission Control/);
 });
 
 function serviceWith(t, token) {

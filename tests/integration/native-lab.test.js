@@ -4,7 +4,8 @@
 // a new runtime is one folder, no other file edited): every Prometheus target up, the event-loop lag series of the
 // Node services present, the smoke suite (generated from every service's /info) passing through the load driver and
 // covering every approach, every dashboard query answered with real data, the contract's one answer to every bad
-// request from every service and the load driver, slow clients that starve nobody, and a clean stop on SIGTERM.
+// request from every service and the load driver, slow clients that starve nobody, the JVM's profile (JDK Flight
+// Recorder) taken and kept as the driver does, and a clean stop on SIGTERM.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -20,6 +21,7 @@ const { edgeCases, runCases, checkCases } = require('../contract/bad-requests');
 const { holdSlowConnections } = require('../contract/slow-clients');
 const { checkReportInBrowser, findChromium } = require('../../load/test/report-browser');
 const { checkLivePageDuringRun } = require('../../load/test/live-browser');
+const { takeProfile, keepProfile } = require('../../load/src/profile/take-profile');
 
 const { INTEGRATION_PORT_OFFSETS } = require('./port-offsets');
 const OFFSET = INTEGRATION_PORT_OFFSETS['native-lab'];
@@ -27,6 +29,8 @@ const STARTUP_TIMEOUT_MS = 180000;
 const NODE_SERVICES = nodeServicesOf(readManifests()).map((m) => m.name);
 
 const DASHBOARD_DATA_BOUND_MS = 60000;
+// Shared by the lab's services and its driver, as compose shares LAB_PROFILE_TOKEN: the services get POST /profile.
+const PROFILE_TOKEN = 'native-lab-profile';
 
 async function query(prometheus, expr) {
   const body = await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(expr)}`)).json();
@@ -41,7 +45,7 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
   const stateDir = tempDir('lab-native-');
   const lab = spawn(process.execPath, [path.join(ROOT, 'scripts', 'native.js')], {
     cwd: ROOT,
-    env: Object.assign({}, process.env, { LAB_PORT_OFFSET: String(OFFSET), LAB_STATE_DIR: stateDir, LOAD_SUITE: 'none' }),
+    env: Object.assign({}, process.env, { LAB_PORT_OFFSET: String(OFFSET), LAB_STATE_DIR: stateDir, LOAD_SUITE: 'none', LAB_PROFILE_TOKEN: PROFILE_TOKEN }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -201,6 +205,27 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
       return { done: bad.length === 0, value: all, why: bad.map((r) => `${r.status} ${r.panel}: ${r.query || r.expr} ${r.error || ''}`).join('\n') };
     });
     assert.ok(rows.length >= 6, `only ${rows.length} queries`);
+  });
+
+  await t.test("the JVM's profile, taken and kept by the driver's code: the serde code's stacks, safepoints, the recording", async () => {
+    const jvm = byName['jvm-serializer'].url;
+    let answer = null;
+    const taking = takeProfile(jvm, 1, PROFILE_TOKEN).then((a) => (answer = a));
+    // Serde runs until the profile answers, however long the machine takes over its second.
+    let runs = 0;
+    while (answer === null) {
+      const res = await request(`${jvm}/run/serde?approach=json&size=2000`);
+      assert.strictEqual(res.status, 200, res.text);
+      runs++;
+    }
+    await taking;
+    assert.strictEqual(answer.error, undefined, answer.error);
+    const base = path.join(tempDir('lab-native-profile-'), '01-serde');
+    const kept = keepProfile(answer, base);
+    const stacks = kept.heaviest.map((h) => h.stack.join(';'));
+    assert.ok(kept.heaviest.some((h) => h.stack.some((f) => /^(SerdeWorkload|JsonApproach)\./.test(f))), `${runs} runs: ${stacks.join(' | ')}`);
+    assert.ok(Number.isInteger(kept.safepoints.count) && Number.isInteger(kept.gcPauses.count), JSON.stringify(kept));
+    assert.strictEqual(fs.readFileSync(`${base}.jfr`).subarray(0, 3).toString('latin1'), 'FLR');
   });
 
   await t.test("every HTTP face of the lab gives CONTRACT.md's one answer to each bad request, and keeps serving", async () => {

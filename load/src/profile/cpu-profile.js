@@ -40,16 +40,20 @@ function stacksOf(profile) {
 
 /**
  * Every sample as {stack, ms, atMs}: ms is the time until the next sample (the last one's own interval is unknown: the
- * mean), atMs when it was taken, in ms from the profile's start.
+ * mean), atMs when it was taken, in ms from the profile's start. A profile of several threads sampled at once (the
+ * JVM's, services/jvm-serializer's CpuProfile.kt) says `sampleIntervalUs` instead: each sample is that much of its
+ * thread's time, however close the next sample of another thread came.
  */
 function samplesOf(profile) {
   const { stackOf } = stacksOf(profile);
   const deltas = profile.timeDeltas;
   const meanMs = deltas.length > 1 ? (profile.endTime - profile.startTime) / 1000 / deltas.length : 0;
+  const perSampleMs = profile.sampleIntervalUs > 0 ? profile.sampleIntervalUs / 1000 : null;
   let atUs = 0;
   return profile.samples.map((id, i) => {
     atUs += deltas[i];
-    return { stack: stackOf(id), ms: i + 1 < deltas.length ? deltas[i + 1] / 1000 : meanMs, atMs: atUs / 1000 };
+    const ms = perSampleMs !== null ? perSampleMs : i + 1 < deltas.length ? deltas[i + 1] / 1000 : meanMs;
+    return { stack: stackOf(id), ms, atMs: atUs / 1000 };
   });
 }
 

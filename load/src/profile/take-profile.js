@@ -1,10 +1,12 @@
 'use strict';
-// The driver's side of a target's POST /profile (node-kit/profiler.js): asked when a scenario's window starts, for its
-// duration, with the token the lab shares between the driver and its services (LAB_PROFILE_TOKEN); kept beside the
-// scenario's result as <NN>-<name>.cpuprofile (any Chromium DevTools or speedscope opens it) and .folded, and read
-// into the scenario's `profile`: the longest block in it and the stacks that ran there. Profiling is off unless a
-// suite asks (`"profile": true`) or the driver runs with PROFILE=1; a target without the route (the JVM, or a token
-// not set) is said in the result, never a failure of the scenario.
+// The driver's side of a target's POST /profile (node-kit/profiler.js; the JVM's ProfileRoute.kt): asked when a
+// scenario's window starts, for its duration, with the token the lab shares between the driver and its services
+// (LAB_PROFILE_TOKEN); kept beside the scenario's result as <NN>-<name>.cpuprofile (any Chromium DevTools or speedscope
+// opens it) and .folded (and the JVM's recording as .jfr, which JDK Mission Control opens), and read into the
+// scenario's `profile`: the longest block in it and the stacks that ran there, or, for the JVM, which has no event loop
+// to block, its heaviest stacks, safepoints and GC pauses. Profiling is off unless a suite asks (`"profile": true`) or
+// the driver runs with PROFILE=1; a target without the route (a token not set there) is said in the result, never a
+// failure of the scenario.
 const fs = require('node:fs');
 const path = require('node:path');
 const { samplesOf, foldedStacks, foldedText, longestBlock, stacksBetween } = require('./cpu-profile');
@@ -23,7 +25,7 @@ async function takeProfile(url, seconds, token, signal) {
   try {
     const res = await fetch(`${url}/profile?seconds=${seconds}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.any([AbortSignal.timeout(seconds * 1000 + ANSWER_MARGIN_MS)].concat(signal ? [signal] : [])) });
     const body = await res.json().catch(() => ({}));
-    if (!res.ok) return { error: res.status === 404 ? 'the target has no profiling route (LAB_PROFILE_TOKEN unset there, or not a Node service)' : `HTTP ${res.status}: ${body.error || ''}` };
+    if (!res.ok) return { error: res.status === 404 ? 'the target has no profiling route (LAB_PROFILE_TOKEN unset there)' : `HTTP ${res.status}: ${body.error || ''}` };
     return body;
   } catch (err) {
     return { error: `no profile: ${err.name === 'TimeoutError' ? 'no answer in time' : signal && signal.aborted ? 'the run was stopped' : err.message}` };
@@ -62,16 +64,22 @@ function keepProfile(answer, base, blockAt = null) {
   const folded = foldedStacks(samples);
   fs.writeFileSync(`${base}.cpuprofile`, JSON.stringify(answer.profile));
   fs.writeFileSync(`${base}.folded`, `${foldedText(folded)}\n`);
-  const block = blockOf(samples, answer.startedAtMs, blockAt);
-  return {
-    files: [`${path.basename(base)}.cpuprofile`, `${path.basename(base)}.folded`],
+  const files = [`${path.basename(base)}.cpuprofile`, `${path.basename(base)}.folded`];
+  const kept = {
+    files,
     thread: answer.thread,
     startedAtMs: answer.startedAtMs,
     intervalUs: answer.intervalUs,
     samples: samples.length,
-    longestBlock: block,
     topStacks: folded.slice(0, 12).map((f) => ({ stack: f.stack.split(';'), ms: Math.round(f.ms * 1000) / 1000 })),
   };
+  if (answer.jfr === undefined) return Object.assign(kept, { longestBlock: blockOf(samples, answer.startedAtMs, blockAt) });
+  // The JVM's: every thread sampled, none idle, so no stretch of them is a block; the window's heaviest stacks, and what
+  // stopped every thread (safepoints, GC pauses) instead.
+  fs.writeFileSync(`${base}.jfr`, Buffer.from(answer.jfr, 'base64'));
+  files.push(`${path.basename(base)}.jfr`);
+  const window = stacksBetween(samples, 0, Infinity);
+  return Object.assign(kept, { longestBlock: null, heaviest: window.stacks, safepoints: answer.safepoints, gcPauses: answer.gcPauses });
 }
 
 module.exports = { profiling, takeProfile, keepProfile, PROFILE_TAIL_SECONDS };

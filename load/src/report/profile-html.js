@@ -17,12 +17,17 @@ function profileSection(profile, title) {
   if (!profile) return '';
   if (profile.error) return `<h3>CPU profile</h3><p class="small" data-profile="none">No profile: ${escapeHtml(profile.error)}</p>`;
   const b = profile.longestBlock;
-  const block = b
-    ? `<p>Longest block (${escapeHtml(b.from)}): <b data-field="profileBlockMs">${num(b.ms)}</b> ms from ${escapeHtml(new Date(b.startedAtMs).toISOString())}, ${num(b.samples)} samples. What ran in it, heaviest first:</p><ol class="stacks">${b.stacks.map(stackLine).join('')}</ol>`
-    : '<p>The thread was idle throughout the profile.</p>';
+  const jvm = profile.safepoints !== undefined;
+  const pauses = (p) => (p ? `${num(p.count)}, ${num(p.totalMs)} ms in all, the longest ${num(p.maxMs)} ms` : '—');
+  const block = jvm
+    ? `<p data-profile="jvm">No event loop to block: what stopped every thread was safepoints (<span data-field="safepoints">${pauses(profile.safepoints)}</span>) and GC pauses (${pauses(profile.gcPauses)}). The heaviest stacks of the window:</p><ol class="stacks">${(profile.heaviest || []).map(stackLine).join('')}</ol>`
+    : b
+      ? `<p>Longest block (${escapeHtml(b.from)}): <b data-field="profileBlockMs">${num(b.ms)}</b> ms from ${escapeHtml(new Date(b.startedAtMs).toISOString())}, ${num(b.samples)} samples. What ran in it, heaviest first:</p><ol class="stacks">${b.stacks.map(stackLine).join('')}</ol>`
+      : '<p>The thread was idle throughout the profile.</p>';
   const svg = flameSvg(profile.folded, `flame graph: ${title}`);
+  const of = jvm ? escapeHtml(profile.thread) : `the ${escapeHtml(profile.thread)} thread`;
   return `<h3>CPU profile</h3>
-<p class="small">${num(profile.samples)} samples of the ${escapeHtml(profile.thread)} thread every ${num(profile.intervalUs)} µs over the window; files: ${profile.files.map((f) => `<code>${escapeHtml(f)}</code>`).join(', ')} (open the .cpuprofile in Chromium's DevTools or speedscope).</p>
+<p class="small">${num(profile.samples)} samples of ${of} every ${num(profile.intervalUs)} µs over the window; files: ${profile.files.map((f) => `<code>${escapeHtml(f)}</code>`).join(', ')} (open the .cpuprofile in Chromium's DevTools or speedscope${jvm ? ', the .jfr in JDK Mission Control' : ''}).</p>
 ${block}
 ${svg ? `<figure class="flame-graph"><figcaption>Flame graph of the window (outermost frame at the bottom; width: share of the samples)</figcaption>${svg}</figure>` : ''}`;
 }

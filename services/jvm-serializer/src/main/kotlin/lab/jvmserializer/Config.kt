@@ -46,6 +46,8 @@ data class Config(
     val documents: DocumentSettings = DocumentSettings(),
     /** Names the service is reached by beside IP addresses and localhost (LAB_HOST_NAMES, with its own name). */
     val hostNames: List<String> = listOf(SERVICE_NAME),
+    /** The token POST /profile asks for (LAB_PROFILE_TOKEN, shared with the load driver); null: no such route. */
+    val profileToken: String? = null,
 ) {
     /** The time a request head gets from its first byte: the shorter of the two timeouts that are set; 0: no limit. */
     val headTimeoutMs: Long get() = listOf(headersTimeoutMs, requestTimeoutMs).filter { it > 0 }.minOrNull() ?: 0
@@ -83,6 +85,7 @@ data class Config(
                     maxDepth = int("DOCUMENT_MAX_DEPTH", defaults.documents.maxDepth, 1),
                 ),
                 hostNames = listOf(SERVICE_NAME) + (value("LAB_HOST_NAMES") ?: "").split(',').map(String::trim).filter(String::isNotEmpty),
+                profileToken = value("LAB_PROFILE_TOKEN"),
             ).also {
                 require(it.httpThreads > it.maxConcurrentRuns) {
                     "HTTP_THREADS (${it.httpThreads}) must exceed MAX_CONCURRENT_RUNS (${it.maxConcurrentRuns}) so /healthz stays answered"

@@ -33,7 +33,7 @@ class LabHandler(
     var shuttingDown = false
 
     // GET only, HEAD included (405), as in every runtime of the lab: a run is never started by HEAD. PUT adds a
-    // document, where the service keeps them.
+    // document, where the service keeps them; POST takes a profile, where the driver's token is set.
     private val routes = Routes(listOf(
         Route("/healthz", GET, queryChecked { healthz() }),
         Route("/metrics", GET, queryChecked { Answer(200, LabMetrics.CONTENT_TYPE, metrics.exposition()) }),
@@ -42,6 +42,7 @@ class LabHandler(
     ) + listOfNotNull(
         documents?.let { d -> Route("/documents", GET) { _, target, request -> target.queryParameters(); d.list(request) } },
         documents?.let { d -> Route("/documents", PUT) { _, target, request -> target.queryParameters(); d.put(request) } },
+        config.profileToken?.let { token -> ProfileRoute(token).let { p -> Route("/profile", POST) { _, target, request -> p.handle(target, request) } } },
     ))
 
 
@@ -100,6 +101,7 @@ class LabHandler(
     private companion object {
         val GET = listOf("GET")
         val PUT = listOf("PUT")
+        val POST = listOf("POST")
 
         /** Row 7 holds for every route's query, read or not; /run checks it itself, after its workload (row 6). */
         fun queryChecked(answer: () -> Answer): (Map<String, String>, RequestTarget, Request) -> Answer = { _, target, _ ->
