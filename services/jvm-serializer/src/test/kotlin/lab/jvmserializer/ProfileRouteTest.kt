@@ -81,7 +81,7 @@ class ProfileRouteTest {
             assertTrue(samples > 0, "no sample in $runs runs")
             assertTrue(nodes.any { it.startsWith("thread ") }, "no thread node: ${nodes.take(20)}")
             assertTrue(nodes.any { it.startsWith("SerdeWorkload.") || it.startsWith("JsonApproach.") }, "no frame of the serde code in $runs runs: ${nodes.take(40)}")
-            assertEquals(1000, body["intervalUs"]!!.jsonPrimitive.int)
+            assertEquals(10_000, body["intervalUs"]!!.jsonPrimitive.int)
             assertTrue(body["safepoints"]!!.jsonObject.containsKey("totalMs"))
             // The recording itself, as JDK Mission Control opens it: a JFR file starts with "FLR\0".
             val jfr = Base64.getDecoder().decode(body["jfr"]!!.jsonPrimitive.content)
