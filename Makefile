@@ -8,7 +8,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'node-kit/test/*.test.js' 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js'
 
-.PHONY: setup system-packages native try bench-stringify bench-shapes bench-shapes-quick bench-offload bench-instrumentation bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
+.PHONY: setup system-packages native try bench-stringify bench-shapes bench-shapes-quick bench-offload bench-instrumentation bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
@@ -78,6 +78,11 @@ bench-offload: setup
 # runtime metrics off, scraped each second and loaded alike (target: at most 3 % of throughput).
 bench-instrumentation: setup
 	NODE24_OPTIONS="$(NODE24_OPTIONS)" $(RUN_NODE) services/node-async/bench/instrumentation-cost.js
+
+# How long fast and native block node-async's event loop over HTTP on the 20 MB document, and what ran in each block
+# (the service's own CPU profile): target at most 10 ms for fast, median of 5 runs after a warm-up. Under a minute.
+bench-http-blocks: setup
+	NODE24_OPTIONS="$(NODE24_OPTIONS)" $(RUN_NODE) services/node-async/bench/http-blocks.js
 
 # What users' documents cost each service that keeps them (started natively): ten different 20 MB documents handed to
 # each one after another, each run through every workload of its kind, the RSS after each (target: after ten at most
