@@ -5,6 +5,7 @@ import kotlinx.serialization.json.JsonObject
 import kotlinx.serialization.json.JsonPrimitive
 import lab.jvmserializer.workloads.HttpError
 import lab.jvmserializer.workloads.IntParam
+import lab.jvmserializer.workloads.checkQueryNames
 import lab.jvmserializer.workloads.strings
 import jdk.jfr.Recording
 import jdk.jfr.consumer.RecordedEvent
@@ -38,11 +39,7 @@ class ProfileRoute(token: String) {
                 mapOf("allowed" to strings(listOf("Authorization: Bearer <token>"))), mapOf("WWW-Authenticate" to "Bearer"))
         }
         val query = target.queryParameters()
-        for ((name, values) in query) {
-            val param = PARAMS.firstOrNull { it.name == name }
-                ?: throw HttpError.badRequest("unknown parameter $name", name, strings(PARAMS.map { it.name }))
-            if (values.size != 1) throw HttpError.badRequest("parameter $name must be given once", name, param.describe())
-        }
+        checkQueryNames(query, PARAMS.map { it.name }) { name -> PARAMS.first { it.name == name }.describe() }
         val (seconds, intervalUs) = PARAMS.map { p -> query[p.name]?.single()?.let(p::parse) ?: p.default }
         if (!busy.compareAndSet(false, true)) throw HttpError(409, "a profile is being taken: one at a time", mapOf("allowed" to JsonArray(emptyList())))
         try {

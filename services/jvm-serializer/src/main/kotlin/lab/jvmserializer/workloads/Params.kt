@@ -1,6 +1,7 @@
 package lab.jvmserializer.workloads
 
 import kotlinx.serialization.json.JsonArray
+import kotlinx.serialization.json.JsonElement
 import kotlinx.serialization.json.JsonObject
 import kotlinx.serialization.json.JsonPrimitive
 import kotlinx.serialization.json.buildJsonObject
@@ -95,15 +96,19 @@ class RunParams(private val values: Map<String, Any>) {
 /** A /run request checked against a workload: the approach and every parameter, or a 400. */
 data class RunRequest(val approach: String, val params: RunParams)
 
-fun parseRunRequest(workload: Workload, query: Map<String, List<String>>): RunRequest {
+/**
+ * Every parameter of [query] is one of [names] and given once, or a 400 naming what is allowed: the names, or
+ * [allowedOf] the parameter given twice.
+ */
+fun checkQueryNames(query: Map<String, List<String>>, names: List<String>, allowedOf: (String) -> JsonElement) {
     for ((name, given) in query) {
-        if (name != APPROACH && workload.params.none { it.name == name }) {
-            throw HttpError.badRequest("unknown parameter $name", name, strings(listOf(APPROACH) + workload.params.map { it.name }))
-        }
-        if (given.size != 1) {
-            throw HttpError.badRequest("parameter $name must be given once", name, allowedOf(workload, name))
-        }
+        if (name !in names) throw HttpError.badRequest("unknown parameter $name", name, strings(names))
+        if (given.size != 1) throw HttpError.badRequest("parameter $name must be given once", name, allowedOf(name))
     }
+}
+
+fun parseRunRequest(workload: Workload, query: Map<String, List<String>>): RunRequest {
+    checkQueryNames(query, listOf(APPROACH) + workload.params.map { it.name }) { allowedOf(workload, it) }
     val approach = query[APPROACH]?.single() ?: workload.approaches.first()
     if (approach !in workload.approaches) {
         throw HttpError.badRequest("approach must be one of ${workload.approaches.joinToString(", ")}", APPROACH, strings(workload.approaches))
