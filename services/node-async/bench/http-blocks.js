@@ -25,6 +25,7 @@ const PROFILE_INTERVAL_US = 200;
 const PROFILE_MARGIN = 3;
 const MIN_PROFILE_SECONDS = 2;
 const COLLECTOR = '(garbage collector)';
+const STACKS_KEPT = 4; // a block's heaviest stacks kept in the results
 const NODE_OPTIONS = (process.env.NODE24_OPTIONS || '').split(/\s+/).filter(Boolean);
 
 async function run(url, c) {
@@ -48,9 +49,10 @@ async function measure(url, token, c, runs, warmups) {
   const samples = samplesOf(profile.profile);
   return answers.map((a) => {
     const at = a.eventLoop.maxBlockAt;
-    const inside = at ? stacksBetween(samples, at.fromMs - profile.startedAtMs, at.toMs - profile.startedAtMs, 4) : null;
+    // Every stack of the block, so that the collector's share is counted wherever it ranks; the first few are kept.
+    const inside = at ? stacksBetween(samples, at.fromMs - profile.startedAtMs, at.toMs - profile.startedAtMs, Infinity) : null;
     const collector = inside ? inside.stacks.filter((s) => s.stack[s.stack.length - 1] === COLLECTOR).reduce((sum, s) => sum + s.share, 0) : null;
-    return { ms: a.ms, maxBlockMs: a.eventLoop.maxBlockMs, yields: a.yields, samplesInBlock: inside && inside.samples, collectorShare: collector, stacks: inside ? inside.stacks : [] };
+    return { ms: a.ms, maxBlockMs: a.eventLoop.maxBlockMs, yields: a.yields, samplesInBlock: inside && inside.samples, collectorShare: collector, stacks: inside ? inside.stacks.slice(0, STACKS_KEPT) : [] };
   });
 }
 
