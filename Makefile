@@ -1,17 +1,18 @@
 # The lab's commands. `make test` is what CI runs (.ci/run); see README.md.
 include mk/runtimes.mk
+include mk/lab-packages.mk
 RUN_NODE := $(NODE24_BIN)/node
 
 # Every component (a folder with a manifest, service.json, and a Makefile with setup, test and start): the services,
 # then the load driver.
 COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) load
 # Tests of the shared pieces that belong to no component, run under Node 24.
-SHARED_TESTS := 'node-kit/test/*.test.js' 'payloads/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js'
+SHARED_TESTS := 'node-kit/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js'
 
 .PHONY: setup system-packages native try bench-stringify bench-shapes bench-shapes-quick bench-offload bench-instrumentation bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
-setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node
+setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	@for dir in $(COMPONENTS); do $(MAKE) -s -C $$dir setup || exit 1; done
 
 system-packages:
@@ -120,7 +121,7 @@ bench-jvm-short: setup
 # swarm comes after them all: joining and leaving a swarm while other containers run cuts their DNS (docker/swarm.js).
 TEST_STAGES := setup 'test-images&' test-components test-shared check-config lint test-integration wait \
 	'soak-if-engine&' smoke-if-engine up-check-if-engine chaos-if-engine wait swarm-if-engine
-test: $(NODE24_BIN)/node
+test: $(NODE24_BIN)/node $(LAB_PACKAGES)
 	@$(RUN_NODE) scripts/test-stages.js $(TEST_STAGES)
 
 # The component tests, two at a time on this 2-core machine: the JVM's Maven build and tests, the Node components one
@@ -172,16 +173,16 @@ test-integration: setup
 export NODE14_VERSION NODE24_VERSION NODE24_OPTIONS RUNTIMES
 # Only the Node runtimes (smoke.js runs on Node 24; the offline base images are made from both), so a CI runner with
 # Docker needs nothing else.
-smoke: $(NODE14_BIN)/node $(NODE24_BIN)/node
+smoke: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	$(RUN_NODE) docker/smoke.js
 
 # The containerized lab through what happens to real labs: a service killed mid-scenario and restarted, the load
 # driver stopped mid-run; the files and verdicts they leave checked (docker/chaos.js). As root, on a real engine.
-chaos: $(NODE14_BIN)/node $(NODE24_BIN)/node
+chaos: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	$(RUN_NODE) docker/chaos.js
 
 # As `chaos`, skipped (saying so) where no engine can run or not as root (make test).
-chaos-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
+chaos-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	$(RUN_NODE) docker/chaos.js --if-engine
 
 # The containerized lab under load, pass after pass of SOAK_SUITE (demo) for SOAK_MINUTES (10) and at least SOAK_PASSES
@@ -190,7 +191,7 @@ chaos-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
 SOAK_MINUTES ?= 10
 SOAK_SUITE ?= demo
 export SOAK_MINUTES SOAK_SUITE SOAK_PASSES
-soak: $(NODE14_BIN)/node $(NODE24_BIN)/node
+soak: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	$(RUN_NODE) docker/soak.js
 
 # make test's soak: six passes of the short suite (half a minute each), skipped where no engine can run. A count of
@@ -203,44 +204,44 @@ soak: $(NODE14_BIN)/node $(NODE24_BIN)/node
 # are four passes after the warm-up to tell it from a leak; six passes leave one to spare. Fewer were not enough:
 # node14-fibers' third pass once ended before a major collection (heap floor 17 then 51 MB while its peak fell, 403
 # then 360 MB), which three passes cannot tell from a leak.
-soak-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
+soak-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	SOAK_MINUTES=0 SOAK_PASSES=6 SOAK_SUITE=soak-short SOAK_MAX_RSS_GROWTH=0.5 $(RUN_NODE) docker/soak.js --if-engine
 
 # The lab's images, built and named for a swarm: lab/<service>:latest (LAB_IMAGE_REPOSITORY, LAB_IMAGE_TAG; push them
 # to a registry every node can reach for more than one node: docker/README.md, "The load generator on its own node").
-images: $(NODE14_BIN)/node $(NODE24_BIN)/node
+images: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	$(RUN_NODE) docker/images.js
 
 # docker-compose.yml as a stack on a single-node swarm of this engine: every task placed and running, every target
 # up, the smoke suite (SWARM_SUITE) passed, docker stack rm leaving nothing (docker/swarm.js).
-swarm: $(NODE14_BIN)/node $(NODE24_BIN)/node
+swarm: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	$(RUN_NODE) docker/swarm.js
 
-swarm-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
+swarm-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	SWARM_SUITE=soak-short $(RUN_NODE) docker/swarm.js --if-engine
 
 # The whole lab in containers, as `docker compose up -d` starts it, on any machine (docker/up.js): the engine started
 # where it can be, upstream or offline base images as for smoke, Grafana where its image can be had, the settings of
 # README.md's table honoured; waits until every service is healthy and prints what to open. `make down` stops it,
 # VOLUMES=1 also drops its data.
-up: $(NODE14_BIN)/node $(NODE24_BIN)/node
+up: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	$(RUN_NODE) docker/up.js
 
-down: $(NODE24_BIN)/node
+down: $(NODE24_BIN)/node $(LAB_PACKAGES)
 	$(RUN_NODE) docker/down.js
 
 # make test's check of up and down (docker/up-check.js): a project of its own, ports shifted, the checks' images;
 # skipped, saying so, where no engine can run.
-up-check-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
+up-check-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	$(RUN_NODE) docker/up-check.js --if-engine
 
 # The images smoke, chaos, soak and swarm run (lab/<service>:lab-check), built once per make test; each of those
 # checks run alone builds them itself (docker/check-images.js). Skipped, saying so, where no engine can run.
-test-images: $(NODE14_BIN)/node $(NODE24_BIN)/node
+test-images: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	$(RUN_NODE) docker/check-images.js --if-engine
 
 # As `smoke`, but a machine with no engine and no way to start one skips it, saying so (make test).
-smoke-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node
+smoke-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	$(RUN_NODE) docker/smoke.js --if-engine
 
 # One suite across runtime versions (docker/matrix.js, docker/README.md "The runtime-version matrix"): NODE and JAVA
@@ -251,22 +252,22 @@ NODE ?= 18 20 22 24 26
 JAVA ?= 17 21 25
 SUITE ?= matrix
 REPEATS ?= 3
-matrix: $(NODE14_BIN)/node $(NODE24_BIN)/node
+matrix: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	@$(MAKE) -s -C load setup
 	NODE="$(NODE)" JAVA="$(JAVA)" SUITE="$(SUITE)" REPEATS="$(REPEATS)" $(RUN_NODE) docker/matrix.js
 
-matrix-smoke: $(NODE14_BIN)/node $(NODE24_BIN)/node
+matrix-smoke: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	@$(MAKE) -s -C load setup
 	NODE="22 24" JAVA="21 25" SUITE=matrix-smoke REPEATS=1 $(RUN_NODE) docker/matrix.js
 
 # The matrix's report rewritten from its recorded runs: make matrix-report DIR=results/matrix-<time>.
-matrix-report:
+matrix-report: $(LAB_PACKAGES)
 	@test -n "$(DIR)" || { echo 'usage: make matrix-report DIR=results/matrix-<time>' >&2; exit 2; }
 	@$(MAKE) -s -C load setup
 	$(RUN_NODE) load/src/matrix/matrix-report.js $(DIR)
 
 # A run's report.html, (re)written from its JSON files: make report RUN=<run-id> (a folder of results/).
-report:
+report: $(LAB_PACKAGES)
 	@test -n "$(RUN)" || { echo 'usage: make report RUN=<run-id>' >&2; exit 2; }
 	@$(MAKE) -s -C load setup
 	$(RUN_NODE) load/src/report/make-report.js $(LAB_ROOT)/results/$(RUN)
@@ -274,7 +275,7 @@ report:
 # Run B against run A (ids under results/, or run folders): per scenario, the change in throughput and latency with a
 # Mann-Whitney U test on the per-second samples, compare.html in B's folder; fails on a significant regression beyond
 # MAX_REGRESSION (a fraction, default 0.1). make turns any failure into its own exit 2; the script exits 1 or 2.
-compare:
+compare: $(LAB_PACKAGES)
 	@test -n "$(A)" && test -n "$(B)" || { echo 'usage: make compare A=<run-id> B=<run-id> [MAX_REGRESSION=0.1]' >&2; exit 2; }
 	@$(MAKE) -s -C load setup
 	$(RUN_NODE) load/src/compare/compare.js "$(A)" "$(B)"
@@ -305,6 +306,7 @@ $(ACTIONLINT):
 
 lint: setup lint-tools
 	PATH="$(NODE24_BIN):$$PATH" $(ESLINT) --config lint/eslint.config.js --max-warnings 0 .
+	$(RUN_NODE) --test 'lint/test/*.test.js'
 	$(HADOLINT) --no-color $(DOCKERFILES)
 	$(ACTIONLINT) .github/workflows/*.yml
 	shellcheck $(SHELL_SCRIPTS)

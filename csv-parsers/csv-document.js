@@ -5,8 +5,9 @@
 const { HEADER, seededRandom, createRowGenerator } = require('./generated-rows');
 const { encodeRow } = require('./csv-encode');
 const { rowsHashSteps } = require('./rows-hash');
-const { pieces } = require('../js-serializers/text-hash');
-const { runToEnd, runInSlices } = require('../payloads/js/steps');
+const { pieces } = require('@lab/js-serializers/text-hash');
+const { runToEnd } = require('@lab/payloads/js/steps');
+const { runStepsInSlices } = require('@lab/node-kit/slices');
 
 // async-char-streams' dimensions: 50 002 records with the header, about 5.4 MB, in chunks of 64 KiB (about 82 of them).
 const DOCUMENT_DEFAULTS = { seed: 1, rows: 50002, chunkChars: 65536 };
@@ -56,6 +57,6 @@ function* csvDocumentSteps(options = {}) {
 const csvDocument = (options) => runToEnd(csvDocumentSteps(options));
 
 /** The same document, made in slices of about yieldMs with a turn of the event loop between them (a Promise). */
-const csvDocumentInSlices = (options, sliceOptions) => runInSlices(csvDocumentSteps(options), sliceOptions);
+const csvDocumentInSlices = (options, sliceOptions) => runStepsInSlices(csvDocumentSteps(options), sliceOptions);
 
 module.exports = { csvDocument, csvDocumentInSlices, DOCUMENT_DEFAULTS };

@@ -7,8 +7,8 @@
 // upload-memory.js' bound for the two caps. Malformed CSV is the client's fault: a 400.
 const { StringDecoder } = require('string_decoder');
 const { performance } = require('perf_hooks');
-const { HttpError, badRequest } = require('../node-kit');
-const { Utf8Check } = require('../node-kit/utf8');
+const { HttpError, badRequest } = require('@lab/node-kit');
+const { Utf8Check } = require('@lab/node-kit/utf8');
 const { countCells } = require('./upload-memory');
 const { csvApproaches } = require('./approaches');
 const { CsvSyntaxError } = require('./csv-error');

@@ -4,14 +4,14 @@
 // (its first read of the source) until it resolved with the last row, watched for event-loop blocks and bounded by
 // timeoutMs; the rows are then hashed in slices and must hash like the rows the document was generated from, or like
 // the reference parser's rows of the user's document, hashed when it was stored.
-const { runControlled, controlFields } = require('../node-kit/run-control');
+const { runControlled, controlFields } = require('@lab/node-kit/run-control');
 const { DOCUMENT_DEFAULTS } = require('./csv-document');
 const { createDocumentCache } = require('./document-cache');
 const { sourceFor } = require('./sources');
 const { rowsHashSliced } = require('./rows-hash');
 const { REFERENCE } = require('./user-document');
-const { HttpError } = require('../node-kit');
-const { pieces } = require('../js-serializers/text-hash');
+const { HttpError } = require('@lab/node-kit');
+const { pieces } = require('@lab/js-serializers/text-hash');
 
 const PARAMS = {
   seed: { default: DOCUMENT_DEFAULTS.seed, min: 0, max: 2147483647 },

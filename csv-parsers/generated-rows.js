@@ -4,7 +4,7 @@
 // every case a CSV parser must get right into the default document many times over: quoted fields holding commas,
 // doubled quotes, `\n` and `\r\n`; empty fields; non-ASCII text, astral characters (surrogate pairs) included.
 
-const { mulberry32 } = require('../payloads/js/index');
+const { mulberry32 } = require('@lab/payloads');
 
 const HEADER = ['id', 'name', 'email', 'city', 'amount', 'date', 'status', 'note'];
 

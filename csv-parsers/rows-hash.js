@@ -3,7 +3,8 @@
 // The document hashes the rows it generated, runs hash the rows an approach parsed: both through rowsHash's one
 // definition, the run's in slices between event-loop turns so that checking 50 000 rows never blocks for long.
 const crypto = require('crypto');
-const { runToEnd, runInSlices } = require('../payloads/js/steps');
+const { runToEnd } = require('@lab/payloads/js/steps');
+const { runStepsInSlices } = require('@lab/node-kit/slices');
 
 // Rows hashed per update: a few hundred KB of JSON, about a millisecond.
 const BATCH_ROWS = 2048;
@@ -28,6 +29,6 @@ function* rowsHashSteps(rows) {
 const rowsHash = (rows) => runToEnd(rowsHashSteps(rows));
 
 /** The same hash, giving the event loop a turn whenever yieldMs passed. */
-const rowsHashSliced = (rows, { yieldMs = 5 } = {}) => runInSlices(rowsHashSteps(rows), { yieldMs });
+const rowsHashSliced = (rows, { yieldMs = 5 } = {}) => runStepsInSlices(rowsHashSteps(rows), { yieldMs });
 
 module.exports = { rowsHash, rowsHashSliced, rowsHashSteps };

@@ -8,8 +8,8 @@
 //   sync-composed);
 // - ASYNC_CHUNKS: an async iterable of string chunks that gives each chunk after a real turn of the event loop
 //   (setImmediate), as a socket or a file stream does; a chunk never splits a surrogate pair.
-const { nextTurn } = require('../node-kit/event-loop');
-const { throwIfAborted } = require('../node-kit/slices');
+const { nextTurn } = require('@lab/node-kit/event-loop');
+const { throwIfAborted } = require('@lab/node-kit/slices');
 
 const SYNC_CHUNKS = 'sync-chunks';
 const ASYNC_CHUNKS = 'async-chunks';

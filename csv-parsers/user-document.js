@@ -11,13 +11,13 @@
 // What it costs: `memory` and `fast` share the scanner, so on a user's document their validation is only as
 // independent as the corpus tests that check the scanner; the seven character-loop approaches (csv-lexer.js) and
 // csv-parse are independent implementations checked against it.
-const { badRequest, HttpError } = require('../node-kit');
-const { nextTurn } = require('../node-kit/event-loop');
+const { badRequest, HttpError } = require('@lab/node-kit');
+const { nextTurn } = require('@lab/node-kit/event-loop');
 const { FastScanner } = require('./approaches/fast-scanner');
 const { CsvSyntaxError } = require('./csv-error');
 const { countCells } = require('./upload-memory');
 const { rowsHashSliced } = require('./rows-hash');
-const { pieces } = require('../js-serializers/text-hash');
+const { pieces } = require('@lab/js-serializers/text-hash');
 
 const REFERENCE = 'memory';
 // The scanner gets the text in slices of this many characters with a turn of the event loop between them, so that a

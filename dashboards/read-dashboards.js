@@ -5,7 +5,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { readManifests, nodeServicesOf } = require('../lab-topology/manifests');
+const { readManifests, nodeServicesOf } = require('@lab/lab-topology/manifests');
 
 // Mounted into Grafana as <mount>/json (see README.md and dashboards/lab.yml).
 const JSON_DIR = path.join(__dirname, 'json');

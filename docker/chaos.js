@@ -14,8 +14,8 @@
 // --if-engine: where no Docker engine runs or can be started, or not as root, say so and exit 0 (make test uses it).
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT } = require('../lab-topology/manifests');
-const { until } = require('../node-kit/testing');
+const { ROOT } = require('@lab/lab-topology/manifests');
+const { until } = require('@lab/test-kit');
 const { composeLab, exitWith, mustRun, PORT_OFFSETS } = require('./compose-lab');
 const { query } = require('./prometheus-query');
 

@@ -10,7 +10,7 @@
 // --if-engine: where no Docker engine runs or can be started, say so and exit 0 (make test uses it).
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT } = require('../lab-topology/manifests');
+const { ROOT } = require('@lab/lab-topology/manifests');
 const { composeLab, exitWith, CHECK_IMAGE_TAG, CHECK_IMAGES_FILE } = require('./compose-lab');
 
 const log = (message) => console.log(`test-images: ${message}`);

@@ -5,10 +5,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { readManifests, ROOT } = require('../lab-topology/manifests');
-const { gitCommit } = require('../lab-topology/checkout');
-const { PROMETHEUS_PORT } = require('../lab-topology/topology');
-const { until } = require('../node-kit/testing');
+const { readManifests, ROOT } = require('@lab/lab-topology/manifests');
+const { gitCommit } = require('@lab/lab-topology/checkout');
+const { PROMETHEUS_PORT } = require('@lab/lab-topology/topology');
+const { until } = require('@lab/test-kit');
 
 // The load image's own user (the official node images' `node`): as root, the results folder is handed to it.
 const LOAD_IMAGE_UID = 1000;

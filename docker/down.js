@@ -6,7 +6,7 @@
 //
 //   node docker/down.js
 const path = require('node:path');
-const { ROOT } = require('../lab-topology/manifests');
+const { ROOT } = require('@lab/lab-topology/manifests');
 const { run, mustRun, exitWith } = require('./compose-lab');
 const { composeConfig, projectContainers, projectResources } = require('./lab-project');
 

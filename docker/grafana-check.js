@@ -12,8 +12,8 @@
 // each with data: a frame with a value, and for an annotation a sample above 0 (a region drawn). Prints one line per
 // check and exits 1 unless all pass.
 
-const { readDashboards, panelsOf, annotationsOf, datasourceUid } = require('../dashboards/read-dashboards');
-const { substituteVariables, regionsOf, durationSeconds } = require('../dashboards/check-queries');
+const { readDashboards, panelsOf, annotationsOf, datasourceUid } = require('@lab/dashboards/read-dashboards');
+const { substituteVariables, regionsOf, durationSeconds } = require('@lab/dashboards/check-queries');
 
 const REQUEST_TIMEOUT_MS = 15000;
 // What Grafana's panels ask for over the dashboards' 15 minutes: about one point per second (the scrape interval).

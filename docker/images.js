@@ -4,7 +4,7 @@
 // ${LAB_IMAGE_REPOSITORY:-lab}/<service>:${LAB_IMAGE_TAG:-latest}, from the pinned base images (or their offline
 // stand-ins where those cannot be pulled: LAB_BASE_IMAGES, docker/README.md). Prints the names.
 const path = require('node:path');
-const { ROOT } = require('../lab-topology/manifests');
+const { ROOT } = require('@lab/lab-topology/manifests');
 const { composeLab, exitWith, mustRun } = require('./compose-lab');
 
 const log = (message) => console.log(`images: ${message}`);

@@ -10,12 +10,12 @@
 // LAB_BASE_IMAGES chooses upstream or offline base images, as for make smoke.
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT } = require('../lab-topology/manifests');
+const { ROOT } = require('@lab/lab-topology/manifests');
 const { composeLab, exitWith, run, mustRun, PORT_OFFSETS } = require('./compose-lab');
 const { settingsOf, stepsOf } = require('./matrix/plan');
 const { SERVICES } = require('./matrix/versions');
 const { versionImages, useVersion, removeVersionTags } = require('./matrix/images');
-const { report } = require('../load/src/matrix/matrix-report');
+const { report } = require('@lab/load/src/matrix/matrix-report');
 
 const STEP_TIMEOUT_MS = 30 * 60 * 1000;
 // Held constant across the steps: what measures and what records.

@@ -15,11 +15,11 @@
 // SMOKE_PORT_OFFSET (default in compose-lab.js) shifts every published port, so a lab already running keeps its
 // ports.
 const path = require('node:path');
-const { readManifests, ROOT } = require('../lab-topology/manifests');
-const { checkDashboardQueries } = require('../dashboards/check-queries');
+const { readManifests, ROOT } = require('@lab/lab-topology/manifests');
+const { checkDashboardQueries } = require('@lab/dashboards/check-queries');
 const { assertGrafana } = require('./grafana-check');
 const { composeLab, exitWith, run, mustRun, PORT_OFFSETS } = require('./compose-lab');
-const { edgeCases, runCases, checkCases } = require('../tests/contract/bad-requests');
+const { edgeCases, runCases, checkCases } = require('@lab/test-kit/bad-requests');
 const { checkSuiteResults } = require('./suite-results');
 
 const PROJECT = 'lab-smoke';
@@ -35,7 +35,7 @@ const log = (message) => console.log(`smoke: ${message}`);
 async function checkReportAndCompare(dir) {
   let browserCheck;
   try {
-    browserCheck = require('../load/test/report-browser');
+    browserCheck = require('@lab/load/test/report-browser');
   } catch (err) {
     log(`report.html not opened in a browser: load's dependencies are not installed (make setup) (${err.code || err.message})`);
   }

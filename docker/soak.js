@@ -18,7 +18,7 @@
 // --if-engine: where no Docker engine runs or can be started, say so and exit 0 (make test runs a short soak).
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, readManifests } = require('../lab-topology/manifests');
+const { ROOT, readManifests } = require('@lab/lab-topology/manifests');
 const { composeLab, exitWith, mustRun, PORT_OFFSETS } = require('./compose-lab');
 const { query, queryRange, flags } = require('./prometheus-query');
 const { soakChecks, MAX_RSS_GROWTH, MIN_PASSES } = require('./soak-checks');

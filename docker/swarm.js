@@ -18,12 +18,12 @@
 //
 // --if-engine: where no Docker engine runs or can be started, say so and exit 0 (make test uses it).
 const path = require('node:path');
-const { ROOT, readManifests, servicesOf } = require('../lab-topology/manifests');
+const { ROOT, readManifests, servicesOf } = require('@lab/lab-topology/manifests');
 const { composeLab, allTargetsUp, exitWith, run, mustRun, PORT_OFFSETS } = require('./compose-lab');
 const { runSuite } = require('./driver');
 const { checkSuiteResults } = require('./suite-results');
 const { assertGrafana } = require('./grafana-check');
-const { until } = require('../node-kit/testing');
+const { until } = require('@lab/test-kit');
 
 const STACK = 'lab-swarm';
 const STATE_DIR = path.join(ROOT, '.swarm');

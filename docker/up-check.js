@@ -11,9 +11,9 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { ROOT, readManifests } = require('../lab-topology/manifests');
-const { PROMETHEUS_PORT } = require('../lab-topology/topology');
-const { until } = require('../node-kit/testing');
+const { ROOT, readManifests } = require('@lab/lab-topology/manifests');
+const { PROMETHEUS_PORT } = require('@lab/lab-topology/topology');
+const { until } = require('@lab/test-kit');
 const { run, exitWith, PORT_OFFSETS, CHECK_IMAGE_TAG } = require('./compose-lab');
 const { projectContainers, projectResources } = require('./lab-project');
 

@@ -10,8 +10,8 @@
 //   node docker/up.js
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT } = require('../lab-topology/manifests');
-const { gitCommit } = require('../lab-topology/checkout');
+const { ROOT } = require('@lab/lab-topology/manifests');
+const { gitCommit } = require('@lab/lab-topology/checkout');
 const { run, mustRun, chooseBaseImages, offlineBaseImages, exitWith } = require('./compose-lab');
 const { composeConfig, publishedUrl, resultsFolder, projectContainers } = require('./lab-project');
 

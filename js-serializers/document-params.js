@@ -2,7 +2,7 @@
 // The parameters of a run over a records document or a user's own, written once for the workloads that share them
 // (stringify adds its own `body`), and how a run finds its input. Node 14 syntax.
 const fastParse = require('./fast-parse');
-const { HttpError } = require('../node-kit/errors');
+const { HttpError } = require('@lab/node-kit/errors');
 
 const DOCUMENT_PARAMS = {
   size: { default: 1000, min: 1, max: 20000 }, // records of ~2 KB: the cap is a ~40 MB document (text or value)

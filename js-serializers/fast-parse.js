@@ -30,7 +30,7 @@
  * walk are in fast-parse/ (fast-parse.md lists them); this file is the public entry and the slice loop around them.
  */
 const { StringDecoder } = require('string_decoder');
-const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = require('../node-kit/slices');
+const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = require('@lab/node-kit/slices');
 const { now } = require('./fast-parse/syntax');
 const { MAX_BATCH_CHARS, JOIN_ALONE_CHARS } = require('./fast-parse/sizes');
 const { Parser, documentRate } = require('./fast-parse/parser');

@@ -39,7 +39,7 @@
  * the walk are in fast-stringify/ (fast-stringify.md lists them); this file is the public entry: options and stats,
  * the slice loop around the walk, the join, the chunks and the writes.
  */
-const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn, slicesOf } = require('../node-kit/slices');
+const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn, slicesOf } = require('@lab/node-kit/slices');
 const { now } = require('./fast-stringify/frame');
 const { Walker } = require('./fast-stringify/walker');
 

@@ -3,7 +3,7 @@
 // the call until the value is complete, watched for event-loop blocks and bounded by timeoutMs. The value is then
 // checked by serializing it again with fast-stringify (byte-identical to JSON.stringify, and non-blocking) and
 // hashing that in slices: it must hash like the reference text.
-const { runControlled, controlFields } = require('../node-kit/run-control');
+const { runControlled, controlFields } = require('@lab/node-kit/run-control');
 const { hashText } = require('./text-hash');
 const fastStringify = require('./fast-stringify');
 const { DOCUMENT_PARAMS, runInput, caseOf } = require('./document-params');

@@ -2,7 +2,7 @@
 // The fibers-to-async experiment's workloads for a Node service: stringify and parse with the approaches its Node line
 // runs, sharing one input cache and the serializer plugins (serializer-plugins.js), and node14-fibers' whole service
 // around them.
-const { createService, createInputs } = require('../node-kit');
+const { createService, createInputs } = require('@lab/node-kit');
 const { stringifyWorkload } = require('./stringify-workload');
 const { parseWorkload } = require('./parse-workload');
 const fastStringify = require('./fast-stringify');

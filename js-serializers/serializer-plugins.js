@@ -6,8 +6,8 @@
 // with that reason. Nothing a plugin does at load stops the service. Node 14 syntax.
 const fs = require('fs');
 const path = require('path');
-const { envInteger } = require('../node-kit');
-const { badRequest, busy } = require('../node-kit/errors');
+const { envInteger } = require('@lab/node-kit');
+const { badRequest, busy } = require('@lab/node-kit/errors');
 const { loadPlugin, defaultName, describeError } = require('./serializer-plugin');
 const { checkPlugin } = require('./plugin-check');
 const { WORK_BUDGET } = require('./conformance/conformance');

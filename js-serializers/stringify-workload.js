@@ -4,7 +4,7 @@
 // last chunk (with body=1: until the last byte went to the client), watched for event-loop blocks, bounded by
 // timeoutMs, and hashed in slices afterwards, so checking the output never blocks the service longer than producing it
 // did.
-const { runControlled, controlFields } = require('../node-kit/run-control');
+const { runControlled, controlFields } = require('@lab/node-kit/run-control');
 const { createTextHash, hashText } = require('./text-hash');
 const { writeText } = require('./sink-writer');
 const { DOCUMENT_PARAMS, runInput, documentValue, caseOf } = require('./document-params');

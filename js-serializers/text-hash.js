@@ -3,7 +3,7 @@
 // checking a 40 MB result never blocks the service longer than serializing it did. Node 14 syntax.
 const crypto = require('crypto');
 const { performance } = require('perf_hooks');
-const { runSlices } = require('../node-kit/slices');
+const { runSlices } = require('@lab/node-kit/slices');
 
 // Hashing runs at several hundred MB/s: a piece this size is well under a millisecond.
 const PIECE_CHARS = 1 << 18;

@@ -1,12 +1,13 @@
 'use strict';
 // Inputs and their references, generated from payloads/SPEC.md once and kept in a small LRU, so that a /run times
 // only the approach and never the generation or the reference. Every answer is a promise, cached as one, so runs that
-// ask for the same input at once share its making; by default a document is built in slices (payloads'
-// generateInSlices), and a service can pass non-blocking ways to serialize and hash it (the serialization workloads
+// ask for the same input at once share its making; by default a document is built in slices (payloads' steps, run by
+// runStepsInSlices), and a service can pass non-blocking ways to serialize and hash it (the serialization workloads
 // pass fast-stringify's), so that making a 40 MB input never blocks the process, and never shows up as a block in a
 // concurrent run's figures.
-const { generateInSlices } = require('../payloads/js/index');
-const { readVectors, sha256 } = require('../payloads/js/vectors');
+const { documentSteps } = require('@lab/payloads');
+const { runStepsInSlices } = require('./slices');
+const { readVectors, sha256 } = require('@lab/payloads/js/vectors');
 
 /**
  * A cache of at most `limit` entries, the least recently used dropped first: cached(key, make) returns the entry,
@@ -38,13 +39,13 @@ function keyOf(spec) {
 /**
  * A cache of spec documents (limit: how many documents, and how many texts, may be held at once; each service sizes
  * it against its caps). make (optional): {value(spec), text(value), hash(text)}, each returning a value or a promise;
- * the defaults are generateInSlices, JSON.stringify and sha256.
+ * the defaults are payloads' documentSteps run in slices, JSON.stringify and sha256.
  * input(spec) -> Promise of the value; text(spec) -> Promise of its JSON text (what a parse workload parses);
  * reference(spec) -> Promise of {hash, reference}: the vector's sha256 where vectors.json pins the spec, else the
  * sha256 of the JSON text of the value.
  */
 function createInputs(limit, make = {}) {
-  const makeValue = make.value || ((spec) => generateInSlices(spec));
+  const makeValue = make.value || ((spec) => runStepsInSlices(documentSteps(spec)));
   const makeText = make.text || ((value) => JSON.stringify(value));
   const makeHash = make.hash || sha256;
   const values = lru(limit);

@@ -99,4 +99,20 @@ async function runSlices(step, options) {
   while (!(await slices.next()).done);
 }
 
-module.exports = { AbortError, DEFAULT_YIELD_MS, MIN_STEP_SHARE, abortReason, throwIfAborted, readSliceOptions, maxSliceChars, nextTurn, slicesOf, runSlices };
+/** Runs steps (a generator that yields at safe points) in slices of about yieldMs (default 5); resolves its value. */
+async function runStepsInSlices(steps, { yieldMs = DEFAULT_YIELD_MS } = {}) {
+  let value;
+  await runSlices((deadline) => {
+    for (;;) {
+      const step = steps.next();
+      if (step.done) {
+        value = step.value;
+        return true;
+      }
+      if (performance.now() >= deadline) return false;
+    }
+  }, { yieldMs });
+  return value;
+}
+
+module.exports = { AbortError, DEFAULT_YIELD_MS, MIN_STEP_SHARE, abortReason, throwIfAborted, readSliceOptions, maxSliceChars, nextTurn, slicesOf, runSlices, runStepsInSlices };

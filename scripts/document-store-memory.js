@@ -8,10 +8,10 @@
 // the target is at most 1.5x. A benchmark, not a test: it exits 1 only when an answer was wrong or a service failed,
 // never for a missed target.
 //   node scripts/document-store-memory.js [--documents 10] [--size 10000] [--port-offset 14000]
-const { readManifests, documentServicesOf } = require('../lab-topology/manifests');
-const { generate } = require('../payloads/js');
-const { WORKLOADS } = require('../load/src/try-suite');
-const { saveBenchResults, option } = require('../bench-kit');
+const { readManifests, documentServicesOf } = require('@lab/lab-topology/manifests');
+const { generate } = require('@lab/payloads/js');
+const { WORKLOADS } = require('@lab/load/src/try-suite');
+const { saveBenchResults, option } = require('@lab/bench-kit');
 const { startNativeSubset } = require('./native-subset');
 
 const TARGET_GROWTH = 1.5;

@@ -6,8 +6,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { ROOT, readManifests } = require('../lab-topology/manifests');
-const { nativeLab } = require('../lab-topology/topology');
+const { ROOT, readManifests } = require('@lab/lab-topology/manifests');
+const { nativeLab } = require('@lab/lab-topology/topology');
 
 // A first start builds nothing, but the JVM and the Node services take some seconds each; a bound, not a timing.
 const STARTUP_TIMEOUT_MS = 180000;

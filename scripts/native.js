@@ -12,9 +12,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { ROOT, readManifests, servicesOf } = require('../lab-topology/manifests');
-const { nativeLab, prometheusTargets, writeTargets } = require('../lab-topology/topology');
-const { gitCommit } = require('../lab-topology/checkout');
+const { ROOT, readManifests, servicesOf } = require('@lab/lab-topology/manifests');
+const { nativeLab, prometheusTargets, writeTargets } = require('@lab/lab-topology/topology');
+const { gitCommit } = require('@lab/lab-topology/checkout');
 const { stopGroups } = require('./process-groups');
 const { keepRunning } = require('./keep-running');
 

@@ -17,8 +17,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { snapshot, leftovers, MARKER } = require('./leftovers');
-const { PORT_OFFSETS, publishedPorts, ENGINE_UNAVAILABLE } = require('../docker/compose-lab');
-const { INTEGRATION_PORT_OFFSETS } = require('../tests/integration/port-offsets');
+const { PORT_OFFSETS, publishedPorts, ENGINE_UNAVAILABLE } = require('@lab/docker/compose-lab');
+const { INTEGRATION_PORT_OFFSETS } = require('@lab/tests/integration/port-offsets');
 
 // A stage that has just ended may still be reaping what it stopped (a container's docker-proxy, a killed server);
 // the check looks again for this long before it calls something left behind. A bound, not a timing.

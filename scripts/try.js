@@ -23,17 +23,17 @@
 // service and workload, why there is none), 1 when the run could not be made, 2 for a file the lab cannot take.
 const fs = require('node:fs');
 const path = require('node:path');
-const { readManifests, documentServicesOf } = require('../lab-topology/manifests');
-const { nativeLab } = require('../lab-topology/topology');
+const { readManifests, documentServicesOf } = require('@lab/lab-topology/manifests');
+const { nativeLab } = require('@lab/lab-topology/topology');
 const { startNativeSubset, answers } = require('./native-subset');
-const { documentSettings } = require('../node-kit/document-store');
-const { locateJsonError } = require('../node-kit/json-syntax-error');
-const { nestingDepth } = require('../node-kit/document-upload');
-const { Utf8Check } = require('../node-kit/utf8');
-const { HttpError } = require('../node-kit/errors');
-const { checkCsvDocument } = require('../csv-parsers/user-document');
-const { describeSummary } = require('../load/src/summary');
-const { describeChoice } = require('../load/src/try-choice');
+const { documentSettings } = require('@lab/node-kit/document-store');
+const { locateJsonError } = require('@lab/node-kit/json-syntax-error');
+const { nestingDepth } = require('@lab/node-kit/document-upload');
+const { Utf8Check } = require('@lab/node-kit/utf8');
+const { HttpError } = require('@lab/node-kit/errors');
+const { checkCsvDocument } = require('@lab/csv-parsers/user-document');
+const { describeSummary } = require('@lab/load/src/summary');
+const { describeChoice } = require('@lab/load/src/try-choice');
 
 const POLL_MS = 1000;
 const STILL_RUNNING_EVERY_MS = 15000;

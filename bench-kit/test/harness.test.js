@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const { tempDir } = require('../../node-kit/testing');
+const { tempDir } = require('@lab/test-kit');
 const { interleavedRounds, option, textOption, markdownTable, median, summarizeRuns, finish } = require('..');
 
 test('rounds run every approach one after the other, after the warm-ups, and keep a throw as an error', async () => {

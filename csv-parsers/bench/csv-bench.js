@@ -11,14 +11,13 @@
 // run that does not validate (or throws) is FAILED, its time is not a result, and the script exits 1.
 // The libraries come from services/node-async's node_modules (the versions that service pins). Progress goes to
 // stderr; --json prints every run with the versions and the machine instead of the table.
-const path = require('path');
 const { createRequire } = require('module');
 const { csvApproaches } = require('../approaches');
 const { csvWorkload, PARAMS } = require('../csv-workload');
-const { packageVersions } = require('../../node-kit');
-const { option, interleavedRounds, median, machine, machineLine, markdownTable, finish, runBenchmark } = require('../../bench-kit');
+const { packageVersions } = require('@lab/node-kit');
+const { option, interleavedRounds, median, machine, machineLine, markdownTable, finish, runBenchmark } = require('@lab/bench-kit');
 
-const serviceRequire = createRequire(path.join(__dirname, '..', '..', 'services', 'node-async', 'package.json'));
+const serviceRequire = createRequire(require.resolve('@lab/node-async/package.json'));
 const LIBRARIES = { csvParse: 'csv-parse', iterTools: 'iter-tools-es' };
 
 // The original's published results (node v17.7.1 on ARM): rows and ms.

@@ -8,16 +8,15 @@
 //
 // Per approach and shape: bytes, cells (csv-parsers/upload-memory.js' countCells: separators and line ends, plus
 // one), the heap held, held/byte, held/cell and the model's bound over it (must be ≥ 1).
-const path = require('path');
 const { createRequire } = require('module');
 const { StringDecoder } = require('string_decoder');
 const { spawnSync } = require('child_process');
 const { csvApproaches } = require('../approaches');
 const { sourceFor } = require('../sources');
 const { countCells, parseBound } = require('../upload-memory');
-const { option } = require('../../bench-kit');
+const { option } = require('@lab/bench-kit');
 
-const serviceRequire = createRequire(path.join(__dirname, '..', '..', 'services', 'node-async', 'package.json'));
+const serviceRequire = createRequire(require.resolve('@lab/node-async/package.json'));
 
 // A socket gives packets of up to 64 KiB; each is one decoded chunk.
 const PACKET_BYTES = 64 * 1024;

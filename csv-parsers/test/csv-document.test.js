@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const crypto = require('crypto');
 const { csvDocument, csvDocumentInSlices } = require('../csv-document');
-const { countTurns } = require('../../payloads/test/count-turns');
+const { countTurns } = require('@lab/test-kit/count-turns');
 const { rowsHash, rowsHashSliced } = require('../rows-hash');
 
 const document = csvDocument();

@@ -8,7 +8,7 @@ const { Readable } = require('stream');
 const { parseUpload } = require('../csv-upload');
 const { csvApproaches } = require('../approaches');
 const { rowsHash } = require('../rows-hash');
-const { HttpError } = require('../../node-kit');
+const { HttpError } = require('@lab/node-kit');
 
 const TEXT = 'name,city\n"Zoë, ""Z""",東京\nÅsa,"line\r\nend"\n😀,🚀\n';
 const ROWS = [['name', 'city'], ['Zoë, "Z"', '東京'], ['Åsa', 'line\r\nend'], ['😀', '🚀']];

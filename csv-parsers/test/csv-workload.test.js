@@ -4,7 +4,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { csvWorkload, PARAMS } = require('../csv-workload');
 const { csvApproaches } = require('../approaches');
-const { checkWorkload } = require('../../node-kit/params');
+const { checkWorkload } = require('@lab/node-kit/params');
 const { ASYNC_CHUNKS } = require('../sources');
 
 const params = (extra) => Object.assign({ seed: 1, rows: 2000, chunkChars: 4096, timeoutMs: 0 }, extra);

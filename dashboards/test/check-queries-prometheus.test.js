@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { checkDashboardQueries } = require('../check-queries');
-const { startPrometheus, findPrometheus, freePort } = require('../../tests/prometheus-process');
+const { startPrometheus, findPrometheus, freePort } = require('@lab/test-kit/prometheus-process');
 
 /** A dashboard of one panel per [title, expr, range], over the last 15 minutes. */
 function dashboardOf(panels) {
@@ -44,9 +44,9 @@ test('a panel of NaN only is EMPTY, a panel with one real point is OK, as an ins
 // select node-async return its series, and the others (the JVM's, wasm-runner's: not running here) are accepted by
 // Prometheus, only empty.
 test("the ELU, GC pause and thread-wait panels' queries against a real node-async and a real Prometheus", { skip: findPrometheus() ? false : 'no prometheus on this machine' }, async (t) => {
-  const { startService, request, until } = require('../../node-kit/testing');
-  const { makeService } = require('../../services/node-async/src/service');
-  const { METRIC, JVM_METRIC } = require('../../node-kit/metrics');
+  const { startService, request, until } = require('@lab/test-kit');
+  const { makeService } = require('@lab/node-async/src/service');
+  const { METRIC, JVM_METRIC } = require('@lab/node-kit/metrics');
   const { readDashboards, panelsOf, jobsSelected, WHY_PANELS } = require('../read-dashboards');
   const service = await startService(makeService());
   t.after(() => service.close());

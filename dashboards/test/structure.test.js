@@ -22,8 +22,8 @@ const {
   yamlValues,
 } = require('../read-dashboards');
 const { substituteVariables, LABEL_VALUES } = require('../check-queries');
-const { readManifests } = require('../../lab-topology/manifests');
-const { METRIC, JVM_METRIC } = require('../../node-kit/metrics');
+const { readManifests } = require('@lab/lab-topology/manifests');
+const { METRIC, JVM_METRIC } = require('@lab/node-kit/metrics');
 
 const DASHBOARDS_DIR = path.join(__dirname, '..');
 const DATASOURCE_UID = 'lab-prometheus';

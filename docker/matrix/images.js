@@ -8,7 +8,7 @@
 // last lines, and the matrix goes on without it.
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT } = require('../../lab-topology/manifests');
+const { ROOT } = require('@lab/lab-topology/manifests');
 const { run, mustRun } = require('../compose-lab');
 const { NODE, JAVA, SERVICES, nodeImage } = require('./versions');
 

@@ -8,7 +8,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { readManifests, servicesOf, ROOT } = require('../../lab-topology/manifests');
+const { readManifests, servicesOf, ROOT } = require('@lab/lab-topology/manifests');
 
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const compose = JSON.parse(execFileSync('docker', ['compose', 'config', '--no-interpolate', '--format', 'json'], { cwd: ROOT, encoding: 'utf8' }));

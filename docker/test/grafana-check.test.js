@@ -7,7 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const http = require('node:http');
 const { checkGrafana, assertGrafana, WRITE_PROBE } = require('../grafana-check');
-const { readDashboards, panelsOf, annotationsOf, datasourceUid } = require('../../dashboards/read-dashboards');
+const { readDashboards, panelsOf, annotationsOf, datasourceUid } = require('@lab/dashboards/read-dashboards');
 
 const UID = datasourceUid();
 const dashboards = readDashboards();

@@ -7,7 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT } = require('../../lab-topology/manifests');
+const { ROOT } = require('@lab/lab-topology/manifests');
 
 const NODE_DOCKERFILES = ['load/Dockerfile', 'services/node-async/Dockerfile', 'services/node14-fibers/Dockerfile', 'services/wasm-runner/Dockerfile'];
 

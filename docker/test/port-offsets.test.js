@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { PORT_OFFSETS, publishedPorts } = require('../compose-lab');
-const { INTEGRATION_PORT_OFFSETS } = require('../../tests/integration/port-offsets');
+const { INTEGRATION_PORT_OFFSETS } = require('@lab/tests/integration/port-offsets');
 
 const FIRST_EPHEMERAL_PORT = 32768; // Linux's default ip_local_port_range starts here
 

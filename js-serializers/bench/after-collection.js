@@ -18,9 +18,9 @@
 // as in fibers-to-async-table.js; raw results under results/bench/.
 const os = require('os');
 const path = require('path');
-const { option, median, saveBenchResults } = require('../../bench-kit');
+const { option, median, saveBenchResults } = require('@lab/bench-kit');
 const { startGcPauses } = require('./gc-pauses');
-const { nextTurn } = require('../../node-kit/event-loop');
+const { nextTurn } = require('@lab/node-kit/event-loop');
 const { serializationServices, runOnServiceNode, ROOT } = require('./serialization-services');
 const { runRequest } = require('./run-request');
 

@@ -13,8 +13,8 @@ const { performance } = require('perf_hooks');
 const { parse } = require('../fast-parse');
 const { shapes } = require('../conformance/torture-corpus');
 const { randomText, textOf } = require('../conformance/parse-corpus');
-const { generate } = require('../../payloads/js/index');
-const { textOption, interleavedRounds, timedFigures, summarizeRuns, machine, machineLine, markdownTable, finish, runBenchmark } = require('../../bench-kit');
+const { generate } = require('@lab/payloads');
+const { textOption, interleavedRounds, timedFigures, summarizeRuns, machine, machineLine, markdownTable, finish, runBenchmark } = require('@lab/bench-kit');
 
 const WARMUPS = 2;
 const ROUNDS = 5;

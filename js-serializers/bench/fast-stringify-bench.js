@@ -11,8 +11,8 @@ const crypto = require('crypto');
 const { performance } = require('perf_hooks');
 const { stringify, chunks } = require('../fast-stringify');
 const { shapes } = require('../conformance/torture-corpus');
-const { generate } = require('../../payloads/js/index');
-const { textOption, interleavedRounds, timedFigures, summarizeRuns, machine, machineLine, markdownTable, finish, runBenchmark } = require('../../bench-kit');
+const { generate } = require('@lab/payloads');
+const { textOption, interleavedRounds, timedFigures, summarizeRuns, machine, machineLine, markdownTable, finish, runBenchmark } = require('@lab/bench-kit');
 
 const WARMUPS = 2;
 const ROUNDS = 5;

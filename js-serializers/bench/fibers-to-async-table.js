@@ -21,10 +21,10 @@
 // Rounds run the approaches one after the other, so a noisy neighbour slows all of them alike.
 const path = require('path');
 const os = require('os');
-const { option, median, markdownTable, saveBenchResults } = require('../../bench-kit');
+const { option, median, markdownTable, saveBenchResults } = require('@lab/bench-kit');
 const { startLatenessProbe, PERIOD_MS } = require('./lateness-probe');
 const { startGcPauses } = require('./gc-pauses');
-const { nextTurn } = require('../../node-kit/event-loop');
+const { nextTurn } = require('@lab/node-kit/event-loop');
 const { serializationServices, runOnServiceNode, ROOT } = require('./serialization-services');
 const { runRequest } = require('./run-request');
 

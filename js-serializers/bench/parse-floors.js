@@ -19,10 +19,10 @@
 // Raw results go to results/bench/parse-floors-<time>.json. Node 14 syntax.
 const os = require('os');
 const { performance } = require('perf_hooks');
-const { option, saveBenchResults } = require('../../bench-kit');
+const { option, saveBenchResults } = require('@lab/bench-kit');
 const { startGcPauses } = require('./gc-pauses');
 const { realDocuments } = require('./real-documents');
-const { nextTurn } = require('../../node-kit/event-loop');
+const { nextTurn } = require('@lab/node-kit/event-loop');
 const fastParse = require('../fast-parse');
 
 const collectGarbage = () => typeof global.gc === 'function' && global.gc();

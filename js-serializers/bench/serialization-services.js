@@ -5,7 +5,7 @@
 const fs = require('fs');
 const path = require('path');
 const { execFile } = require('child_process');
-const { readManifests, nodeServicesOf } = require('../../lab-topology/manifests');
+const { readManifests, nodeServicesOf } = require('@lab/lab-topology/manifests');
 
 const ROOT = path.join(__dirname, '..', '..');
 

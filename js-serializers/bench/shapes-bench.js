@@ -45,14 +45,14 @@ const os = require('os');
 const path = require('path');
 const { execFile } = require('child_process');
 const { performance } = require('perf_hooks');
-const { option, median, saveBenchResults } = require('../../bench-kit');
+const { option, median, saveBenchResults } = require('@lab/bench-kit');
 const { shapesMatching } = require('./shapes');
 const { membersMatching } = require('./tree-families');
 const { documentsMatching } = require('./real-documents');
 const { APPROACHES, checkPeersInstalled, peerRequire, PEERS } = require('./shape-approaches');
 const { render } = require('./shapes-table');
-const { packageVersions } = require('../../node-kit');
-const { cpuLayout } = require('../../node-kit/cpus');
+const { packageVersions } = require('@lab/node-kit');
+const { cpuLayout } = require('@lab/node-kit/cpus');
 
 const RUN_SCRIPT = path.join(__dirname, 'shape-run.js');
 const WORKLOADS = ['stringify', 'parse'];

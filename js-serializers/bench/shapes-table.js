@@ -14,7 +14,7 @@
 // Node 14 syntax (the lint's rule for js-serializers/).
 const fs = require('fs');
 const { summaryLines } = require('./family-summary');
-const { median, markdownTable } = require('../../bench-kit');
+const { median, markdownTable } = require('@lab/bench-kit');
 
 // The targets for each function of fast on each shape.
 const TARGETS = { maxRatioToNative: 1.5, maxBlockMs: 10 };

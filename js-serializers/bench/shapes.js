@@ -6,7 +6,7 @@
 // scale. To extend the family, add an entry to SHAPES (its fields are described there); the benchmark and the test
 // pick it up.
 // Node 14 syntax: the Node 14 run of the test loads this file.
-const { mulberry32 } = require('../../payloads/js/index');
+const { mulberry32 } = require('@lab/payloads');
 const { shapes: torture } = require('../conformance/torture-corpus');
 
 // Letters, digits, spaces and punctuation that JSON never escapes, for text a serializer only has to copy.

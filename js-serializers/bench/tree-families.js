@@ -6,7 +6,7 @@
 // guard (test/work-counts.test.js) and the quick benchmark (bench/shapes-quick.js) both sweep these families, so that
 // a regression in that decision shows as work per node in `make test` and as a ratio to native in the benchmark.
 // Deterministic (mulberry32, never Math.random). Node 14 syntax: the Node 14 run of the guard loads this file.
-const { mulberry32 } = require('../../payloads/js/index');
+const { mulberry32 } = require('@lab/payloads');
 
 const KINDS = ['objects', 'arrays'];
 const LEAVES = ['small', 'large'];

@@ -26,7 +26,7 @@ const PIECE_CHARS = 1 << 16;
 const HOLDER_KEYS = 1024;
 // The longest piece of a string's text fast hands to JSON.parse.
 const { MAX_BATCH_CHARS: PARSE_PIECE_CHARS } = require('../fast-parse');
-const { median } = require('../../bench-kit');
+const { median } = require('@lab/bench-kit');
 
 const ROUNDS = 3;
 

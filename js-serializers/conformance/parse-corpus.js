@@ -7,7 +7,7 @@
 // random documents with random whitespace between tokens; textOf() writes a parse result back to text at any depth;
 // firstDifference() compares a result with JSON.parse's the strict way (-0, key order, own "__proto__", prototypes).
 // No dependency on any parser: this file is shared by the tests of every approach. Node 14 syntax.
-const { generate, mulberry32 } = require('../../payloads/js/index');
+const { generate, mulberry32 } = require('@lab/payloads');
 const { cases: tortureCases, shapes } = require('./torture-corpus');
 const { growthCount } = require('../hash-table-growth');
 

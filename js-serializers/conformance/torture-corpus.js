@@ -4,7 +4,7 @@
 // for the reference run and for the run under test. A case may add text(): the correct output where native itself
 // runs out of stack (a serializer that does not is right too, if it produces this text).
 // No dependency on any serializer: this file is shared by the tests of every approach. Node 14 syntax.
-const { generate, mulberry32 } = require('../../payloads/js/index');
+const { generate, mulberry32 } = require('@lab/payloads');
 
 const times = (n, make) => Array.from({ length: n }, (_, i) => make(i));
 

@@ -2,7 +2,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { asyncStringify } = require('../async-stringify');
-const { generate } = require('../../payloads/js/index');
+const { generate } = require('@lab/payloads');
 
 const date = new Date(Date.UTC(2020, 1, 29, 12, 0, 0));
 const samples = {

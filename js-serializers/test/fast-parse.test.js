@@ -6,11 +6,11 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { parse, parseChunks, AbortError, MAX_BATCH_CHARS } = require('../fast-parse');
 const fastStringify = require('../fast-stringify');
-const { maxSliceChars } = require('../../node-kit/slices');
+const { maxSliceChars } = require('@lab/node-kit/slices');
 const { valid, invalid, tortureTexts, randomText, firstDifference } = require('../conformance/parse-corpus');
 const { abortAfterYields } = require('./abort-after-yields');
 const { shapes } = require('../conformance/torture-corpus');
-const { generate } = require('../../payloads/js/index');
+const { generate } = require('@lab/payloads');
 
 // Slices so thin that every batch, piece and descent boundary is crossed; one step per slice for short texts.
 const THIN_MS = 0.05;

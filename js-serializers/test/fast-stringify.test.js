@@ -6,12 +6,12 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { Writable } = require('node:stream');
 const { stringify, chunks, pipeTo } = require('../fast-stringify');
-const { maxSliceChars } = require('../../node-kit/slices');
+const { maxSliceChars } = require('@lab/node-kit/slices');
 const { cases, shapes } = require('../conformance/torture-corpus');
 const { SHAPES } = require('../bench/shapes');
 const { abortAfterYields } = require('./abort-after-yields');
 const { keepingSink } = require('../bench/keeping-sink');
-const { generate } = require('../../payloads/js/index');
+const { generate } = require('@lab/payloads');
 
 const CHUNK_MIN_CHARS = 1 << 16; // documented: every chunk but the last holds at least this many characters
 

@@ -5,9 +5,9 @@
 // their thread are listed as failing with why, refused by /run, never timed, and the service keeps serving. No
 // assertion depends on how fast anything runs: a check's end is waited for, and the service bounds it.
 const path = require('path');
-const { startService, request, sumOf } = require('../../node-kit/testing');
-const { put } = require('../../tests/contract/document-uploads');
-const { readVectors } = require('../../payloads/js/vectors');
+const { startService, request, sumOf } = require('@lab/test-kit');
+const { put } = require('@lab/test-kit/document-uploads');
+const { readVectors } = require('@lab/payloads/js/vectors');
 const { WORK_BUDGET } = require('../conformance/conformance');
 
 const EXAMPLE_DIR = path.join(__dirname, '..', '..', 'plugins');

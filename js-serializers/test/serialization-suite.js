@@ -3,8 +3,8 @@
 // (node:test on Node 24, the `test` package on Node 14): every approach validates, timeouts interrupt what can be
 // interrupted, body=1 streams with backpressure, a client that leaves stops its run, concurrent runs stay correct.
 const http = require('http');
-const { startService, request, sumOf } = require('../../node-kit/testing');
-const { readVectors, sha256 } = require('../../payloads/js/vectors');
+const { startService, request, sumOf } = require('@lab/test-kit');
+const { readVectors, sha256 } = require('@lab/payloads/js/vectors');
 
 const BIG = 10000; // records: a ~20 MB document, large enough that every yielding approach yields many times
 

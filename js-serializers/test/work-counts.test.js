@@ -32,7 +32,7 @@ const path = require('path');
 const assert = require('assert');
 const { countWork, sizeOf, WORK_MS } = require('./work-counts');
 const { members } = require('../bench/tree-families');
-const { mulberry32 } = require('../../payloads/js/index');
+const { mulberry32 } = require('@lab/payloads');
 const { SHAPES, textOf, shapeNamed } = require('../bench/shapes');
 const { cases } = require('../conformance/torture-corpus');
 

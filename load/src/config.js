@@ -5,11 +5,11 @@
 // listens on 127.0.0.1 unless HOST says otherwise: it starts load on demand, so it is not offered to the network by
 // default (its image sets HOST=0.0.0.0, and compose publishes the port on LAB_BIND_ADDRESS only).
 const path = require('node:path');
-const { stallTimeouts } = require('../../node-kit/http-server');
-const { documentSettings } = require('../../node-kit/document-store');
+const { stallTimeouts } = require('@lab/node-kit/http-server');
+const { documentSettings } = require('@lab/node-kit/document-store');
 const { SUITES_DIR } = require('./suites');
-const { readManifests, servicesOf } = require('../../lab-topology/manifests');
-const { PROMETHEUS_PORT } = require('../../lab-topology/topology');
+const { readManifests, servicesOf } = require('@lab/lab-topology/manifests');
+const { PROMETHEUS_PORT } = require('@lab/lab-topology/topology');
 
 /** The compose lab's services as LOAD_TARGETS would name them: name=http://name:port. */
 const composeTargets = () => servicesOf(readManifests()).map((m) => `${m.name}=http://${m.name}:${m.port}`).join(',');

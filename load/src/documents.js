@@ -8,9 +8,9 @@
 // run holds is theirs): a service refuses one past it with 413, named in the answer. The answer says, per target,
 // whether it stored it or why not. A try run hands the document again before it starts (try-suite.js), so a service
 // restarted, or one that dropped it for room, has it back.
-const { readDocument } = require('../../node-kit/document-upload');
-const { createDocumentStore } = require('../../node-kit/document-store');
-const { csvDocumentCheck } = require('../../csv-parsers/user-document');
+const { readDocument } = require('@lab/node-kit/document-upload');
+const { createDocumentStore } = require('@lab/node-kit/document-store');
+const { csvDocumentCheck } = require('@lab/csv-parsers/user-document');
 
 const MEDIA_TYPES = { json: 'application/json', csv: 'text/csv' };
 

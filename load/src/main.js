@@ -9,7 +9,7 @@ const { assertWritable } = require('./results');
 const { loadSuite } = require('./suites');
 const { createDriverDocuments } = require('./documents');
 const { checkRunOptions } = require('./runner');
-const { gracefulCloser, onStopSignals } = require('../../node-kit/shutdown');
+const { gracefulCloser, onStopSignals } = require('@lab/node-kit/shutdown');
 
 const SHUTDOWN_TIMEOUT_MS = 8000;
 

@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { cpuLayout } = require('../../node-kit/cpus');
+const { cpuLayout } = require('@lab/node-kit/cpus');
 
 /** Fails at start, with the fix, when results could not be written (a bind mount owned by another user, say). */
 function assertWritable(resultsDir) {

@@ -4,7 +4,7 @@ const path = require('node:path');
 const autocannon = require('autocannon');
 const { loadSuite, checkScenarios } = require('./suites');
 const { withCoverage, coverageTargets } = require('./coverage');
-const { readManifests } = require('../../lab-topology/manifests');
+const { readManifests } = require('@lab/lab-topology/manifests');
 const { waitForTargets, describeTargets, gone } = require('./targets');
 const { runScenario } = require('./scenario');
 const { profiling, takeProfile, keepProfile, PROFILE_TAIL_SECONDS } = require('./profile/take-profile');
@@ -18,7 +18,7 @@ const { writeReport } = require('./report');
 const { RUN_FILE, scenarioFileName } = require('./run-folder');
 const { DOCUMENT_COVERAGE, withDocument } = require('./try-suite');
 const { chooseApproaches, DEFAULT_BLOCK_MS } = require('./try-choice');
-const { badRequest } = require('../../node-kit/errors');
+const { badRequest } = require('@lab/node-kit/errors');
 
 // What a scenario cut short by a stop says: it did not pass, whatever its answers were until then.
 const STOPPED_PROBLEM = 'stopped before its end (POST /runs/stop, or the driver shutting down)';

@@ -5,8 +5,8 @@
 // rate() or increase(), which extrapolate to the window's edges: a count of pauses stays a whole number, and the mean
 // utilization is exactly the busy seconds between two scrapes over the seconds between them. The metric names are
 // the Node services' (node-kit/metrics.js), which the JVM exports too for its collector (LabMetrics.kt).
-const { METRIC } = require('../../node-kit/metrics');
-const { round } = require('../../node-kit/round');
+const { METRIC } = require('@lab/node-kit/metrics');
+const { round } = require('@lab/node-kit/round');
 
 /** The range selectors asked, one instant query each. */
 const RAW = {

@@ -6,13 +6,13 @@
 // answers (node-kit reads the raw target, matches the route table and writes the JSON refusal), on node-kit's server,
 // which answers unparsable heads and cuts clients that stall. No express here: the routes are few, and the one body
 // (PUT /documents) is read by node-kit's readDocument.
-const { createLabServer } = require('../../node-kit/http-server');
-const { checkRequest } = require('../../node-kit/gate');
-const { routeTable } = require('../../node-kit/route-table');
-const { parseOnlyParams } = require('../../node-kit/params');
-const { sendError, logUnexpected } = require('../../node-kit/answers');
-const { HttpError, badRequest } = require('../../node-kit/errors');
-const { checkSameSite, ownNames } = require('../../node-kit/cross-site');
+const { createLabServer } = require('@lab/node-kit/http-server');
+const { checkRequest } = require('@lab/node-kit/gate');
+const { routeTable } = require('@lab/node-kit/route-table');
+const { parseOnlyParams } = require('@lab/node-kit/params');
+const { sendError, logUnexpected } = require('@lab/node-kit/answers');
+const { HttpError, badRequest } = require('@lab/node-kit/errors');
+const { checkSameSite, ownNames } = require('@lab/node-kit/cross-site');
 const { suiteNames, LIMITS } = require('./suites');
 const { DEFAULT_BLOCK_MS } = require('./try-choice');
 const { liveRoutes, LIVE_ROUTES } = require('./live/routes');

@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { tempDir } = require('../../node-kit/testing');
+const { tempDir } = require('@lab/test-kit');
 const { runCompare, scenarioResult, writeRun } = require('./compare-helper');
 
 const steady = (n, requests, ms) => Array.from({ length: n }, (_, i) => [requests + (i % 3), ms + (i % 4) * 0.1]);

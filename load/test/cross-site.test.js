@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const http = require('node:http');
 const path = require('node:path');
-const { request } = require('../../node-kit/testing');
+const { request } = require('@lab/test-kit');
 const { startDriver, stopDriver } = require('./driver-process');
 const { findChromium, launchBrowser, BROWSER_TIMEOUT_MS } = require('./report-browser');
 

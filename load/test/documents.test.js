@@ -11,11 +11,11 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { startService, request, until, tempDir, freePort } = require('../../node-kit/testing');
-const { makeService } = require('../../services/node-async/src/service');
-const { badUploads, put, SETTINGS } = require('../../tests/contract/document-uploads');
+const { startService, request, until, tempDir, freePort } = require('@lab/test-kit');
+const { makeService } = require('@lab/node-async/src/service');
+const { badUploads, put, SETTINGS } = require('@lab/test-kit/document-uploads');
 const { startDriver, stopDriver } = require('./driver-process');
-const { NODE_DETAILS } = require('../../node-kit/document-findings');
+const { NODE_DETAILS } = require('@lab/node-kit/document-findings');
 
 // yieldable-json's parse makes "__proto__" the prototype where native keeps an own key: that approach's answers are
 // not validated, every other approach's are.

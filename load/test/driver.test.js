@@ -5,8 +5,8 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { startService, request, sumOf, until, tempDir } = require('../../node-kit/testing');
-const { makeService } = require('../../services/node-async/src/service');
+const { startService, request, sumOf, until, tempDir } = require('@lab/test-kit');
+const { makeService } = require('@lab/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 
 function waitForEnd(url) {

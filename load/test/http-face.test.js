@@ -4,9 +4,9 @@
 // neither stop /healthz nor stay forever. Counts and orderings only, no durations.
 const test = require('node:test');
 const assert = require('node:assert');
-const { request, until, tempDir } = require('../../node-kit/testing');
-const { edgeCases, checkCases, checkPipeline, healthzThenBrokenHeads } = require('../../tests/contract/bad-requests');
-const { holdSlowConnections } = require('../../tests/contract/slow-clients');
+const { request, until, tempDir } = require('@lab/test-kit');
+const { edgeCases, checkCases, checkPipeline, healthzThenBrokenHeads } = require('@lab/test-kit/bad-requests');
+const { holdSlowConnections } = require('@lab/test-kit/slow-clients');
 const { startDriver, stopDriver } = require('./driver-process');
 
 const STALLED = 200;
@@ -60,7 +60,7 @@ test('a broken head pipelined after GET /healthz: the 200 first, then the 400, t
 });
 
 /**
- * Like tests/contract/slow-clients.js' holdSlowConnections (count connections that each send the start of a request
+ * Like test-kit/slow-clients.js' holdSlowConnections (count connections that each send the start of a request
  * head and nothing more), keeping the sockets, so that a test can read what the driver answered each.
  */
 test(`${STALLED} connections stalled in their request head do not stop /healthz, nor a clean SIGTERM`, async (t) => {

@@ -9,8 +9,8 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { startService, request, until, tempDir, freePort } = require('../../node-kit/testing');
-const { makeService } = require('../../services/node-async/src/service');
+const { startService, request, until, tempDir, freePort } = require('@lab/test-kit');
+const { makeService } = require('@lab/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 const { findChromium, launchBrowser, watchedPage, BROWSER_TIMEOUT_MS } = require('./report-browser');
 

@@ -10,12 +10,12 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { startService, request, until } = require('../../node-kit/testing');
-const { makeService } = require('../../services/node-async/src/service');
+const { startService, request, until } = require('@lab/test-kit');
+const { makeService } = require('@lab/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
-const { startPrometheus, findPrometheus, freePort } = require('../../tests/prometheus-process');
+const { startPrometheus, findPrometheus, freePort } = require('@lab/test-kit/prometheus-process');
 const { findChromium, launchBrowser, checkReportInBrowser, BROWSER_TIMEOUT_MS } = require('./report-browser');
-const { sendRaw } = require('../../tests/contract/bad-requests');
+const { sendRaw } = require('@lab/test-kit/bad-requests');
 
 const SCENARIO = 'live-stringify';
 

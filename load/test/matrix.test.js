@@ -6,8 +6,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const path = require('node:path');
-const { tempDir } = require('../../node-kit/testing');
-const { settingsOf, stepsOf } = require('../../docker/matrix/plan');
+const { tempDir } = require('@lab/test-kit');
+const { settingsOf, stepsOf } = require('@lab/docker/matrix/plan');
 const { report } = require('../src/matrix/matrix-report');
 const { holmAdjusted } = require('../src/matrix/holm');
 const { writeMatrix, spread } = require('./matrix-fixture');

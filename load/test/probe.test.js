@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { Worker } = require('node:worker_threads');
-const { sumOf } = require('../../node-kit/testing');
+const { sumOf } = require('@lab/test-kit');
 const { runScenario } = require('../src/scenario');
 const { createMetrics, PROBE_LATENCY, PROBE_LATENCY_BUCKETS } = require('../src/metrics');
 const { probeMaxRequests } = require('../src/probe');

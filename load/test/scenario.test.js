@@ -2,8 +2,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');
-const { startService } = require('../../node-kit/testing');
-const { makeService } = require('../../services/node-async/src/service');
+const { startService } = require('@lab/test-kit');
+const { makeService } = require('@lab/node-async/src/service');
 const { runScenario } = require('../src/scenario');
 
 test('a scenario passes only when every /run result is validated', async (t) => {

@@ -7,7 +7,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const { request, sumOf, until, tempDir, freePort } = require('../../node-kit/testing');
+const { request, sumOf, until, tempDir, freePort } = require('@lab/test-kit');
 const { startDriver, stopDriver } = require('./driver-process');
 
 const GIVE_UP_MS = 60000;

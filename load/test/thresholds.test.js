@@ -8,8 +8,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { loadSuite } = require('../src/suites');
-const { startService, tempDir } = require('../../node-kit/testing');
-const { makeService } = require('../../services/node-async/src/service');
+const { startService, tempDir } = require('@lab/test-kit');
+const { makeService } = require('@lab/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 
 const TARGETS = { 'node-async': 'http://127.0.0.1:1' };

@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { createLabServer } = require('../http-server');
-const { exchange } = require('../../tests/contract/raw-http');
+const { exchange } = require('@lab/test-kit/raw-http');
 
 const X = 'x'.repeat(10000);
 

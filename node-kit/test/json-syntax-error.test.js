@@ -5,8 +5,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { locateJsonError } = require('../json-syntax-error');
-const { valid, invalid, tortureTexts, randomText } = require('../../js-serializers/conformance/parse-corpus');
-const { mulberry32 } = require('../../payloads/js/index');
+const { valid, invalid, tortureTexts, randomText } = require('@lab/js-serializers/conformance/parse-corpus');
+const { mulberry32 } = require('@lab/payloads');
 
 const parses = (text) => {
   try {

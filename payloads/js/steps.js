@@ -1,32 +1,14 @@
 'use strict';
 // A long computation written once, as a generator that yields at safe points (after each record, row or batch), and
-// two ways to run it: to its end at once (tests, benchmarks, vectors), or in slices of about yieldMs with a turn of
-// the event loop between them (a service generating a 40 MB document while it keeps answering). Node 14 syntax.
-const { performance } = require('perf_hooks');
-const { runSlices } = require('../../node-kit/slices');
-
+// the way to run it to its end at once (tests, benchmarks, vectors). A service runs the same steps in slices of about
+// yieldMs with a turn of the event loop between them (node-kit's runStepsInSlices), generating a 40 MB document while
+// it keeps answering: payloads knows nothing of event loops. Node 14 syntax.
 /** Runs steps to the end; returns the generator's return value. */
 function runToEnd(steps) {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
   }
-}
-
-/** Runs steps in slices of about yieldMs (default 5), node-kit's slice loop; resolves the value. */
-async function runInSlices(steps, { yieldMs = 5 } = {}) {
-  let value;
-  await runSlices((deadline) => {
-    for (;;) {
-      const step = steps.next();
-      if (step.done) {
-        value = step.value;
-        return true;
-      }
-      if (performance.now() >= deadline) return false;
-    }
-  }, { yieldMs });
-  return value;
 }
 
 /** An array of n items made by make(i), a step after each. */
@@ -39,4 +21,4 @@ function* timesSteps(n, make) {
   return out;
 }
 
-module.exports = { runToEnd, runInSlices, timesSteps };
+module.exports = { runToEnd, timesSteps };

@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const { spawn } = require('node:child_process');
 const { snapshot, leftovers, MARKER } = require('../leftovers');
-const { tempDir } = require('../../node-kit/testing');
+const { tempDir } = require('@lab/test-kit');
 
 const LISTENER = "const s = require('net').createServer().listen(0, '127.0.0.1', () => console.log(s.address().port));";
 const empty = { tmp: [], docker: null, processes: [], ports: [] };

@@ -13,15 +13,15 @@ const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 // Before the lab's modules read the manifests: every one of them (and the lab's processes) sees the throwaway service.
 process.env.LAB_EXTRA_SERVICES = path.join(__dirname, '..', 'fixtures', 'throwaway');
-const { ROOT, readManifests, nodeServicesOf } = require('../../lab-topology/manifests');
-const { nativeLab } = require('../../lab-topology/topology');
-const { checkDashboardQueries } = require('../../dashboards/check-queries');
-const { request, until, tempDir } = require('../../node-kit/testing');
-const { edgeCases, runCases, checkCases } = require('../contract/bad-requests');
-const { holdSlowConnections } = require('../contract/slow-clients');
-const { checkReportInBrowser, findChromium } = require('../../load/test/report-browser');
-const { checkLivePageDuringRun } = require('../../load/test/live-browser');
-const { takeProfile, keepProfile } = require('../../load/src/profile/take-profile');
+const { ROOT, readManifests, nodeServicesOf } = require('@lab/lab-topology/manifests');
+const { nativeLab } = require('@lab/lab-topology/topology');
+const { checkDashboardQueries } = require('@lab/dashboards/check-queries');
+const { request, until, tempDir } = require('@lab/test-kit');
+const { edgeCases, runCases, checkCases } = require('@lab/test-kit/bad-requests');
+const { holdSlowConnections } = require('@lab/test-kit/slow-clients');
+const { checkReportInBrowser, findChromium } = require('@lab/load/test/report-browser');
+const { checkLivePageDuringRun } = require('@lab/load/test/live-browser');
+const { takeProfile, keepProfile } = require('@lab/load/src/profile/take-profile');
 
 const { INTEGRATION_PORT_OFFSETS } = require('./port-offsets');
 const OFFSET = INTEGRATION_PORT_OFFSETS['native-lab'];

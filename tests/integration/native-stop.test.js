@@ -12,9 +12,9 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { ROOT, readManifests } = require('../../lab-topology/manifests');
-const { nativeLab } = require('../../lab-topology/topology');
-const { until, tempDir } = require('../../node-kit/testing');
+const { ROOT, readManifests } = require('@lab/lab-topology/manifests');
+const { nativeLab } = require('@lab/lab-topology/topology');
+const { until, tempDir } = require('@lab/test-kit');
 
 const { INTEGRATION_PORT_OFFSETS } = require('./port-offsets');
 const OFFSET = INTEGRATION_PORT_OFFSETS['native-stop'];

@@ -6,7 +6,7 @@
 // Everything is opened read-only; nothing here writes.
 const fs = require('node:fs');
 const path = require('node:path');
-const { HttpError, badRequest } = require('../../../node-kit/errors');
+const { HttpError, badRequest } = require('@lab/node-kit/errors');
 const { RUN_FILE, SCENARIO_FILE } = require('../run-folder');
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;

@@ -6,9 +6,9 @@
 // node-kit/params (a 400 naming what is allowed) and throws HttpErrors for the rest.
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseOnlyParams } = require('../../../node-kit/params');
-const { HttpError, badRequest } = require('../../../node-kit/errors');
-const { readManifests } = require('../../../lab-topology/manifests');
+const { parseOnlyParams } = require('@lab/node-kit/params');
+const { HttpError, badRequest } = require('@lab/node-kit/errors');
+const { readManifests } = require('@lab/lab-topology/manifests');
 const { suiteNames } = require('../suites');
 const { createLiveSeries, SECONDS } = require('./series');
 const { createResultsFolder } = require('./results-folder');

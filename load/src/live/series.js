@@ -7,7 +7,7 @@
 // REUSE_MS ago is answered again instead of asked anew, so no number of open pages can overload Prometheus.
 const { queryRange, queryInstant, describeFailure, quote, JOB_QUERIES, STEP_SECONDS } = require('../server-series');
 const { PROBE_LATENCY, REQUEST_LATENCY, SCENARIO_ACTIVE } = require('../metrics');
-const { HttpError } = require('../../../node-kit/errors');
+const { HttpError } = require('@lab/node-kit/errors');
 
 const SECONDS = { default: 300, min: 10, max: 900 };
 const REUSE_MS = 1000;

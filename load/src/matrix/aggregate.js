@@ -10,7 +10,7 @@
 const { mannWhitney } = require('../compare/mann-whitney');
 const { relativeChange, VERDICT, ALPHA } = require('../compare/compare-runs');
 const { holmAdjusted } = require('./holm');
-const { median } = require('../../../bench-kit/stats');
+const { median } = require('@lab/bench-kit/stats');
 
 const FIGURES = ['runMeanMs', 'requestsPerSecond', 'longestBlockMs', 'probeP99Ms'];
 // Tested against the pinned version: {key, the per-second sample, whether higher is better}.

@@ -9,7 +9,7 @@ const path = require('node:path');
 const { readMatrix } = require('./read-matrix');
 const { aggregate } = require('./aggregate');
 const { renderMatrixHtml, chartFigure } = require('./html');
-const { markdownTable } = require('../../../bench-kit/table');
+const { markdownTable } = require('@lab/bench-kit/table');
 const { formatChange, formatP } = require('../compare/text-table');
 
 const fmt = (s) => (s ? (s.median >= 100 ? s.median.toFixed(0) : s.median.toFixed(2)) : '—');

@@ -7,8 +7,8 @@
 // measured beside fast: its block is its whole run. Every answer is validated.
 //   node bench/http-blocks.js [--runs 5] [--warmups 3]
 const crypto = require('node:crypto');
-const { samplesOf, stacksBetween } = require('../../../load/src/profile/cpu-profile');
-const { option, median, machine, machineLine, markdownTable, finish, runBenchmark } = require('../../../bench-kit');
+const { samplesOf, stacksBetween } = require('@lab/load/src/profile/cpu-profile');
+const { option, median, machine, machineLine, markdownTable, finish, runBenchmark } = require('@lab/bench-kit');
 const { startService } = require('./start-service');
 
 const CASES = [

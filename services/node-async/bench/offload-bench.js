@@ -9,13 +9,13 @@
 const path = require('node:path');
 const os = require('node:os');
 const Piscina = require('piscina');
-const { runScenario } = require('../../../load/src/scenario');
-const { loadSuite } = require('../../../load/src/suites');
-const { samples } = require('../../../node-kit/testing');
+const { runScenario } = require('@lab/load/src/scenario');
+const { loadSuite } = require('@lab/load/src/suites');
+const { samples } = require('@lab/test-kit');
 const { referenceOf, hashOf } = require('../src/offload/process-data');
 const { ROUTE } = require('../src/offload');
 const { ORIGINAL } = require('./worker-offload-figures');
-const { saveBenchResults } = require('../../../bench-kit');
+const { saveBenchResults } = require('@lab/bench-kit');
 const { startService } = require('./start-service');
 
 // duration and connections default to the worker-offload suite's (the original's profile).

@@ -5,9 +5,9 @@ const yieldableJson = require('yieldable-json');
 const jsonExt = require('@discoveryjs/json-ext');
 const csvParse = require('csv-parse');
 const iterTools = require('iter-tools-es');
-const stringifyApproaches = require('../../../js-serializers/stringify-approaches');
-const parseApproaches = require('../../../js-serializers/parse-approaches');
-const { csvApproaches } = require('../../../csv-parsers/approaches');
+const stringifyApproaches = require('@lab/js-serializers/stringify-approaches');
+const parseApproaches = require('@lab/js-serializers/parse-approaches');
+const { csvApproaches } = require('@lab/csv-parsers/approaches');
 
 const approaches = {
   stringify: {

@@ -5,9 +5,9 @@
 // worst case fits the heap.
 // An upload takes its place when its first bytes arrive, not when its head does: a client that announced a body
 // (`Expect: 100-continue`, or a Content-Length) and sends nothing holds a connection, never a parse's place.
-const { parseOnlyParams, watchClient, busy } = require('../../../node-kit');
-const { checkBodyDeclaration } = require('../../../node-kit/body-declaration');
-const { parseUpload, bodyTooLarge } = require('../../../csv-parsers/csv-upload');
+const { parseOnlyParams, watchClient, busy } = require('@lab/node-kit');
+const { checkBodyDeclaration } = require('@lab/node-kit/body-declaration');
+const { parseUpload, bodyTooLarge } = require('@lab/csv-parsers/csv-upload');
 
 /** approaches: the csv workload's {name: approach}; config: csv-upload-settings.js' shape. Returns node-kit routes. */
 function csvUploadRoutes(approaches, config) {

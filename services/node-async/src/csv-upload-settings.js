@@ -6,8 +6,8 @@
 // documents of the workloads (~0.6 GB at their caps), runs and offload answers. With every setting allowed by this
 // check, no mix of uploads can take the process out of memory.
 const v8 = require('v8');
-const { envInteger } = require('../../../node-kit');
-const { parseBound } = require('../../../csv-parsers/upload-memory');
+const { envInteger } = require('@lab/node-kit');
+const { parseBound } = require('@lab/csv-parsers/upload-memory');
 
 const HEAP_SHARE = 0.5;
 

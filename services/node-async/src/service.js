@@ -3,12 +3,12 @@
 // and POST /csv) and worker-offload's routes, on node-kit's contract (the experiments: docs/experiments/).
 const express = require('express');
 const promClient = require('prom-client');
-const { createService, packageVersions } = require('../../../node-kit');
-const { serializationWorkloads } = require('../../../js-serializers/serialization-service');
-const { serializerPlugins, pluginSettings } = require('../../../js-serializers/serializer-plugins');
+const { createService, packageVersions } = require('@lab/node-kit');
+const { serializationWorkloads } = require('@lab/js-serializers/serialization-service');
+const { serializerPlugins, pluginSettings } = require('@lab/js-serializers/serializer-plugins');
 const { approaches, LIBRARIES } = require('./approaches');
-const { csvWorkload } = require('../../../csv-parsers/csv-workload');
-const { csvDocumentCheck } = require('../../../csv-parsers/user-document');
+const { csvWorkload } = require('@lab/csv-parsers/csv-workload');
+const { csvDocumentCheck } = require('@lab/csv-parsers/user-document');
 const { workerOffload } = require('./offload');
 const { csvUploadRoutes } = require('./csv-upload-route');
 const { uploadConfig, checkUploadSettings } = require('./csv-upload-settings');

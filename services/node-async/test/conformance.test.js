@@ -4,8 +4,8 @@
 const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert');
-const { conformanceSuite } = require('../../../js-serializers/test/conformance-suite');
-const { YIELDABLE_JSON, JSON_EXT } = require('../../../js-serializers/test/library-departures');
+const { conformanceSuite } = require('@lab/js-serializers/test/conformance-suite');
+const { YIELDABLE_JSON, JSON_EXT } = require('@lab/js-serializers/test/library-departures');
 
 conformanceSuite(test, assert, path.join(__dirname, '..', 'src', 'approaches.js'), {
   stringify: { async: [], yieldable: YIELDABLE_JSON.stringify, 'json-ext': JSON_EXT.stringify, fast: [] },

@@ -4,10 +4,10 @@
 // validated against that hash, and what is not a CSV document the csv workload can run is refused clearly.
 const test = require('node:test');
 const assert = require('node:assert');
-const { startService, request } = require('../../../node-kit/testing');
-const { put } = require('../../../tests/contract/document-uploads');
+const { startService, request } = require('@lab/test-kit');
+const { put } = require('@lab/test-kit/document-uploads');
 const { makeService } = require('../src/service');
-const { csvDocument } = require('../../../csv-parsers/csv-document');
+const { csvDocument } = require('@lab/csv-parsers/csv-document');
 
 // Generated rows as a user would send them: quoted fields, `""`, quoted line breaks, non-ASCII and astral characters.
 // Their hash comes from the generated rows, never from a parser, so the reference computed at upload is checked too.

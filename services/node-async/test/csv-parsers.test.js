@@ -3,9 +3,9 @@
 // the shared suite (csv-parsers/test/approach-suite.js); the approaches without libraries run in csv-parsers/test.
 const test = require('node:test');
 const assert = require('node:assert');
-const { approachSuite } = require('../../../csv-parsers/test/approach-suite');
-const { CSV_PARSE } = require('../../../csv-parsers/test/library-departures');
-const { LIBRARY_APPROACHES } = require('../../../csv-parsers/approaches');
+const { approachSuite } = require('@lab/csv-parsers/test/approach-suite');
+const { CSV_PARSE } = require('@lab/csv-parsers/test/library-departures');
+const { LIBRARY_APPROACHES } = require('@lab/csv-parsers/approaches');
 
 approachSuite(test, assert, {
   names: Object.keys(LIBRARY_APPROACHES),

@@ -7,9 +7,9 @@ const test = require('node:test');
 const assert = require('node:assert');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { startService } = require('../../../node-kit/testing');
+const { startService } = require('@lab/test-kit');
 const { makeService } = require('../src/service');
-const { csvDocument } = require('../../../csv-parsers/csv-document');
+const { csvDocument } = require('@lab/csv-parsers/csv-document');
 const { openUpload } = require('./raw-upload');
 
 const SERVER = path.join(__dirname, '..', 'src', 'server.js');

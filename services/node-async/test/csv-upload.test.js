@@ -5,10 +5,10 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');
-const { startService } = require('../../../node-kit/testing');
+const { startService } = require('@lab/test-kit');
 const { makeService } = require('../src/service');
-const { csvDocument } = require('../../../csv-parsers/csv-document');
-const { sendRaw } = require('../../../tests/contract/bad-requests');
+const { csvDocument } = require('@lab/csv-parsers/csv-document');
+const { sendRaw } = require('@lab/test-kit/bad-requests');
 const { openUpload } = require('./raw-upload');
 
 const SMALL = { seed: 3, rows: 400, chunkChars: 1024 }; // a few chunks, so boundaries fall inside records

@@ -5,14 +5,14 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const net = require('node:net');
-const { startService, sumOf } = require('../../../node-kit/testing');
+const { startService, sumOf } = require('@lab/test-kit');
 const { makeService } = require('../src/service');
 const { ROUTE } = require('../src/offload');
 const { processData, fibonacciIterative } = require('../src/offload/process-data');
 const { testData } = require('../src/offload/body-generator');
-const { cgroupQuota } = require('../../../node-kit/cpus');
+const { cgroupQuota } = require('@lab/node-kit/cpus');
 const { createAdmission, unitsOf, PROBE_AFTER_REFUSALS } = require('../src/offload/admission');
-const { sendRaw } = require('../../../tests/contract/bad-requests');
+const { sendRaw } = require('@lab/test-kit/bad-requests');
 
 // ~300 ms of CPU (30 × Fibonacci(30)): faults that need a task still running when they strike.
 const HEAVY = testData({ items: 30, fibonacciN: 30 });

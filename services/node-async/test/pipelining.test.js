@@ -4,8 +4,8 @@
 // connection closes (CONTRACT.md "Errors").
 const test = require('node:test');
 const assert = require('node:assert');
-const { startService } = require('../../../node-kit/testing');
-const { checkPipeline, HOST } = require('../../../tests/contract/bad-requests');
+const { startService } = require('@lab/test-kit');
+const { checkPipeline, HOST } = require('@lab/test-kit/bad-requests');
 const { makeService } = require('../src/service');
 
 test('a body longer than its Content-Length, pipelined after GET /healthz: 200, 200, then the 400 and the close', async (t) => {

@@ -3,9 +3,9 @@
 // from /info, picking up a checked plugin as a scenario of its own.
 const test = require('node:test');
 const assert = require('node:assert');
-const { pluginsSuite } = require('../../../js-serializers/test/plugins-suite');
-const { readManifests } = require('../../../lab-topology/manifests');
-const { coverageOf } = require('../../../load/src/coverage');
+const { pluginsSuite } = require('@lab/js-serializers/test/plugins-suite');
+const { readManifests } = require('@lab/lab-topology/manifests');
+const { coverageOf } = require('@lab/load/src/coverage');
 const { makeService } = require('../src/service');
 
 pluginsSuite(test, assert, makeService, (info) => {

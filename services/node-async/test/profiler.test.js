@@ -6,8 +6,8 @@ const test = require('node:test');
 const assert = require('node:assert');
 const express = require('express');
 const promClient = require('prom-client');
-const { createService } = require('../../../node-kit');
-const { startService, request } = require('../../../node-kit/testing');
+const { createService } = require('@lab/node-kit');
+const { startService, request } = require('@lab/test-kit');
 
 const TOKEN = 'profile-test-token';
 const BIG = Array.from({ length: 20000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b', 'c'] }));

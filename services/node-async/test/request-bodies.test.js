@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const zlib = require('node:zlib');
-const { startService } = require('../../../node-kit/testing');
+const { startService } = require('@lab/test-kit');
 const { makeService } = require('../src/service');
 const { openUpload } = require('./raw-upload');
 

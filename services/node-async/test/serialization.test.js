@@ -1,7 +1,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { serializationSuite } = require('../../../js-serializers/test/serialization-suite');
+const { serializationSuite } = require('@lab/js-serializers/test/serialization-suite');
 const { makeService } = require('../src/service');
 
 serializationSuite(test, assert, makeService, {

@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const net = require('node:net');
-const { startService, sumOf, until } = require('../../../node-kit/testing');
+const { startService, sumOf, until } = require('@lab/test-kit');
 const { makeService } = require('../src/service');
 
 const SLOTS = 2;

@@ -1,2 +1,2 @@
 'use strict';
-require('../../../payloads/js/vector-suite').vectorSuite(require('node:test'), require('node:assert'));
+require('@lab/payloads/js/vector-suite').vectorSuite(require('node:test'), require('node:assert'));

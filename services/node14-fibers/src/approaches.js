@@ -3,8 +3,8 @@
 // `fast` run here too, so a team leaving fibers can compare on the Node line it runs today. The third-party library
 // is this service's pinned dependency; the conformance tests load this module on its own.
 const yieldableJson = require('yieldable-json');
-const stringifyApproaches = require('../../../js-serializers/stringify-approaches');
-const parseApproaches = require('../../../js-serializers/parse-approaches');
+const stringifyApproaches = require('@lab/js-serializers/stringify-approaches');
+const parseApproaches = require('@lab/js-serializers/parse-approaches');
 const { fiberStringify } = require('./fiber-stringify');
 
 const approaches = {

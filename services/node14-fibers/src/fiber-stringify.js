@@ -9,7 +9,7 @@
 // run (make soak found node14-fibers at 2.5 GB after four minutes). The body shares its scope with `fiber`, so the
 // driver drops `fiber` once the fiber has finished or been reset.
 const Fiber = require('fibers');
-const { SKIP, prepare, cycleGuard } = require('../../../js-serializers/json-semantics');
+const { SKIP, prepare, cycleGuard } = require('@lab/js-serializers/json-semantics');
 
 const CLOCK_CHECK_EVERY = 100; // values between clock reads
 

@@ -1,2 +1,2 @@
 'use strict';
-require('../../../node-kit').serve(require('./service').makeService());
+require('@lab/node-kit').serve(require('./service').makeService());

@@ -1,9 +1,9 @@
 'use strict';
 const express = require('express');
 const promClient = require('prom-client');
-const { packageVersions } = require('../../../node-kit');
-const { serializationService } = require('../../../js-serializers/serialization-service');
-const { serializerPlugins, pluginSettings } = require('../../../js-serializers/serializer-plugins');
+const { packageVersions } = require('@lab/node-kit');
+const { serializationService } = require('@lab/js-serializers/serialization-service');
+const { serializerPlugins, pluginSettings } = require('@lab/js-serializers/serializer-plugins');
 const { approaches, LIBRARIES } = require('./approaches');
 
 const DEFAULT_PORT = 3001;

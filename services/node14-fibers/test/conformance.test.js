@@ -5,8 +5,8 @@
 const path = require('path');
 const test = require('test');
 const assert = require('assert');
-const { conformanceSuite } = require('../../../js-serializers/test/conformance-suite');
-const { YIELDABLE_JSON } = require('../../../js-serializers/test/library-departures');
+const { conformanceSuite } = require('@lab/js-serializers/test/conformance-suite');
+const { YIELDABLE_JSON } = require('@lab/js-serializers/test/library-departures');
 
 conformanceSuite(test, assert, path.join(__dirname, '..', 'src', 'approaches.js'), {
   stringify: { fiber: [], yieldable: YIELDABLE_JSON.stringify, async: [], fast: [] },

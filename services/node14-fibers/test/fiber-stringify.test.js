@@ -2,8 +2,8 @@
 const test = require('test');
 const assert = require('assert');
 const { fiberStringify } = require('../src/fiber-stringify');
-const { generate } = require('../../../payloads/js/index');
-const { readVectors, sha256 } = require('../../../payloads/js/vectors');
+const { generate } = require('@lab/payloads');
+const { readVectors, sha256 } = require('@lab/payloads/js/vectors');
 
 test('runs on Node 14, the line node-fibers supports', () => {
   assert.strictEqual(process.versions.node.split('.')[0], '14');

@@ -3,7 +3,7 @@
 // passes here too. Node 14 has no node:test: the `test` package is its port.
 const test = require('test');
 const assert = require('assert');
-const { pluginsSuite } = require('../../../js-serializers/test/plugins-suite');
+const { pluginsSuite } = require('@lab/js-serializers/test/plugins-suite');
 const { makeService } = require('../src/service');
 
 pluginsSuite(test, assert, makeService);

@@ -12,10 +12,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { createRequire } = require('node:module');
-const { samples } = require('../../../node-kit/testing');
-const { option, saveBenchResults } = require('../../../bench-kit');
+const { samples } = require('@lab/test-kit');
+const { option, saveBenchResults } = require('@lab/bench-kit');
 
-const autocannon = createRequire(path.join(__dirname, '..', '..', '..', 'load', 'package.json'))('autocannon');
+const autocannon = createRequire(require.resolve('@lab/load/package.json'))('autocannon');
 const CONNECTIONS = 200;
 const MB = 1024 * 1024;
 const ARENA_BYTES = 64 * MB; // glibc maps each thread arena at a multiple of its maximum size, 64 MB on 64-bit

@@ -20,10 +20,10 @@ const { loadWasmModule } = require('../lib/wasm-module');
 const { APPROACHES } = require('../lib/transfer/approaches');
 const { countNodes } = require('../lib/transfer/nodes');
 const { summarize } = require('../lib/transfer/op-stats');
-const { generate, TRANSFER_CASES } = require('../../../payloads/js/index');
-const { readVectors, sha256 } = require('../../../payloads/js/vectors');
-const { packageVersions } = require('../../../node-kit');
-const { option, markdownTable, saveBenchResults } = require('../../../bench-kit');
+const { generate, TRANSFER_CASES } = require('@lab/payloads');
+const { readVectors, sha256 } = require('@lab/payloads/js/vectors');
+const { packageVersions } = require('@lab/node-kit');
+const { option, markdownTable, saveBenchResults } = require('@lab/bench-kit');
 
 const SEED_CASE = 1; // every transfer case is pinned in vectors.json at seed 1
 const WARMUP_MS = 250;

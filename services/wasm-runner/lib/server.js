@@ -3,7 +3,7 @@
 // (PUT /documents). Settings: see README.md.
 const express = require('express');
 const promClient = require('prom-client');
-const { createService, serve, packageVersions } = require('../../../node-kit');
+const { createService, serve, packageVersions } = require('@lab/node-kit');
 const { loadWasmModule } = require('./wasm-module');
 const { createTransferWorkload } = require('./transfer/transfer-workload');
 const { createTransferMetrics } = require('./transfer/transfer-metrics');

@@ -5,7 +5,7 @@
 // or refuse alike. No assertion involves time.
 const test = require('node:test');
 const assert = require('node:assert');
-const { TRANSFER_CASES, generate } = require('../../../payloads/js/index');
+const { TRANSFER_CASES, generate } = require('@lab/payloads');
 const { loadWasmModule } = require('../lib/wasm-module');
 const { APPROACHES } = require('../lib/transfer/approaches');
 

@@ -6,8 +6,8 @@
 const http = require('node:http');
 const test = require('node:test');
 const assert = require('node:assert');
-const { startService, request, until } = require('../../../node-kit/testing');
-const { put } = require('../../../tests/contract/document-uploads');
+const { startService, request, until } = require('@lab/test-kit');
+const { put } = require('@lab/test-kit/document-uploads');
 const { createWasmRunner } = require('../lib/server');
 
 const APPROACHES = ['json', 'embind', 'msgpack', 'msgpackr', 'typed'];

@@ -1,11 +1,11 @@
 'use strict';
-// PUT /documents on wasm-runner: the contract suite every Node service runs (tests/contract/document-uploads.js),
+// PUT /documents on wasm-runner: the contract suite every Node service runs (test-kit/document-uploads.js),
 // with wasm-runner's own depth cap and what it says of each finding; the claims of those details checked against
 // the module itself.
 const test = require('node:test');
 const assert = require('node:assert');
-const { documentUploadSuite, put } = require('../../../tests/contract/document-uploads');
-const { startService, request } = require('../../../node-kit/testing');
+const { documentUploadSuite, put } = require('@lab/test-kit/document-uploads');
+const { startService, request } = require('@lab/test-kit');
 const { createWasmRunner } = require('../lib/server');
 const { loadWasmModule } = require('../lib/wasm-module');
 const { FINDING_DETAILS } = require('../lib/documents/finding-details');

@@ -2,7 +2,7 @@
 // The C++ generator, written by yyjson, must give every vectors.json document byte for byte.
 const test = require('node:test');
 const assert = require('node:assert');
-const { readVectors, sha256 } = require('../../../payloads/js/vectors');
+const { readVectors, sha256 } = require('@lab/payloads/js/vectors');
 const { loadWasmModule } = require('../lib/wasm-module');
 
 const vectors = readVectors();

@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const test = require('node:test');
 const assert = require('node:assert');
-const { startService, request } = require('../../../node-kit/testing');
+const { startService, request } = require('@lab/test-kit');
 const { createWasmRunner } = require('../lib/server');
 
 const WASM_FILE = path.join(__dirname, '..', 'build', 'wasm', 'wasm_runner.wasm');

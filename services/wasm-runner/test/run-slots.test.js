@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');
-const { startService, request, sumOf, until } = require('../../../node-kit/testing');
+const { startService, request, sumOf, until } = require('@lab/test-kit');
 
 const MAX_RUNS = 2;
 process.env.MAX_CONCURRENT_RUNS = String(MAX_RUNS);

@@ -2,8 +2,8 @@
 // The real server on port 0, over HTTP: node-kit's contract checks, then the transfer workload's own.
 const test = require('node:test');
 const assert = require('node:assert');
-const { contractSuite, startService, request, sumOf, samples } = require('../../../node-kit/testing');
-const { TRANSFER_CASES } = require('../../../payloads/js/index');
+const { contractSuite, startService, request, sumOf, samples } = require('@lab/test-kit');
+const { TRANSFER_CASES } = require('@lab/payloads');
 const { createWasmRunner } = require('../lib/server');
 
 test('wasm-runner', async (t) => {

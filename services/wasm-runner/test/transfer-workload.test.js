@@ -6,7 +6,7 @@
 // between yields is checked in nodes against the module's own slice size (maxSliceOps), never against a clock.
 const test = require('node:test');
 const assert = require('node:assert');
-const { TRANSFER_CASES, generate } = require('../../../payloads/js/index');
+const { TRANSFER_CASES, generate } = require('@lab/payloads');
 const { loadWasmModule } = require('../lib/wasm-module');
 const { APPROACHES } = require('../lib/transfer/approaches');
 const { countNodes } = require('../lib/transfer/nodes');

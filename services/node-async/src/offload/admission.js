@@ -3,7 +3,7 @@
 // units, the calls the recursive Fibonacci makes (2·F(n+1) - 1 per item), and its time is learnt from the tasks that
 // ran (cost-model.js). Without this, a burst of maximal requests queued up to OFFLOAD_MAX_QUEUE and most of them
 // waited the whole OFFLOAD_TASK_TIMEOUT_MS for a 503 (242 of 300 in one try); now they hear it at once.
-const { busy } = require('../../../../node-kit');
+const { busy } = require('@lab/node-kit');
 const { fibonacciIterative } = require('./process-data');
 const { createCostModel } = require('./cost-model');
 

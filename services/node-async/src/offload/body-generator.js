@@ -1,7 +1,7 @@
 'use strict';
 // The worker-offload experiment's test-data.json, generated: the same parameters always give the same body. Served by
 // GET /api/test-data (so the load driver and `curl > test-data.json` get exactly what the tests use).
-const { mulberry32 } = require('../../../../payloads/js/index');
+const { mulberry32 } = require('@lab/payloads');
 const { LIMITS } = require('./request-body');
 
 // 21 items at Fibonacci(27) (~2.3 ms each on one core of this lab's machine) is ~50 ms of CPU per request, the

@@ -1,8 +1,8 @@
 'use strict';
 // The worker-offload experiment in node-async: the worker pool, its routes and metrics, configured from the environment
 // (README).
-const { envInteger } = require('../../../../node-kit');
-const { availableCpus } = require('../../../../node-kit/cpus');
+const { envInteger } = require('@lab/node-kit');
+const { availableCpus } = require('@lab/node-kit/cpus');
 const { createOffloadPool } = require('./pool');
 const { createMainThreadQueue } = require('./main-thread-queue');
 const { createOffloadMetrics } = require('./offload-metrics');

@@ -5,7 +5,7 @@
 // requests whose clients had left after 1 s still held the service for 16.5 s, all counted "ok". Here tasks run one per
 // turn of the loop (setImmediate), so the closes that arrived meanwhile are read between two tasks, and a task whose
 // client is gone is dropped at its turn instead of run. The queue is bounded like the pool's.
-const { HttpError, busy } = require('../../../../node-kit');
+const { HttpError, busy } = require('@lab/node-kit');
 
 /** Whether the answer can no longer reach the client: its connection closed, or half-closed (Node then ends it). */
 const clientGone = (res) => res.destroyed || !res.socket || res.socket.destroyed || !res.socket.writable;

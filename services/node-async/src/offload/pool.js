@@ -5,7 +5,7 @@
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const Piscina = require('piscina');
-const { HttpError, busy } = require('../../../../node-kit');
+const { HttpError, busy } = require('@lab/node-kit');
 const { createAdmission, unitsOf } = require('./admission');
 
 const WORKER_FILE = path.join(__dirname, 'worker.js');

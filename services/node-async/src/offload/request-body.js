@@ -1,7 +1,7 @@
 'use strict';
 // The one place where a process-data body becomes a checked request. Every check runs before any work is queued, and
 // the caps bound one request's CPU time (items × Fibonacci(30) ≈ 100 × 10 ms on this lab's machine) and memory.
-const { badRequest } = require('../../../../node-kit');
+const { badRequest } = require('@lab/node-kit');
 
 const LIMITS = {
   bodyBytes: 64 * 1024, // larger bodies get 413 from the body parser

@@ -2,7 +2,7 @@
 // The worker-offload experiment's two routes, the same work either way: `unoptimized` runs it on the main thread (every
 // other request waits; its queue skips the tasks of clients that left), `optimized` hands it to the worker pool. Bodies
 // are checked before any work starts; GET /api/test-data serves the original's test-data.json, generated.
-const { jsonBody, parseOnlyParams, watchClient, round } = require('../../../../node-kit');
+const { jsonBody, parseOnlyParams, watchClient, round } = require('@lab/node-kit');
 const { readProcessRequest, LIMITS } = require('./request-body');
 const { processData, referenceOf, hashOf } = require('./process-data');
 const { testData, PARAMS } = require('./body-generator');

@@ -3,7 +3,7 @@
 // for the run, its value, the references taken when it was stored (lib/documents/document-reference.js), and for
 // `create` the tree C++ keeps for it (wasm.loadDocument), dropped when the run ends. An approach that cannot carry
 // something in it is refused before the run with the value's JSON pointer (uncarried.js), never run to a wrong answer.
-const { HttpError, badRequest } = require('../../../../node-kit');
+const { HttpError, badRequest } = require('@lab/node-kit');
 const { uncarriedBy } = require('../documents/uncarried');
 
 // The value of the document parsed last: the store keeps texts only, and the runs of a try suite on one document come

@@ -1,7 +1,7 @@
 'use strict';
 // The wasm-transfer experiment's figures over a run's per-op times: avg, median, min and p95 (nearest rank), in ms.
 
-const { round: roundTo } = require('../../../../node-kit');
+const { round: roundTo } = require('@lab/node-kit');
 
 // One op can take well under a microsecond: its figures keep 6 digits.
 const round = (ms) => roundTo(ms, 6);

@@ -7,10 +7,10 @@
 // each op is timed on its own (the original's avg / median / min / p95 come from those times). Generating the input,
 // its references and checking the output happen outside the timed section.
 const { performance } = require('node:perf_hooks');
-const { createInputs, sha256 } = require('../../../../node-kit');
-const { runControlled, controlFields } = require('../../../../node-kit/run-control');
-const { runSlices } = require('../../../../node-kit/slices');
-const { TRANSFER_CASES } = require('../../../../payloads/js/index');
+const { createInputs, sha256 } = require('@lab/node-kit');
+const { runControlled, controlFields } = require('@lab/node-kit/run-control');
+const { runSlices } = require('@lab/node-kit/slices');
+const { TRANSFER_CASES } = require('@lab/payloads');
 const { APPROACHES } = require('./approaches');
 const { summarize } = require('./op-stats');
 const { countNodes } = require('./nodes');

@@ -3,8 +3,11 @@
 // loop its turns: at the thinnest slices, a turn after every record (a bound in work units, not in time).
 const test = require('node:test');
 const assert = require('node:assert');
-const { generate, generateInSlices } = require('../js/index');
-const { countTurns } = require('./count-turns');
+const { generate, documentSteps } = require('@lab/payloads');
+const { countTurns } = require('@lab/test-kit/count-turns');
+const { runStepsInSlices } = require('../slices');
+
+const generateInSlices = (spec, options) => runStepsInSlices(documentSteps(spec), options);
 
 const THINNEST = { yieldMs: 1e-9 }; // a slice ends after every step
 

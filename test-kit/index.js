@@ -6,10 +6,10 @@ const http = require('http');
 const net = require('net');
 const os = require('os');
 const path = require('path');
-const { edgeCases, runCases, checkCases, checkPipeline, sendRaw, healthzThenBrokenHeads } = require('../tests/contract/bad-requests');
-const { exchange } = require('../tests/contract/raw-http');
-const { HTTP_METHODS } = require('./route-table');
-const { METRIC } = require('./metrics');
+const { edgeCases, runCases, checkCases, checkPipeline, sendRaw, healthzThenBrokenHeads } = require('./bad-requests');
+const { exchange } = require('./raw-http');
+const { HTTP_METHODS } = require('@lab/node-kit/route-table');
+const { METRIC } = require('@lab/node-kit/metrics');
 
 const madeDirs = [];
 

@@ -6,8 +6,8 @@
 // the `test` package on Node 14, which has no mock: console.error is replaced and restored here), on a real server
 // on port 0. Node 14 syntax.
 const http = require('http');
-const { createService } = require('./index');
-const { startService, request } = require('./testing');
+const { createService } = require('@lab/node-kit');
+const { startService, request } = require('./index');
 
 /** A promise and its resolve, for the workload to say where it is. */
 function deferred() {

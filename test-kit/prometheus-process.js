@@ -6,9 +6,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-const { until } = require('../node-kit/testing');
+const { until } = require('./index');
 // Prometheus cannot be told to take port 0 and say which it took: it is handed a free one.
-const { freePort } = require('../node-kit/testing');
+const { freePort } = require('./index');
 
 /** Whether a `prometheus` binary is on PATH ($PROMETHEUS_BIN else). */
 function findPrometheus() {

@@ -7,8 +7,8 @@
 // load driver's test sends the same bad uploads (badUploads) to the driver's PUT /documents.
 const crypto = require('crypto');
 const http = require('http');
-const { startService, request } = require('../../node-kit/testing');
-const { NODE_DETAILS } = require('../../node-kit/document-findings');
+const { startService, request } = require('./index');
+const { NODE_DETAILS } = require('@lab/node-kit/document-findings');
 
 
 // Small caps for the test, read by node-kit when the service is made.

@@ -1,0 +1,97 @@
+'use strict';
+// The lab's packages depend on one another in one direction: payloads at the bottom, then node-kit, the serializers and
+// kits, the services and the load driver, and docker, scripts and tests on top. What a package's own code imports by
+// name (@lab/<name>) must form no cycle; its tests and benchmarks may use any package (test-kit's helpers start
+// node-kit's services), so they are left out. A cycle is named with a file for each of its arrows.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.join(__dirname, '..', '..');
+const SKIPPED = new Set(['node_modules', 'test', 'bench', 'build', 'target', 'results', 'fixtures']);
+
+/** The lab's packages: {name: folder} of every folder below ROOT's top two levels with a package.json named @lab/*. */
+function labPackages() {
+  const out = {};
+  const dirs = fs.readdirSync(ROOT).map((d) => path.join(ROOT, d))
+    .concat(fs.readdirSync(path.join(ROOT, 'services')).map((d) => path.join(ROOT, 'services', d)));
+  for (const dir of dirs) {
+    const file = path.join(dir, 'package.json');
+    if (!fs.existsSync(file)) continue;
+    const { name } = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (/^@lab\//.test(name)) out[name] = dir;
+  }
+  return out;
+}
+
+/** The .js files of a package's own code: not its tests, benchmarks, dependencies or build output. */
+function* ownFiles(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.') || SKIPPED.has(entry.name)) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      // A folder with a package.json of its own is another package (bench/peers, a plugin example).
+      if (!fs.existsSync(path.join(full, 'package.json'))) yield* ownFiles(full);
+    } else if (entry.name.endsWith('.js')) {
+      yield full;
+    }
+  }
+}
+
+/** {name: {otherName: a file importing it}} */
+function dependencies(packages) {
+  const graph = {};
+  for (const [name, dir] of Object.entries(packages)) {
+    graph[name] = {};
+    for (const file of ownFiles(dir)) {
+      for (const match of fs.readFileSync(file, 'utf8').matchAll(/['"](@lab\/[a-z0-9-]+)/g)) {
+        if (match[1] !== name && !graph[name][match[1]]) graph[name][match[1]] = path.relative(ROOT, file);
+      }
+    }
+  }
+  return graph;
+}
+
+/** The first cycle found, as [name, ...] ending where it began, or null. */
+function findCycle(graph) {
+  const state = {};
+  const stack = [];
+  function visit(name) {
+    state[name] = 'open';
+    stack.push(name);
+    for (const next of Object.keys(graph[name] || {})) {
+      if (state[next] === 'open') return stack.slice(stack.indexOf(next)).concat(next);
+      if (!state[next]) {
+        const cycle = visit(next);
+        if (cycle) return cycle;
+      }
+    }
+    stack.pop();
+    state[name] = 'done';
+    return null;
+  }
+  for (const name of Object.keys(graph)) {
+    if (!state[name]) {
+      const cycle = visit(name);
+      if (cycle) return cycle;
+    }
+  }
+  return null;
+}
+
+test('the packages form no cycle, and the ones below import none of the ones above', () => {
+  const packages = labPackages();
+  for (const name of ['@lab/payloads', '@lab/node-kit', '@lab/test-kit', '@lab/load']) assert.ok(packages[name], `${name} is a package`);
+  const graph = dependencies(packages);
+  const cycle = findCycle(graph);
+  const arrows = cycle && cycle.slice(1).map((to, i) => `${cycle[i]} -> ${to} (${graph[cycle[i]][to]})`);
+  assert.strictEqual(cycle, null, cycle && `a cycle: ${arrows.join(', ')}`);
+  assert.deepStrictEqual(Object.keys(graph['@lab/payloads']), [], 'payloads is the bottom: it imports no package');
+  assert.deepStrictEqual(Object.keys(graph['@lab/node-kit']), ['@lab/payloads'], 'node-kit stands on payloads alone');
+});
+
+test('findCycle finds a cycle and passes a tree', () => {
+  assert.deepStrictEqual(findCycle({ a: { b: 'x' }, b: { c: 'y' }, c: { a: 'z' } }), ['a', 'b', 'c', 'a']);
+  assert.strictEqual(findCycle({ a: { b: 'x', c: 'y' }, b: { c: 'z' }, c: {} }), null);
+});
