@@ -7,7 +7,7 @@ RUN_NODE := $(NODE24_BIN)/node
 # then the load driver.
 COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) load
 # Tests of the shared pieces that belong to no component, run under Node 24.
-SHARED_TESTS := 'node-kit/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js'
+SHARED_TESTS := 'node-kit/test/*.test.js' 'loop-kit/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js'
 
 .PHONY: setup system-packages native try bench-stringify bench-shapes bench-shapes-quick bench-offload bench-instrumentation bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine

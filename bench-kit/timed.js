@@ -3,7 +3,7 @@
 // one's time), with a 1 ms interval timer beside it that records the longest gap between its ticks: the event-loop
 // block the work caused, measured the same way by every benchmark.
 const { performance } = require('perf_hooks');
-const { startGapMonitor } = require('@lab/node-kit/timer-gap');
+const { startGapMonitor } = require('@lab/loop-kit/timer-gap');
 
 /** Runs work() (sync or async); resolves to {ms, maxGapMs, output}. */
 async function timedRun(work) {

@@ -7,7 +7,7 @@ const { encodeRow } = require('./csv-encode');
 const { rowsHashSteps } = require('./rows-hash');
 const { pieces } = require('@lab/js-serializers/text-hash');
 const { runToEnd } = require('@lab/payloads/js/steps');
-const { runStepsInSlices } = require('@lab/node-kit/slices');
+const { runStepsInSlices } = require('@lab/loop-kit/slices');
 
 // async-char-streams' dimensions: 50 002 records with the header, about 5.4 MB, in chunks of 64 KiB (about 82 of them).
 const DOCUMENT_DEFAULTS = { seed: 1, rows: 50002, chunkChars: 65536 };

@@ -4,7 +4,7 @@
 // definition, the run's in slices between event-loop turns so that checking 50 000 rows never blocks for long.
 const crypto = require('crypto');
 const { runToEnd } = require('@lab/payloads/js/steps');
-const { runStepsInSlices } = require('@lab/node-kit/slices');
+const { runStepsInSlices } = require('@lab/loop-kit/slices');
 
 // Rows hashed per update: a few hundred KB of JSON, about a millisecond.
 const BATCH_ROWS = 2048;

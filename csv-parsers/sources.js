@@ -8,8 +8,8 @@
 //   sync-composed);
 // - ASYNC_CHUNKS: an async iterable of string chunks that gives each chunk after a real turn of the event loop
 //   (setImmediate), as a socket or a file stream does; a chunk never splits a surrogate pair.
-const { nextTurn } = require('@lab/node-kit/event-loop');
-const { throwIfAborted } = require('@lab/node-kit/slices');
+const { nextTurn } = require('@lab/loop-kit/event-loop');
+const { throwIfAborted } = require('@lab/loop-kit/slices');
 
 const SYNC_CHUNKS = 'sync-chunks';
 const ASYNC_CHUNKS = 'async-chunks';
@@ -32,7 +32,7 @@ function sourceFor(approach, chunks) {
   throw new TypeError(`unknown approach input ${approach.input}`);
 }
 
-/** Throws the signal's reason once it aborted (node-kit's one abort rule). Approaches call it once per chunk. */
+/** Throws the signal's reason once it aborted (loop-kit's one abort rule). Approaches call it once per chunk. */
 const checkSignal = throwIfAborted;
 
 module.exports = { SYNC_CHUNKS, ASYNC_CHUNKS, sourceFor, checkSignal };

@@ -12,7 +12,7 @@
 // independent as the corpus tests that check the scanner; the seven character-loop approaches (csv-lexer.js) and
 // csv-parse are independent implementations checked against it.
 const { badRequest, HttpError } = require('@lab/node-kit');
-const { nextTurn } = require('@lab/node-kit/event-loop');
+const { nextTurn } = require('@lab/loop-kit/event-loop');
 const { FastScanner } = require('./approaches/fast-scanner');
 const { CsvSyntaxError } = require('./csv-error');
 const { countCells } = require('./upload-memory');

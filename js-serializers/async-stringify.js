@@ -3,7 +3,7 @@
 // every `yieldMs` milliseconds, lets the event loop run (setImmediate). Simple and non-blocking, but each await costs a
 // promise, which is what makes it several times slower than native; kept as the original's baseline.
 const { SKIP, prepare, cycleGuard } = require('./json-semantics');
-const { throwIfAborted } = require('@lab/node-kit/slices');
+const { throwIfAborted } = require('@lab/loop-kit/slices');
 
 const CLOCK_CHECK_EVERY = 100; // values between clock reads: Date.now() on every value would dominate the walk
 

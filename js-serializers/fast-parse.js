@@ -16,7 +16,7 @@
  *       Not incremental: the chunks are collected (signal checked between them), joined, then parsed as above.
  *
  * Options (all optional):
- *   signal   AbortSignal: once aborted, the promise rejects with signal.reason, or an AbortError (node-kit/slices.js's,
+ *   signal   AbortSignal: once aborted, the promise rejects with signal.reason, or an AbortError (loop-kit/slices.js's,
  *            re-exported here) when there is none, at the next slice boundary; no more work is done after it.
  *   yieldMs  target length of one synchronous slice in ms (default 5).
  *   stats    an object that gets `yields`, `nativeCalls`, `maxSliceMs`, `chars` (characters of the text parsed,
@@ -30,7 +30,7 @@
  * walk are in fast-parse/ (fast-parse.md lists them); this file is the public entry and the slice loop around them.
  */
 const { StringDecoder } = require('string_decoder');
-const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = require('@lab/node-kit/slices');
+const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = require('@lab/loop-kit/slices');
 const { now } = require('./fast-parse/syntax');
 const { MAX_BATCH_CHARS, JOIN_ALONE_CHARS } = require('./fast-parse/sizes');
 const { Parser, documentRate } = require('./fast-parse/parser');
@@ -55,7 +55,7 @@ function countSlice(stats, ms, chars) {
   stats.maxSliceChars = Math.max(stats.maxSliceChars, chars);
 }
 
-/** Runs a Parser slice by slice (node-kit's slice loop). */
+/** Runs a Parser slice by slice (loop-kit's slice loop). */
 async function run(text, settings) {
   const stats = settings.stats;
   if (documentRate.readsWhole(text, settings.maxSliceChars, settings.yieldMs)) {

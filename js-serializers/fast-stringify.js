@@ -39,7 +39,7 @@
  * the walk are in fast-stringify/ (fast-stringify.md lists them); this file is the public entry: options and stats,
  * the slice loop around the walk, the join, the chunks and the writes.
  */
-const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn, slicesOf } = require('@lab/node-kit/slices');
+const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn, slicesOf } = require('@lab/loop-kit/slices');
 const { now } = require('./fast-stringify/frame');
 const { Walker } = require('./fast-stringify/walker');
 
@@ -77,7 +77,7 @@ function start(value, settings) {
   return walker;
 }
 
-/** Runs a started Walker slice by slice (node-kit's slice loop), yielding it after each slice. */
+/** Runs a started Walker slice by slice (loop-kit's slice loop), yielding it after each slice. */
 async function* slices(walker, settings) {
   const stats = settings.stats;
   const step = (deadline) => {

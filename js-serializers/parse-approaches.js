@@ -7,7 +7,7 @@
 // stop rejects at its next yield once the signal is aborted; native and yieldable-json cannot. Third-party libraries
 // are passed in by the service, which pins their versions. Node 14 syntax.
 const fastParse = require('./fast-parse');
-const { nextTurn } = require('@lab/node-kit/event-loop');
+const { nextTurn } = require('@lab/loop-kit/event-loop');
 const { pieces } = require('./text-hash');
 
 /** Native JSON.parse: one synchronous call. */

@@ -4,7 +4,7 @@
 // validate it like any approach. Loaded in the service (to run it) and in the check's worker thread (to run the
 // conformance corpus on it, plugin-check.js). Node 14 syntax.
 const path = require('path');
-const { createAbortController } = require('@lab/node-kit/abort');
+const { createAbortController } = require('@lab/loop-kit/abort');
 
 const WORKLOADS = ['stringify', 'parse'];
 // An approach name goes into query strings, metric labels and scenario names: kept to what all of them take.

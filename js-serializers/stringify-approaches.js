@@ -9,7 +9,7 @@
 // was. Third-party libraries are passed in by the service, which pins their versions. Node 14 syntax.
 const fast = require('./fast-stringify');
 const { asyncStringify } = require('./async-stringify');
-const { nextTurn } = require('@lab/node-kit/event-loop');
+const { nextTurn } = require('@lab/loop-kit/event-loop');
 
 /** Native JSON.stringify: one synchronous call, one chunk. The baseline, and the block everyone else avoids. */
 async function* native(value, { stats }) {

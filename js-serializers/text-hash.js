@@ -3,7 +3,7 @@
 // checking a 40 MB result never blocks the service longer than serializing it did. Node 14 syntax.
 const crypto = require('crypto');
 const { performance } = require('perf_hooks');
-const { runSlices } = require('@lab/node-kit/slices');
+const { runSlices } = require('@lab/loop-kit/slices');
 
 // Hashing runs at several hundred MB/s: a piece this size is well under a millisecond.
 const PIECE_CHARS = 1 << 18;
@@ -25,7 +25,7 @@ function* pieces(text, maxChars) {
 const isHighSurrogate = (code) => code >= 0xd800 && code <= 0xdbff;
 
 /**
- * A running hash. add(chunk) resolves once the chunk is hashed, in slices of about yieldMs (node-kit's slice loop);
+ * A running hash. add(chunk) resolves once the chunk is hashed, in slices of about yieldMs (loop-kit's slice loop);
  * addAll(chunks) hashes a list of chunks in one slice loop, so many small chunks still give the event loop its turns.
  * digest() -> {hash, bytes}. A chunk may end between the halves of a surrogate pair: the high half waits for the next
  * chunk, so the hash is that of the whole text's UTF-8 whatever the chunking.

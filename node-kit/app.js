@@ -3,7 +3,7 @@
 // request first. Handlers catch their own promise rejections because express 4 would not.
 const { HttpError, busy } = require('./errors');
 const { parseRunRequest, describeWorkload } = require('./params');
-const { createAbortController } = require('./abort');
+const { createAbortController } = require('@lab/loop-kit/abort');
 const { sendError, asClientError, logUnexpected } = require('./answers');
 const { gate } = require('./gate');
 

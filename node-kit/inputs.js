@@ -6,7 +6,7 @@
 // pass fast-stringify's), so that making a 40 MB input never blocks the process, and never shows up as a block in a
 // concurrent run's figures.
 const { documentSteps } = require('@lab/payloads');
-const { runStepsInSlices } = require('./slices');
+const { runStepsInSlices } = require('@lab/loop-kit/slices');
 const { readVectors, sha256 } = require('@lab/payloads/js/vectors');
 
 /**

@@ -3,9 +3,9 @@
 // away; finish() says whether the approach was stopped early and how far past the deadline it stopped, which is
 // the figure that tells an approach that can be interrupted from one that cannot. Node 14 syntax.
 const { performance } = require('perf_hooks');
-const { createAbortController, AbortError } = require('./abort');
-const { startLoopWatch } = require('./event-loop');
-const { round } = require('./round');
+const { createAbortController, AbortError } = require('@lab/loop-kit/abort');
+const { startLoopWatch } = require('@lab/loop-kit/event-loop');
+const { round } = require('@lab/loop-kit/round');
 
 /**
  * timeoutMs: 0 for none. clientSignal: aborted when the client is gone (optional).

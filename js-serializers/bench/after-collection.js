@@ -20,7 +20,7 @@ const os = require('os');
 const path = require('path');
 const { option, median, saveBenchResults } = require('@lab/bench-kit');
 const { startGcPauses } = require('./gc-pauses');
-const { nextTurn } = require('@lab/node-kit/event-loop');
+const { nextTurn } = require('@lab/loop-kit/event-loop');
 const { serializationServices, runOnServiceNode, ROOT } = require('./serialization-services');
 const { runRequest } = require('./run-request');
 

@@ -24,7 +24,7 @@ const os = require('os');
 const { option, median, markdownTable, saveBenchResults } = require('@lab/bench-kit');
 const { startLatenessProbe, PERIOD_MS } = require('./lateness-probe');
 const { startGcPauses } = require('./gc-pauses');
-const { nextTurn } = require('@lab/node-kit/event-loop');
+const { nextTurn } = require('@lab/loop-kit/event-loop');
 const { serializationServices, runOnServiceNode, ROOT } = require('./serialization-services');
 const { runRequest } = require('./run-request');
 

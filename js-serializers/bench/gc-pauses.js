@@ -26,7 +26,7 @@ function overlapMs(entry, window) {
  * Starts recording pauses; stop(block, run) ends it and returns, for the pauses that began after the start:
  *   {pauses, longestMs, longestByKind, inBlockMs, inBlockKind, inRunMs}
  * where longestByKind maps a kind ('scavenge', 'mark-compact', ...) to its longest pause, block is {from, to}
- * (performance.now() times, node-kit/timer-gap's startGapWindowMonitor; optional), inBlockMs the part of the pauses
+ * (performance.now() times, loop-kit/timer-gap's startGapWindowMonitor; optional), inBlockMs the part of the pauses
  * that fell inside it and inBlockKind the kind that took most of that part (null when none); run is the timed run's
  * {from, to} (optional), and inRunMs the part of the pauses inside it: time the run's clock counted that V8 spent
  * collecting.

@@ -22,7 +22,7 @@ const { performance } = require('perf_hooks');
 const { option, saveBenchResults } = require('@lab/bench-kit');
 const { startGcPauses } = require('./gc-pauses');
 const { realDocuments } = require('./real-documents');
-const { nextTurn } = require('@lab/node-kit/event-loop');
+const { nextTurn } = require('@lab/loop-kit/event-loop');
 const fastParse = require('../fast-parse');
 
 const collectGarbage = () => typeof global.gc === 'function' && global.gc();

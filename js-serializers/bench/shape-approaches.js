@@ -22,7 +22,7 @@ const { parse } = require('../fast-parse');
 const stringifyApproaches = require('../stringify-approaches');
 const parseApproaches = require('../parse-approaches');
 const { pieces } = require('../text-hash');
-const { nextTurn } = require('@lab/node-kit/event-loop');
+const { nextTurn } = require('@lab/loop-kit/event-loop');
 const { keepingSink } = require('./keeping-sink');
 const { flatten } = require('./v8-steps');
 

@@ -24,9 +24,9 @@ const { memberNamed } = require('./tree-families');
 const { approachOf } = require('./shape-approaches');
 const { startLatenessProbe } = require('./lateness-probe');
 const { stringifySteps, parseSteps, PARSE_PIECE_CHARS } = require('./v8-steps');
-const { startGapWindowMonitor } = require('@lab/node-kit/timer-gap');
+const { startGapWindowMonitor } = require('@lab/loop-kit/timer-gap');
 const { startGcPauses } = require('./gc-pauses');
-const { round } = require('@lab/node-kit/round');
+const { round } = require('@lab/loop-kit/round');
 
 // The delay histogram records nothing until its timer has fired once (its first tick only sets the baseline), so a
 // block right after enable() goes unseen, and a native call is nothing but that block: it is armed this long before

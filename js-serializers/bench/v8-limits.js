@@ -24,7 +24,7 @@ const { option, saveBenchResults } = require('@lab/bench-kit');
 const { medianMs, median, collectGarbage, flatten, insertionMs, batchListingMs, PIECE_CHARS, PARSE_PIECE_CHARS } = require('./v8-steps');
 const { generators } = require('./shapes');
 const { startGcPauses } = require('./gc-pauses');
-const { nextTurn } = require('@lab/node-kit/event-loop');
+const { nextTurn } = require('@lab/loop-kit/event-loop');
 
 const KEY_COUNTS = [100000, 300000, 1000000];
 const MILLIONS_OF_CHARS = [4, 16, 32];

@@ -6,7 +6,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { parse, parseChunks, AbortError, MAX_BATCH_CHARS } = require('../fast-parse');
 const fastStringify = require('../fast-stringify');
-const { maxSliceChars } = require('@lab/node-kit/slices');
+const { maxSliceChars } = require('@lab/loop-kit/slices');
 const { valid, invalid, tortureTexts, randomText, firstDifference } = require('../conformance/parse-corpus');
 const { abortAfterYields } = require('./abort-after-yields');
 const { shapes } = require('../conformance/torture-corpus');
@@ -163,7 +163,7 @@ test('no text handed to JSON.parse is longer than a batch, so that its copy is n
   };
   for (const [name, text] of Object.entries(texts)) {
     let longest = 0;
-    // A slice of 1 ms handles 1 Mi characters at most (node-kit/slices.js): every text here is longer, so it is sliced
+    // A slice of 1 ms handles 1 Mi characters at most (loop-kit/slices.js): every text here is longer, so it is sliced
     // whatever rate the parses before taught (a text of their kind that fits a slice is read whole).
     const value = await watchingJsonParse((piece) => {
       longest = Math.max(longest, piece.length);

@@ -20,7 +20,7 @@ const test = require('./test-runner');
 // (past fast-stringify's LONG_STRING, so they are escaped in pieces), a tree of depth 11, the deep tree's 2000 levels.
 const TEST_SCALE = 0.02;
 const THIN_MS = 0.05;
-// Every document here is longer than a few slices' worth of characters (node-kit/slices.js's bound, which holds
+// Every document here is longer than a few slices' worth of characters (loop-kit/slices.js's bound, which holds
 // whatever the clock says), so each run yields at least once: the test then covers the walk across slices, not only
 // the single native call a small document would get.
 const assertSliced = (stats, what) => assert.ok(stats.yields >= 1, `${what}: no yield (${JSON.stringify(stats)})`);

@@ -14,15 +14,15 @@ test('relative imports stay inside their package; another package is named', () 
   tester.run('package-boundaries', rules['package-boundaries'], {
     valid: [
       { filename: at('payloads/js/index.js'), code: "require('./steps');" },
-      { filename: at('node-kit/test/slices.test.js'), code: "require('../slices'); require('..');" },
-      { filename: at('payloads/js/index.js'), code: "require('@lab/node-kit/slices'); require('node:fs');" },
+      { filename: at('loop-kit/test/slices.test.js'), code: "require('../slices'); require('..');" },
+      { filename: at('payloads/js/index.js'), code: "require('@lab/loop-kit/slices'); require('node:fs');" },
       { filename: at('services/node-async/src/service.js'), code: "require.resolve('../package.json');" },
     ],
     invalid: [
       {
         filename: at('payloads/js/steps.js'),
-        code: "require('../../node-kit/slices');",
-        errors: [{ message: "'../../node-kit/slices' leaves @lab/payloads for @lab/node-kit: import it by name, '@lab/node-kit/slices'" }],
+        code: "require('../../node-kit/params');",
+        errors: [{ message: "'../../node-kit/params' leaves @lab/payloads for @lab/node-kit: import it by name, '@lab/node-kit/params'" }],
       },
       {
         filename: at('load/test/driver.test.js'),

@@ -8,7 +8,7 @@
 // is kept beside it, so the report shows what the correction adds. Answers are checked as the closed loop's are.
 const http = require('node:http');
 const { EventEmitter } = require('node:events');
-const { round } = require('@lab/node-kit/round');
+const { round } = require('@lab/loop-kit/round');
 const { PERCENTILE } = require('./per-second');
 
 // How often the schedule looks for requests that are due: lateness from it is inside each request's measured latency.

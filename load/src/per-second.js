@@ -3,7 +3,7 @@
 // the scenario's start), and each second keeps its count and latency figures. These are the samples `make compare`
 // tests for significance (one per second, so samples are independent enough and a long run does not make a tiny
 // difference "significant" by sheer count), and the client's latency curve in report.html.
-const { round } = require('@lab/node-kit/round');
+const { round } = require('@lab/loop-kit/round');
 
 /** The p-th percentile of sorted values (nearest rank; the open loop's figures use it too). */
 const PERCENTILE = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

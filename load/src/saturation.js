@@ -8,7 +8,7 @@
 //   connections broke; seen here: autocannon 9 with maxRequests 3000 over 2 s sent 1500/s with 1.1 in flight on 2
 //   connections to a service that answers 3000/s without the cap); far more means the figures do not add up.
 const { monitorEventLoopDelay } = require('node:perf_hooks');
-const { round } = require('@lab/node-kit/round');
+const { round } = require('@lab/loop-kit/round');
 
 // A driver thread busy 90 % of the wall time, or whose loop is late by 50 ms at p99, no longer measures the server.
 const DRIVER_CPU_LIMIT = 0.9;

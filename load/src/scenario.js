@@ -12,7 +12,7 @@ const { startProbe } = require('./probe');
 const { perSecondRecorder } = require('./per-second');
 const { watchDriver, littlesLaw } = require('./saturation');
 const { startOpenLoop } = require('./open-loop');
-const { round } = require('@lab/node-kit/round');
+const { round } = require('@lab/loop-kit/round');
 
 // How many runs' own times a scenario keeps (checks.runs.msSamples): enough for a rank test, bounded for small runs.
 const RUN_SAMPLES = 2000;

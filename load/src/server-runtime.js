@@ -6,7 +6,7 @@
 // utilization is exactly the busy seconds between two scrapes over the seconds between them. The metric names are
 // the Node services' (node-kit/metrics.js), which the JVM exports too for its collector (LabMetrics.kt).
 const { METRIC } = require('@lab/node-kit/metrics');
-const { round } = require('@lab/node-kit/round');
+const { round } = require('@lab/loop-kit/round');
 
 /** The range selectors asked, one instant query each. */
 const RAW = {

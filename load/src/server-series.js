@@ -5,7 +5,7 @@
 // thread), CPU and RSS, the run times of the approach under load, and why a target stalled (event-loop utilization and
 // GC pauses, server-runtime.js). Where Prometheus cannot be reached the section says so and the run goes on on its
 // own checks.
-const { round } = require('@lab/node-kit/round');
+const { round } = require('@lab/loop-kit/round');
 const { METRIC, JVM_METRIC } = require('@lab/node-kit/metrics');
 const { runtimeFigures } = require('./server-runtime');
 

@@ -3,7 +3,7 @@
 // run-suite.js print the same line).
 const { runOf, targetSeriesOf, peakMs } = require('./server-series');
 const { targetFiguresOf } = require('./server-runtime');
-const { round } = require('@lab/node-kit/round');
+const { round } = require('@lab/loop-kit/round');
 
 const verdictOf = (summary) => (summary.stopped ? 'stopped' : summary.passed ? 'passed' : 'failed');
 

@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { generate, documentSteps } = require('@lab/payloads');
 const { countTurns } = require('@lab/test-kit/count-turns');
-const { runStepsInSlices } = require('../slices');
+const { runStepsInSlices } = require('@lab/loop-kit/slices');
 
 const generateInSlices = (spec, options) => runStepsInSlices(documentSteps(spec), options);
 

@@ -5,7 +5,7 @@
 // which the thread never went back to its event loop (no "(idle)" sample), how long it lasted, and the stacks that ran
 // in it, heaviest first. That stretch is the block a scenario's lag shows; its stacks say what blocked.
 
-const { round } = require('@lab/node-kit/round');
+const { round } = require('@lab/loop-kit/round');
 
 const IDLE = '(idle)';
 const ROOT = '(root)';

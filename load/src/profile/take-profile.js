@@ -34,7 +34,7 @@ async function takeProfile(url, seconds, token, signal) {
 
 /**
  * The scenario's longest block as the profile saw it: where the service's runs said when their longest block was
- * (blockAt: wall-clock {fromMs, toMs}, node-kit/event-loop.js) and the profile covers it, the samples in that span;
+ * (blockAt: wall-clock {fromMs, toMs}, loop-kit/event-loop.js) and the profile covers it, the samples in that span;
  * otherwise the profile's longest stretch without an idle sample, which a loop that yields without ever waiting
  * (setImmediate after setImmediate) also shows as one stretch, so it is said which.
  */

@@ -9,14 +9,14 @@
 const { performance } = require('node:perf_hooks');
 const { createInputs, sha256 } = require('@lab/node-kit');
 const { runControlled, controlFields } = require('@lab/node-kit/run-control');
-const { runSlices } = require('@lab/node-kit/slices');
+const { runSlices } = require('@lab/loop-kit/slices');
 const { TRANSFER_CASES } = require('@lab/payloads');
 const { APPROACHES } = require('./approaches');
 const { summarize } = require('./op-stats');
 const { countNodes } = require('./nodes');
 const { documentInput } = require('./document-input');
 
-// Work in a slice is bounded in nodes as well as in time, like node-kit's characters (slices.js): a slice does at most
+// Work in a slice is bounded in nodes as well as in time, like loop-kit's characters (slices.js): a slice does at most
 // about yieldMs × SLICE_NODES_PER_MS nodes of ops (and always one op), whatever the clock says. The rate is above the
 // fastest op measured (typed create of numbers_10000: 109 000 nodes a ms, 2026-11-26, 2-core Xeon), so here the time
 // bound ends a slice first; the nodes are the bound that holds on any machine, the one the tests check.
@@ -53,7 +53,7 @@ function opOf(approach, op, wasm, input, spec) {
 }
 
 /**
- * `iterations` ops in node-kit's slice loop: each slice does at least one op, and more until yieldMs has passed since
+ * `iterations` ops in loop-kit's slice loop: each slice does at least one op, and more until yieldMs has passed since
  * it started or it did maxOps (maxSliceOps); between slices the loop gets a turn, and an aborted signal stops the run there (it throws the signal's
  * reason). progress {times, done, yields, last, treeHash} is kept up to date as it goes (times: each op's ms; last:
  * the last op's answer), so it also describes an interrupted run. The hash of the Value tree the last op built is
