@@ -17,7 +17,7 @@
 //
 // --baseline REV also runs fast-stringify.js and fast-parse.js as they were at git revision REV, in the same rounds
 // (taking turns with today's), so a before/after comparison is made on the same machine at the same moment; their
-// copies (REV's js-serializers/ and node-kit/, in a temp folder) are removed on exit.
+// copies (REV's js-serializers/ and the packages it imports, in a temp folder) are removed on exit.
 // Raw results go to results/bench/shapes-quick-<time>.json (with the runtime, the CPUs and the time); the lines are
 // printed from that report. Exit code 1 when one of fast's outputs differs from native's (a peer's is printed as
 // FAIL, a finding about the peer). Node 14 syntax.
@@ -72,17 +72,26 @@ function readArgs(argv) {
   return args;
 }
 
+// The folders fast-stringify.js and fast-parse.js may load, at any revision: their own, and the packages they import
+// (node-kit before the event-loop toolkit became loop-kit).
+const SNAPSHOT_FOLDERS = ['js-serializers', 'loop-kit', 'node-kit'];
+
 /**
- * js-serializers/ and node-kit/ as they were at revision rev, written from git into a folder of their own under the
- * system's temp folder: a module loaded from there (fast-parse.js with its parts in fast-parse/, say) requires that
- * revision's files, where a copy beside today's files would load today's parts. Returns the folder and its remover.
+ * SNAPSHOT_FOLDERS as they were at revision rev (those it has), written from git into a folder of their own under the
+ * system's temp folder and linked there by name as make setup links them: a module loaded from there (fast-parse.js
+ * with its parts in fast-parse/, say) requires that revision's files, where a copy beside today's files would load
+ * today's parts. Returns the folder and its remover.
  */
 function snapshotAt(rev) {
+  const root = path.join(__dirname, '..', '..');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `fast-at-${rev.replace(/[^A-Za-z0-9]/g, '_')}-`));
   const remove = () => fs.rmSync(dir, { recursive: true, force: true });
   process.on('exit', remove);
-  const archive = execFileSync('git', ['archive', rev, 'js-serializers', 'node-kit'], { cwd: path.join(__dirname, '..', '..'), maxBuffer: 1 << 30 });
+  const atRev = execFileSync('git', ['ls-tree', '--name-only', rev], { cwd: root, encoding: 'utf8' }).split('\n');
+  const folders = SNAPSHOT_FOLDERS.filter((folder) => atRev.includes(folder));
+  const archive = execFileSync('git', ['archive', rev].concat(folders), { cwd: root, maxBuffer: 1 << 30 });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  execFileSync(path.join(root, 'scripts', 'link-packages.sh'), [dir]);
   return { dir, remove };
 }
 
