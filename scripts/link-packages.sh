@@ -19,3 +19,7 @@ for manifest in "$root"/*/package.json "$root"/services/*/package.json; do
   [ -L "$link" ] || rm -rf "$link"
   ln -sfn "$target" "$link"
 done
+# A link left by a package since renamed or removed points nowhere: dropped.
+for link in "$root"/node_modules/@lab/*; do
+  if [ -L "$link" ] && [ ! -e "$link" ]; then rm -f "$link"; fi
+done

@@ -11,16 +11,12 @@ const path = require('node:path');
 const ROOT = path.join(__dirname, '..', '..');
 const SKIPPED = new Set(['node_modules', 'test', 'bench', 'build', 'target', 'results', 'fixtures']);
 
-/** The lab's packages: {name: folder} of every folder below ROOT's top two levels with a package.json named @lab/*. */
+/** The lab's packages, {name: folder}, as scripts/link-packages.sh linked them (make setup, which make lint runs). */
 function labPackages() {
+  const links = path.join(ROOT, 'node_modules', '@lab');
   const out = {};
-  const dirs = fs.readdirSync(ROOT).map((d) => path.join(ROOT, d))
-    .concat(fs.readdirSync(path.join(ROOT, 'services')).map((d) => path.join(ROOT, 'services', d)));
-  for (const dir of dirs) {
-    const file = path.join(dir, 'package.json');
-    if (!fs.existsSync(file)) continue;
-    const { name } = JSON.parse(fs.readFileSync(file, 'utf8'));
-    if (/^@lab\//.test(name)) out[name] = dir;
+  for (const name of fs.readdirSync(links)) {
+    if (!name.startsWith('.')) out[`@lab/${name}`] = fs.realpathSync(path.join(links, name));
   }
   return out;
 }
