@@ -17,6 +17,8 @@ test('relative imports stay inside their package; another package is named', () 
       { filename: at('loop-kit/test/slices.test.js'), code: "require('../slices'); require('..');" },
       { filename: at('payloads/js/index.js'), code: "require('@lab/loop-kit/slices'); require('node:fs');" },
       { filename: at('services/node-async/src/service.js'), code: "require.resolve('../package.json');" },
+      // A file in no package (the repository's root has no package.json) is not this rule's to judge.
+      { filename: at('outside-any-package.js'), code: "require('./node-kit/params');" },
     ],
     invalid: [
       {
