@@ -112,11 +112,13 @@ test('RSS past the bound on a flat heap floor and external memory, within what i
   assert.deepStrictEqual(failing(soak, { maxRssGrowth: 0.5 }), [name], 'no heap figures: nothing accounts for the rise');
   soak.heap = heap([17, 17, 17, 17], [2, 2, 2, 2]);
   assert.deepStrictEqual(failing(soak, { maxRssGrowth: 0.5 }), []);
-  assert.match(rssCheck().detail, /^\+165\.2 %, passes 3-4 against the most of pass 2 .*; memory kept after use, not a leak: heap floor \+0\.0 %, external memory at its highest \+0\.0 %, held at most 183 MB where it had used up to 820 MB before$/);
+  assert.match(rssCheck().detail, /^\+165\.2 %, passes 3-4 against the most of pass 2 .*; memory kept after use, not a leak: heap floor at its lowest in the later passes \+0\.0 %, external memory at its highest \+0\.0 %, held at most 183 MB where it had used up to 820 MB before$/);
 
   soak.heap = heap([17, 17, 30, 45], [2, 2, 2, 2]);
-  assert.match(rssCheck().detail, /a leak of live objects: heap floor \+164\.7 %/);
+  assert.match(rssCheck().detail, /a leak of live objects: heap floor at its lowest in the later passes \+76\.5 %/);
   assert.deepStrictEqual(failing(soak, { maxRssGrowth: 0.5 }), [name]);
+  soak.heap = heap([17, 30, 17, 45], [2, 2, 2, 2]);
+  assert.deepStrictEqual(failing(soak, { maxRssGrowth: 0.5 }), [], 'one later pass at the earlier floor: no leak of objects');
   soak.heap = heap([17, 17, 17, 17], [2, 20, 60, 120]);
   assert.match(rssCheck().detail, /a leak of buffers: .*external memory at its highest \+500\.0 %/);
   soak.heap = heap([17, 17, 17, 17], [2, 2, null, 2]);
@@ -124,6 +126,27 @@ test('RSS past the bound on a flat heap floor and external memory, within what i
   soak.heap = heap([17, 17, 17, 17], [2, 2, 2, 2]);
   soak.rss.peaks['node14-fibers'] = [100, 120, 150, 300].map((mb) => mb * MB);
   assert.match(rssCheck().detail, /more than it had used before: .*held at most 183 MB where it had used up to 120 MB before; too few passes to tell settling from a leak \(3 after the warm-up, 4 needed\)$/);
+  assert.deepStrictEqual(failing(soak, { maxRssGrowth: 0.5 }), [name]);
+});
+
+test('a heap floor high in the last pass alone is garbage not yet collected, not a leak', () => {
+  // node14-fibers in make test's six-pass soak (2026-11-27): RSS held and heap floors as measured; that run's peaks
+  // were not kept, so these are the four-pass soak's above.
+  const name = 'node14-fibers: RSS held in the later passes within 50 % of the earlier ones\'';
+  const soak = healthy();
+  soak.passes = [0, 1, 2, 3, 4, 5].map((i) => pass(i));
+  const bytes = (mbs) => mbs.map((mb) => mb * MB);
+  soak.rss = { held: { 'node14-fibers': bytes([153, 94, 94, 95, 162, 207]) }, peaks: { 'node14-fibers': bytes([700, 820, 790, 900, 880, 910]) } };
+  soak.heap = {
+    heapUsedFloor: { 'node14-fibers': bytes([10, 17, 17, 18, 18, 35]) },
+    heapTotalPeak: { 'node14-fibers': bytes([60, 60, 60, 60, 60, 60]) },
+    externalPeak: { 'node14-fibers': bytes([2, 2, 2, 2, 2, 2]) },
+  };
+  assert.deepStrictEqual(failing(soak, { maxRssGrowth: 0.5 }), []);
+  const check = soakChecks(soak, { maxRssGrowth: 0.5 }).find((c) => c.name === name);
+  assert.match(check.detail, /memory kept after use, not a leak: heap floor at its lowest in the later passes \+5\.9 %/);
+  // the same floors rising in every later pass are a leak
+  soak.heap.heapUsedFloor['node14-fibers'] = bytes([10, 17, 17, 26, 30, 35]);
   assert.deepStrictEqual(failing(soak, { maxRssGrowth: 0.5 }), [name]);
 });
 
