@@ -327,6 +327,31 @@ test('pipeTo rejects when the writable fails or closes early, and ends it only w
   assert.ok(ending.bytes().equals(Buffer.from(JSON.stringify(doc))));
 });
 
+test('pipeTo counts the bytes of a document written in one piece only when they are read, and counts them right', async () => {
+  const doc = { word: 'caf\u00e9', sign: '\u20ac', face: '\ud83d\ude00', lone: '\ud800', list: [1, 2, 3] };
+  const { sink, kept } = keepingSink();
+  const counted = [];
+  const byteLength = Buffer.byteLength;
+  Buffer.byteLength = (...args) => {
+    counted.push(args[0]);
+    return byteLength(...args);
+  };
+  let result;
+  try {
+    const stats = {};
+    result = await pipeTo(doc, sink, { stats });
+    assert.strictEqual(stats.yields, 0, 'a document this small is done in one step');
+    assert.strictEqual(counted.length, 0, 'nothing counted before the figure is read');
+    assert.strictEqual(result.bytes, byteLength(JSON.stringify(doc)));
+    assert.strictEqual(result.bytes, byteLength(JSON.stringify(doc)));
+    assert.strictEqual(counted.length, 1, 'counted once, when first read');
+  } finally {
+    Buffer.byteLength = byteLength;
+  }
+  assert.deepStrictEqual(JSON.parse(JSON.stringify(result)), { bytes: byteLength(JSON.stringify(doc)), chunks: 1, yields: 0 });
+  assert.deepStrictEqual(kept, [JSON.stringify(doc)]);
+});
+
 test('options are validated', async () => {
   await assert.rejects(stringify(1, { yieldMs: 0 }), RangeError);
   await assert.rejects(stringify(1, { yieldMs: 'fast' }), RangeError);
