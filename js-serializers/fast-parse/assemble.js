@@ -177,6 +177,9 @@ const assembling = {
       if (parent.value === null) parent.value = {};
       setMember(parent.value, frame.key, value);
       if (parent.namedKeys >= 0 && !isArrayIndex(frame.key)) parent.namedKeys++;
+      // A member walked is a large one: its siblings are likely alike, and are parsed member by member (members.js),
+      // each from a slice of the text, rather than walked and merged key by key in their turn.
+      parent.memberChars = end - frame.opened + 1;
     }
     parent.pos = end;
     parent.afterValue = true;

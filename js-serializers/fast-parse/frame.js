@@ -46,7 +46,7 @@ class Frame {
     this.exactNext = false; // the next batch must be scanned (a large child follows, or a guess just failed)
     this.scanNext = false; // the next batch must be scanned by scan(): bracketEnd() just failed on it
     this.elementChars = 0; // ARRAY: average length of a child
-    this.memberChars = 0; // OBJECT: average length of a member in its last merged batch
+    this.memberChars = 0; // OBJECT: average length of a member in its last merged batch, or of its last walked member
     this.memberFailures = 0; // OBJECT: members whose value memberBatch() found the end of wrongly
     this.lastBatch = 0; // length of the text of the last batch parsed
   }

@@ -54,6 +54,9 @@ const memberByMember = {
       const valueStart = MEMBER_HEAD.lastIndex;
       const code = text.charCodeAt(valueStart);
       if (code !== OPEN_BRACE && code !== OPEN_BRACKET) break;
+      // A member as long as the last ones would not close by the limit: counting its brackets up to it would be a
+      // read for nothing (the usual batch walks it).
+      if (limit - valueStart < frame.memberChars) break;
       const close = matchingClose(region, valueStart - start, code === OPEN_BRACE ? '{' : '[', code === OPEN_BRACE ? '}' : ']');
       if (close < 0) {
         this.sliceChars += limit - at; // read to the limit for nothing: the usual batch descends into the member
