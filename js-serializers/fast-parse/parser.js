@@ -161,7 +161,15 @@ class Parser {
       return;
     }
     if (frame.kind === OBJECT && frame.memberChars >= MEMBER_ALONE_CHARS && !frame.exactNext && frame.chain === null && frame.memberFailures < MAX_MEMBER_FAILURES && tableCapacity(frame.namedKeys) < MIN_GROWTH_ALONE_CAPACITY) {
-      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / frame.parseRate.msPerChar)));
+      // An object whose members so far were walked has no rate of its own, and a probe at the prior would stay
+      // shorter than any of its members: each would be walked and merged key by key in turn (a tree of 600 objects
+      // of 40 K characters had every one walked). Members set one by one have no merge to probe for: the rate learnt
+      // last anywhere (its walked members') sizes the batch, as for a new container, up to GUESS_GROWTH times its
+      // members' length: a member far longer than the last ones is counted up to the limit for nothing.
+      const measured = frame.parseRate.measured;
+      const chars = measured
+        ? Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / frame.parseRate.msPerChar)))
+        : Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor((Math.max(deadline - started, 0) * NEW_FRAME_FRACTION) / this.priorMsPerChar), Math.ceil(GUESS_GROWTH * frame.memberChars)));
       const target = Math.min(this.length, start + chars);
       if (this.memberBatch(frame, start, target, Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION)), started)) return;
     }
