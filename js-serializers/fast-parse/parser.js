@@ -166,10 +166,10 @@ class Parser {
       // of 40 K characters had every one walked). Members set one by one have no merge to probe for: the rate learnt
       // last anywhere (its walked members') sizes the batch, as for a new container, up to GUESS_GROWTH times its
       // members' length: a member far longer than the last ones is counted up to the limit for nothing.
-      const measured = frame.parseRate.measured;
-      const chars = measured
-        ? Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor(left / frame.parseRate.msPerChar)))
-        : Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), Math.floor((Math.max(deadline - started, 0) * NEW_FRAME_FRACTION) / this.priorMsPerChar), Math.ceil(GUESS_GROWTH * frame.memberChars)));
+      const fits = frame.parseRate.measured
+        ? Math.floor(left / frame.parseRate.msPerChar)
+        : Math.min(Math.floor((Math.max(deadline - started, 0) * NEW_FRAME_FRACTION) / this.priorMsPerChar), Math.ceil(GUESS_GROWTH * frame.memberChars));
+      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.charsLeft(), fits));
       const target = Math.min(this.length, start + chars);
       if (this.memberBatch(frame, start, target, Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION)), started)) return;
     }
