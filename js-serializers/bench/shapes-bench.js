@@ -20,12 +20,8 @@
 // ratio, and the table shows the spread of the passes' medians. --workload runs one workload only; --json prints the
 // raw report instead of the tables.
 //
-// --heap steady (the default) runs the rounds of a process back to back: each finds the garbage the one before left,
-// as a service's parse or stringify finds its young generation partly full, and pays the collections its own
-// allocation brings, the way a harness that times many iterations does. --heap cold forces a full collection before
-// each round: less noise, but a best case for whatever allocates in one burst. Native's JSON.parse of the 11 MB deep
-// tree allocates 13 MB of values: in an emptied 16 MB young generation (NODE24_OPTIONS) that needs no scavenge until
-// after the clock stops, 21 ms cold against 24.5 back to back, while fast's pieces and walk fill it during its run.
+// --heap steady (the default) runs the rounds of a process back to back; --heap cold forces a full collection before
+// each round (bench/heap-protocols.js: what each one favours).
 //
 // Each child starts with the options of the lab's Node 24 services (NODE24_OPTIONS, which `make bench-shapes` passes:
 // their young generation's size sets how long the collector's pauses are); without it, with V8's defaults. The report
@@ -53,10 +49,10 @@ const { APPROACHES, checkPeersInstalled, peerRequire, PEERS } = require('./shape
 const { render } = require('./shapes-table');
 const { packageVersions } = require('@lab/node-kit');
 const { cpuLayout } = require('@lab/node-kit/cpus');
+const { heapProtocol } = require('./heap-protocols');
 
 const RUN_SCRIPT = path.join(__dirname, 'shape-run.js');
 const WORKLOADS = ['stringify', 'parse'];
-const HEAP_PROTOCOLS = ['steady', 'cold'];
 const YIELD_MS = 5;
 // A child that has not answered by then is stopped and reported as a failure, so one stuck library cannot hang the run.
 const CHILD_TIMEOUT_MS = 20 * 60 * 1000;
@@ -117,11 +113,6 @@ function selection(args, scale) {
     members: pick(filters.family) === undefined ? [] : membersMatching(pick(filters.family), scale),
     corpus: pick(filters.corpus) === undefined ? [] : documentsMatching(pick(filters.corpus)),
   };
-}
-
-function heapProtocol(value) {
-  if (!HEAP_PROTOCOLS.includes(value)) throw new Error(`--heap is one of ${HEAP_PROTOCOLS.join(', ')}`);
-  return value;
 }
 
 /** Every option checked here, once: a bad one throws before anything runs. */

@@ -14,7 +14,10 @@
 // library in its own process on the large shapes; this one trades that isolation for minutes.
 //
 //   node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]
+//                                                        [--heap cold|steady]
 //
+// --heap cold (the default here: the least noise for a before/after) collects before each timing; --heap steady runs
+// them back to back, as make bench-shapes does by default (bench/heap-protocols.js: what each one favours).
 // --baseline REV also runs fast-stringify.js and fast-parse.js as they were at git revision REV, in the same rounds
 // (taking turns with today's), so a before/after comparison is made on the same machine at the same moment; their
 // copies (REV's js-serializers/ and the packages it imports, in a temp folder) are removed on exit.
@@ -34,6 +37,7 @@ const { shapeNamed, generators } = require('./shapes');
 const { approachOf, checkPeersInstalled } = require('./shape-approaches');
 const { realDocuments, DOCUMENTS, familyOf } = require('./real-documents');
 const { summaryLines, SMALL_BYTES } = require('./family-summary');
+const { heapProtocol } = require('./heap-protocols');
 const fastParse = require('../fast-parse');
 
 const YIELD_MS = 5;
@@ -53,10 +57,10 @@ const SHAPE_MEMBERS = [
     make: () => ({ meta: { version: 3, source: 'quick' }, data: { items: generators.mixedRecords(Math.round(64000 * SHAPES_SCALE), 20).records } }),
   },
 ];
-const USAGE = 'usage: node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]';
+const USAGE = 'usage: node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV] [--heap cold|steady]';
 
 function readArgs(argv) {
-  const args = { rounds: 3, scale: 1, family: '', baseline: null };
+  const args = { rounds: 3, scale: 1, family: '', baseline: null, heap: 'cold' };
   for (let i = 0; i < argv.length; i += 2) {
     const value = argv[i + 1];
     if (argv[i] === '--help') throw new Error(USAGE);
@@ -67,6 +71,7 @@ function readArgs(argv) {
       args[argv[i].slice(2)] = n;
     } else if (argv[i] === '--family') args.family = value;
     else if (argv[i] === '--baseline') args.baseline = value;
+    else if (argv[i] === '--heap') args.heap = heapProtocol(value);
     else throw new Error(`unknown argument "${argv[i]}"\n${USAGE}`);
   }
   return args;
@@ -184,7 +189,7 @@ function repeatsFor(bytes, nativeMs) {
  * blockMs: [], verified}}}, ms a call's (the mean over `repeats` calls, repeatsFor()). A member gives make() (its value;
  * parse reads its JSON.stringify) or text() (its text as shipped; stringify takes its parsed value).
  */
-async function measure(member, approaches, rounds) {
+async function measure(member, approaches, rounds, heap) {
   const text = member.text ? member.text() : null;
   const value = text === null ? member.make() : JSON.parse(text);
   const parseText = text === null ? JSON.stringify(value) : text;
@@ -198,7 +203,7 @@ async function measure(member, approaches, rounds) {
   for (const name of names) result.approaches[name] = { ms: [], blockMs: [], verified: true };
   for (let round = 0; round < rounds; round++) {
     for (const name of names) {
-      collectGarbage();
+      if (heap === 'cold') collectGarbage();
       const entry = result.approaches[name];
       let blockMs = 0;
       let output;
@@ -263,6 +268,7 @@ async function main() {
     execArgv: process.execArgv,
     yieldMs: YIELD_MS,
     rounds: args.rounds,
+    heap: args.heap,
     scale: args.scale,
     baseline: args.baseline,
     members: [],
@@ -272,7 +278,7 @@ async function main() {
   const real = withReal ? realDocuments().map((doc) => Object.assign({ peers: true }, doc)) : [];
   for (const member of members(args.scale).concat(SHAPE_MEMBERS, real)) {
     if (!member.family.includes(args.family)) continue;
-    const result = await measure(member, approaches, args.rounds);
+    const result = await measure(member, approaches, args.rounds, args.heap);
     report.members.push(result);
     const n = result.approaches;
     const line = Object.keys(n).filter((k) => !k.startsWith('native'))
