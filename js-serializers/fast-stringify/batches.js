@@ -40,6 +40,15 @@ const PROBE_FRACTION = 1 / 8;
 // first 59 versions was sized at 4.4 ms from the probe's rate and took 8.2 ms (20 on a loaded machine); growing by
 // doubling, no batch is more than twice what its frame has measured.
 const BATCH_GROWTH = 2;
+// And no batch is sized past this many characters of output. A text over 128 KB (V8's largest regular object: about
+// 131 000 one-byte characters, 65 500 two-byte ones) is a large object on fresh pages of its own, and so is the
+// buffer JSON.stringify grows it in, where a smaller one is made in the young generation's pages, used again and
+// again: here, 0.5 ns a character up to 131 000 one-byte characters and 1.9 ns from 132 000 (87 page faults a
+// call), two-byte 1.2 ns up to 65 000 and 4.3 from 66 000. Batches of several children were 100-250 K characters
+// on the trees of the families. A single child larger than this still goes whole: walked instead, its children each
+// cost an estimate and their own batches, and the trees of long strings took 1.1-1.5 times as long on Node 14 (as
+// long on Node 24).
+const MAX_BATCH_CHARS = 60000;
 
 const batches = {
   /**
@@ -131,7 +140,8 @@ const batches = {
     this.estimateMsBefore = this.estimateMs;
     const left = Math.min((deadline - started) / frame.msPerUnit, this.charsLeft() / frame.charsPerUnit);
     const probe = left * PROBE_FRACTION;
-    const maxUnits = frame.measured ? Math.min(left, Math.max(probe, frame.largestBatchUnits * BATCH_GROWTH)) : probe;
+    const grown = frame.measured ? Math.min(left, Math.max(probe, frame.largestBatchUnits * BATCH_GROWTH)) : probe;
+    const maxUnits = Math.min(grown, MAX_BATCH_CHARS / frame.charsPerUnit);
     // Half of what a whole slice takes at this container's rates (half: room for an estimate that is short): a
     // child larger is walked. One that is not, but is larger than what is left of this slice, ends the slice before
     // it and is the next one's first batch (fitIn).
@@ -266,4 +276,4 @@ const batches = {
   },
 };
 
-module.exports = { batches, LARGE_CONTAINER };
+module.exports = { batches, LARGE_CONTAINER, MAX_BATCH_CHARS };

@@ -2,7 +2,8 @@
 // Counts the work fast-stringify and fast-parse do on a document, from outside the modules, so that the same count
 // can be taken on any revision of them (test/work-counts.test.js bounds it; a regression of their algorithm shows as
 // more work per node or per character, which no clock can hide or fake):
-// - native calls (JSON.stringify, JSON.parse) and the characters they produce or read, made by the module itself;
+// - native calls (JSON.stringify, JSON.parse) and the characters they produce or read, made by the module itself
+//   (all of them, and the most one call did);
 // - the JS-side inspections of containers the walk and its estimates make (Object.keys, Object.getOwnPropertyDescriptor,
 //   Object.prototype.hasOwnProperty, Array.isArray calls): a container walked here, or read by an estimate, costs at
 //   least one.
@@ -56,12 +57,12 @@ function calledFrom(file, folder) {
 /**
  * Runs `run()` (a function returning a promise) with the counters and the work clock in place, counting the calls
  * made from the module file `file` (its absolute path) and the folder of its parts (calledFrom); resolves to the
- * counts: {nativeCalls, nativeChars, inspections, keysListed, modelledMs}. Everything is restored after, failure or
+ * counts: {nativeCalls, nativeChars, maxNativeChars, inspections, keysListed, modelledMs}. Everything is restored after, failure or
  * not.
  */
 async function countWork(file, run) {
   const folder = file.replace(/\.js$/, '') + path.sep;
-  const counts = { nativeCalls: 0, nativeChars: 0, inspections: 0, keysListed: 0, modelledMs: 0 };
+  const counts = { nativeCalls: 0, nativeChars: 0, maxNativeChars: 0, inspections: 0, keysListed: 0, modelledMs: 0 };
   const saved = {
     stringify: JSON.stringify,
     parse: JSON.parse,
@@ -80,6 +81,7 @@ async function countWork(file, run) {
     counts.nativeCalls++;
     const chars = typeof text === 'string' ? text.length : 0;
     counts.nativeChars += chars;
+    counts.maxNativeChars = Math.max(counts.maxNativeChars, chars);
     spend(WORK_MS.nativeCall + chars * WORK_MS.stringifyChar);
     return text;
   };
@@ -88,6 +90,7 @@ async function countWork(file, run) {
     counts.nativeCalls++;
     const chars = String(text).length;
     counts.nativeChars += chars;
+    counts.maxNativeChars = Math.max(counts.maxNativeChars, chars);
     spend(WORK_MS.nativeCall + chars * WORK_MS.parseChar);
     return saved.parse.call(JSON, text, reviver);
   };

@@ -40,6 +40,8 @@ const { cases } = require('../conformance/torture-corpus');
 const FAST_STRINGIFY = require.resolve(process.env.FAST_STRINGIFY ? path.resolve(process.env.FAST_STRINGIFY) : '../fast-stringify');
 const fast = require(FAST_STRINGIFY);
 const test = require('./test-runner');
+// The target is today's; a revision's file checked with FAST_STRINGIFY is held to it.
+const { MAX_BATCH_CHARS } = require('../fast-stringify/batches');
 
 // A quarter of the benchmark's trees (0.3-2 MB each), and a slice of 1 ms (250 k characters of native's work at the
 // modelled rate), so that most members take several slices and the walk, not only the one-step path, is counted.
@@ -274,6 +276,26 @@ const PACKUMENT_VERSIONS = 2000;
 test('a wide object whose first children are smaller than the rest: no batch outlasts the slice', async () => {
   const value = packument(PACKUMENT_VERSIONS);
   await checkBounds(`a packument of ${PACKUMENT_VERSIONS} versions`, value, JSON.stringify(value));
+});
+
+// A long array of small records, several slices of native's work: each batch of records is sized to at most
+// MAX_BATCH_CHARS characters of output (batches.js), so that no native call's text is a large object on fresh pages of
+// its own. Estimates of such records are close; twice the target leaves room for them. Before the target, batches
+// grew to what was left of the slice: 1.3 M characters a call here.
+const RECORDS = 40000;
+
+test('batches of small children stay under V8\'s large-object size: no call produces more than twice MAX_BATCH_CHARS', async () => {
+  const next = mulberry32(7);
+  const value = [];
+  for (let i = 0; i < RECORDS; i++) value.push({ id: i, name: `record ${i}`, weight: next() / 4294967296 });
+  const expected = JSON.stringify(value);
+  let output;
+  const counts = await countWork(FAST_STRINGIFY, async () => {
+    output = (await collect(fast.chunks(value, { yieldMs: ARC_YIELD_MS }))).join('');
+  });
+  assert.ok(output === expected, 'output differs from JSON.stringify');
+  assert.ok(counts.nativeCalls > 1, `done in one call: ${JSON.stringify(counts)}`);
+  assert.ok(counts.maxNativeChars <= 2 * MAX_BATCH_CHARS, `a call produced ${counts.maxNativeChars} characters: ${JSON.stringify(counts)}`);
 });
 
 test('work per node and per character is bounded: the shape family and the plain documents of the torture corpus', async () => {
