@@ -17,7 +17,9 @@
 //                                                        [--heap cold|steady]
 //
 // --heap cold (the default here: the least noise for a before/after) collects before each timing; --heap steady runs
-// them back to back, as make bench-shapes does by default (bench/heap-protocols.js: what each one favours).
+// them back to back, as make bench-shapes does by default (bench/heap-protocols.js: what each one favours). Here the
+// timing before is another approach's, in the same process (fast's parse follows native's, and meets its garbage):
+// the full benchmark, a process per approach, is the one to read steady figures from.
 // --baseline REV also runs fast-stringify.js and fast-parse.js as they were at git revision REV, in the same rounds
 // (taking turns with today's), so a before/after comparison is made on the same machine at the same moment; their
 // copies (REV's js-serializers/ and the packages it imports, in a temp folder) are removed on exit.
