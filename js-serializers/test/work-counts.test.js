@@ -298,6 +298,36 @@ test('batches of small children stay under V8\'s large-object size: no call prod
   assert.ok(counts.maxNativeChars <= 2 * MAX_BATCH_CHARS, `a call produced ${counts.maxNativeChars} characters: ${JSON.stringify(counts)}`);
 });
 
+// Children larger than a batch, each a batch of its own: an array and an object of 40 records of 30 strings of 4000
+// characters (120 k characters each). Such a batch is native's text of the child itself, handed on uncut: a holder's
+// brackets cut off it (slice) made Node 14 flatten the rope its JSON.stringify returns, a copy of every batch (the code
+// before: native produced a character more a child than the output holds).
+const LARGE_CHILDREN = 40;
+function largeChild(i) {
+  const texts = [];
+  for (let t = 0; t < 30; t++) texts.push(`${i}-${t} `.padEnd(4000, 'abcdefghij'));
+  return { id: i, texts };
+}
+
+test('a batch of one large container is native\'s text of it, uncut: no character more than the output', async () => {
+  const children = [];
+  for (let i = 0; i < LARGE_CHILDREN; i++) children.push(largeChild(i));
+  const byKey = {};
+  children.forEach((child, i) => {
+    byKey[`k${i}`] = child;
+  });
+  for (const value of [children, byKey]) {
+    const expected = JSON.stringify(value);
+    let output;
+    const counts = await countWork(FAST_STRINGIFY, async () => {
+      output = (await collect(fast.chunks(value, { yieldMs: ARC_YIELD_MS }))).join('');
+    });
+    assert.ok(output === expected, 'output differs from JSON.stringify');
+    assert.ok(counts.nativeCalls >= LARGE_CHILDREN, `children batched together: ${JSON.stringify(counts)}`);
+    assert.ok(counts.nativeChars <= expected.length, `native produced ${counts.nativeChars} characters for ${expected.length}: ${JSON.stringify(counts)}`);
+  }
+});
+
 test('work per node and per character is bounded: the shape family and the plain documents of the torture corpus', async () => {
   for (const shape of SHAPES.filter((s) => s.workloads.includes('stringify'))) {
     const value = shape.make(SHAPE_SCALE);
