@@ -46,7 +46,7 @@ const BATCH_GROWTH = 2;
 // again: here, 0.5 ns a character up to 131 000 one-byte characters and 1.9 ns from 132 000 (87 page faults a
 // call), two-byte 1.2 ns up to 65 000 and 4.3 from 66 000. Batches of several children were 100-250 K characters
 // on the trees of the families. A single child larger than this still goes whole: walked instead, its children each
-// cost an estimate and their own batches, and the trees of long strings took 1.1-1.5 times as long on Node 14 (as
+// cost an estimate and their own batches, and the trees of long strings took 1.1-1.8 times as long on Node 14 (as
 // long on Node 24).
 const MAX_BATCH_CHARS = 60000;
 

@@ -281,7 +281,7 @@ test('a wide object whose first children are smaller than the rest: no batch out
 // A long array of small records, several slices of native's work: each batch of records is sized to at most
 // MAX_BATCH_CHARS characters of output (batches.js), so that no native call's text is a large object on fresh pages of
 // its own. Estimates of such records are close; twice the target leaves room for them. Before the target, batches
-// grew to what was left of the slice: 1.3 M characters a call here.
+// grew to what was left of the slice: 649 450 characters a call here.
 const RECORDS = 40000;
 
 test('batches of small children stay under V8\'s large-object size: no call produces more than twice MAX_BATCH_CHARS', async () => {
