@@ -184,4 +184,4 @@ function checkPeersInstalled() {
   }
 }
 
-module.exports = { APPROACHES, approachOf, checkPeersInstalled, peerRequire, PEERS };
+module.exports = { APPROACHES, approachOf, checkPeersInstalled, collect, peerRequire, PEERS };

@@ -37,7 +37,7 @@ const { keepingSink } = require('./keeping-sink');
 const { flatten } = require('./v8-steps');
 const { members } = require('./tree-families');
 const { shapeNamed, generators } = require('./shapes');
-const { approachOf, checkPeersInstalled } = require('./shape-approaches');
+const { approachOf, checkPeersInstalled, collect } = require('./shape-approaches');
 const { realDocuments, DOCUMENTS, familyOf } = require('./real-documents');
 const { summaryLines, SMALL_BYTES } = require('./family-summary');
 const { heapProtocol } = require('./heap-protocols');
@@ -115,12 +115,6 @@ function loadBaseline(rev) {
 
 const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');
 const collectGarbage = () => typeof global.gc === 'function' && global.gc();
-
-async function collect(iterable) {
-  const list = [];
-  for await (const chunk of iterable) list.push(flatten(chunk));
-  return list;
-}
 
 /**
  * The approaches: name -> {parse, run(value, text, stats)} resolving to the output (a string or its chunks for a
