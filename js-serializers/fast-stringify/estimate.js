@@ -28,6 +28,8 @@ const MAX_BATCH_DEPTH = 2048;
 // Strings longer than this are escaped in pieces, so that one string cannot make one long slice.
 const LONG_STRING = 1 << 18;
 const STRING_CHARS_PER_UNIT = 32; // a batched string costs about one scalar per this many characters
+// The characters of a unit as long as a long scalar: what a unit is taken to produce where nothing says otherwise.
+const LONG_UNIT_CHARS = 64;
 
 /** ES ToLength: what native uses for the length of an array (matters only for proxies of arrays). */
 function toLength(length) {
@@ -82,6 +84,7 @@ function subtreeUnits(container, budget, listedKeys) {
   const units = containerUnits(container, budget, listedKeys);
   budget.depth--;
   if (units > budget.largeUnits || (units === Infinity && budget.read - readBefore > budget.max / 2)) budget.large.push(container);
+  else if (units > budget.longUnits) budget.long.push(container);
   return units;
 }
 
@@ -104,9 +107,10 @@ function estimate(container, budget, listedKeys) {
 /**
  * What one estimate may read: at most max containers, none deeper than MAX_BATCH_DEPTH, the first readAlone of them
  * (ESTIMATE_CONTAINERS unless given) each for itself, and after them a sibling of the same kind and width as one read
- * (readAlike); a container read whose subtree comes to more than largeUnits goes into budget.large (it will be walked).
+ * (readAlike); a container read whose subtree comes to more than largeUnits goes into budget.large (it will be walked),
+ * one that comes to less but more than longUnits into budget.long (its text would be a large object: batches.js).
  */
-const newEstimateBudget = (max, largeUnits, readAlone) => ({
+const newEstimateBudget = (max, largeUnits, readAlone, longUnits) => ({
   read: 0,
   max,
   readAlone: readAlone === undefined ? ESTIMATE_CONTAINERS : readAlone, // containers read before siblings count as alike
@@ -114,6 +118,8 @@ const newEstimateBudget = (max, largeUnits, readAlone) => ({
   maxDepth: MAX_BATCH_DEPTH,
   largeUnits: largeUnits === undefined ? Infinity : largeUnits,
   large: [],
+  longUnits: longUnits === undefined ? Infinity : longUnits,
+  long: [],
   guessed: false, // some containers were counted from others (an array's first element, alike siblings, a prefix)
   isArray: false,
   width: 0,
@@ -281,6 +287,7 @@ module.exports = {
   ESTIMATE_PATH_PER_SLICE_UNIT,
   LONG_STRING,
   STRING_CHARS_PER_UNIT,
+  LONG_UNIT_CHARS,
   toLength,
   estimate,
   newEstimateBudget,
