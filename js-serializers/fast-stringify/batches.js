@@ -46,25 +46,11 @@ const BATCH_GROWTH = 2;
 // buffer JSON.stringify grows it in, where a smaller one is made in the young generation's pages, used again and
 // again: here, 0.5 ns a character up to 131 000 one-byte characters and 1.9 ns from 132 000 (87 page faults a
 // call), two-byte 1.2 ns up to 65 000 and 4.3 from 66 000. Batches of several children were 100-250 K characters
-// on the trees of the families. A single child larger than this goes whole, unless its text would be a large object
-// (MAX_SOLE_CHARS): walked, its children each cost an estimate and their own batches.
+// on the trees of the families. A single child larger than this still goes whole. Walked down to 65 000 characters
+// instead (tried), the 4 MB trees of long strings took 0.8 times as long on Node 24 with a full collection before each
+// call, but 1.1-1.25 times with none (the batches' texts, young, are copied by the scavenges that meet them, where a
+// large object is never moved), and 1.1-1.8 times as long on Node 14, whose JSON.stringify returns a young rope.
 const MAX_BATCH_CHARS = 60000;
-// A single container child whose text is estimated longer than this is walked, on a V8 whose JSON.stringify returns
-// one flat string (FLAT_NATIVE_TEXT): its text would be a large object, copied onto fresh pages, and stringify()'s
-// join copies it once more. Walked, its batches are made in the young generation. On a tree of long strings
-// (4.2 MB), native calls of 260 000 characters each took 0.9 ns a character, of 65 000 each 0.58 ns; native's whole
-// run 0.85 ns. Under V8's large-object size (131 000 one-byte characters) with room for an estimate that is short.
-const MAX_SOLE_CHARS = 2 * MAX_BATCH_CHARS;
-// V8 12 (Node 22) and later build JSON.stringify's text in a buffer of their own and copy it into one flat string;
-// V8 11 and before (Node 14 to 20, checked on each) return a rope of parts of 16 K characters made in the young
-// generation, which a child's text needs no walk to avoid, and on which a walked child's batches cost more native
-// calls and a cut each (their holder's brackets): 1.1-1.8 times as long on Node 14's trees of long strings.
-const FLAT_NATIVE_TEXT = Number(process.versions.v8.split('.')[0]) >= 12;
-// But no more than this many levels in a row are walked for that alone: a level walked costs a native call or more
-// for its other children, and on a chain (the deep tree: a level of 400 numbers above the rest) each level walked
-// saved a large text's cost on 2 500 characters for a call's: walked down to 120 000 characters, the deep tree took
-// 1.1 times as long. Three levels take a binary tree's child to an eighth of its text.
-const MAX_LEVELS_WALKED_FOR_SIZE = 3;
 
 /**
  * A batch's one child when it is a container that native serializes the same alone as in a holder (it has no toJSON,
@@ -88,7 +74,6 @@ const batches = {
    */
   unitsInBatch(frame, value, sliceUnits) {
     this.effectFree = false;
-    this.walkForSize = false;
     switch (typeof value) {
       case 'string':
         return value.length > LONG_STRING ? -1 : 1 + value.length / STRING_CHARS_PER_UNIT;
@@ -117,40 +102,18 @@ const batches = {
       return (units <= sliceUnits || width <= LARGE_CONTAINER) ? units : -1;
     }
     if (width > LARGE_CONTAINER) return isArray ? this.rowsUnits(value, width, sliceUnits) : -1;
-    if (!frame.small) return this.unlessTooLong(frame, (1 + width) * this.childScale(frame, value, width, sliceUnits));
+    if (!frame.small) return (1 + width) * this.childScale(frame, value, width, sliceUnits);
     if (this.large.has(value)) return -1;
-    if (this.longText.has(value) && this.mayWalkForSize(frame)) return -1;
     const reads = Math.min(ESTIMATE_MAX_CONTAINERS, Math.max(MIN_ESTIMATE_PATH, sliceUnits * ESTIMATE_PATH_PER_SLICE_UNIT));
-    // The containers the estimate reads whose text would be a large object go into `longText`, so that the levels
-    // below a child walked for its size are not estimated again: on a chain (the deep tree), each one read the rest of
-    // the chain (2000 levels: 15 ms for native's 7).
-    const budget = newEstimateBudget(reads, sliceUnits, undefined, FLAT_NATIVE_TEXT ? MAX_SOLE_CHARS / frame.charsPerUnit : Infinity);
+    const budget = newEstimateBudget(reads, sliceUnits);
     const started = now();
     const units = estimate(value, budget);
     this.estimateMs += now() - started;
     for (let i = 0; i < budget.large.length; i++) this.large.add(budget.large[i]);
-    for (let i = 0; i < budget.long.length; i++) this.longText.add(budget.long[i]);
     // An estimate that counted containers it did not read may be short several times over (MDN's CSS properties:
     // their first 32 of 660, scaled, came to a fifth of the rest): one child goes to native whole only when even
     // that would leave the slice in bounds.
-    return units > (budget.guessed ? sliceUnits * GUESSED_FRACTION : sliceUnits) ? -1 : this.unlessTooLong(frame, units);
-  },
-
-  /**
-   * A container child's units, or -1 (walk it) when its text is estimated longer than MAX_SOLE_CHARS and it may be
-   * walked for that (mayWalkForSize).
-   */
-  unlessTooLong(frame, units) {
-    return FLAT_NATIVE_TEXT && units * frame.charsPerUnit > MAX_SOLE_CHARS && this.mayWalkForSize(frame) ? -1 : units;
-  },
-
-  /**
-   * Whether a child of frame whose text would be a large object may be walked for that alone: where native returns a
-   * flat string, fewer than MAX_LEVELS_WALKED_FOR_SIZE levels above it were. Marks the walk (descend reads it).
-   */
-  mayWalkForSize(frame) {
-    this.walkForSize = FLAT_NATIVE_TEXT && frame.levelsWalkedForSize < MAX_LEVELS_WALKED_FOR_SIZE;
-    return this.walkForSize;
+    return units > (budget.guessed ? sliceUnits * GUESSED_FRACTION : sliceUnits) ? -1 : units;
   },
 
   /**
@@ -192,7 +155,7 @@ const batches = {
     const probe = left * PROBE_FRACTION;
     const grown = frame.measured ? Math.min(left, Math.max(probe, frame.largestBatchUnits * BATCH_GROWTH)) : probe;
     // A container not measured yet may have units far longer than the ones the rates were learnt from (a package's
-    // versions after documents of numbers: 63 characters a unit against 2.7 learnt, and a first batch of 579 000
+    // versions after an array of small integers: 63 characters a unit against 2.7 learnt, and a first batch of 537 000
     // characters): its first batch is held to MAX_BATCH_CHARS as if each of its units were as long as a long scalar.
     const charsPerUnit = frame.measured ? frame.charsPerUnit : Math.max(frame.charsPerUnit, LONG_UNIT_CHARS);
     const maxUnits = Math.min(grown, MAX_BATCH_CHARS / charsPerUnit);
@@ -336,4 +299,4 @@ const batches = {
   },
 };
 
-module.exports = { batches, LARGE_CONTAINER, MAX_BATCH_CHARS, MAX_SOLE_CHARS, FLAT_NATIVE_TEXT };
+module.exports = { batches, LARGE_CONTAINER, MAX_BATCH_CHARS };

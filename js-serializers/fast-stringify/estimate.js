@@ -84,7 +84,6 @@ function subtreeUnits(container, budget, listedKeys) {
   const units = containerUnits(container, budget, listedKeys);
   budget.depth--;
   if (units > budget.largeUnits || (units === Infinity && budget.read - readBefore > budget.max / 2)) budget.large.push(container);
-  else if (units > budget.longUnits) budget.long.push(container);
   return units;
 }
 
@@ -107,10 +106,9 @@ function estimate(container, budget, listedKeys) {
 /**
  * What one estimate may read: at most max containers, none deeper than MAX_BATCH_DEPTH, the first readAlone of them
  * (ESTIMATE_CONTAINERS unless given) each for itself, and after them a sibling of the same kind and width as one read
- * (readAlike); a container read whose subtree comes to more than largeUnits goes into budget.large (it will be walked),
- * one that comes to less but more than longUnits into budget.long (its text would be a large object: batches.js).
+ * (readAlike); a container read whose subtree comes to more than largeUnits goes into budget.large (it will be walked).
  */
-const newEstimateBudget = (max, largeUnits, readAlone, longUnits) => ({
+const newEstimateBudget = (max, largeUnits, readAlone) => ({
   read: 0,
   max,
   readAlone: readAlone === undefined ? ESTIMATE_CONTAINERS : readAlone, // containers read before siblings count as alike
@@ -118,8 +116,6 @@ const newEstimateBudget = (max, largeUnits, readAlone, longUnits) => ({
   maxDepth: MAX_BATCH_DEPTH,
   largeUnits: largeUnits === undefined ? Infinity : largeUnits,
   large: [],
-  longUnits: longUnits === undefined ? Infinity : longUnits,
-  long: [],
   guessed: false, // some containers were counted from others (an array's first element, alike siblings, a prefix)
   isArray: false,
   width: 0,

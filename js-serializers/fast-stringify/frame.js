@@ -18,7 +18,7 @@ const ROOT = 0;
 const ARRAY = 1;
 const OBJECT = 2;
 const STRING = 3;
-const ROOT_FRAME = { kind: ROOT, levelsWalkedForSize: 0 };
+const ROOT_FRAME = { kind: ROOT };
 
 // Read through performance at each call: the work-count guard (test/work-counts.js) puts a clock of its own there.
 const now = () => performance.now();
@@ -76,7 +76,6 @@ class Frame {
     this.rates = new Rates();
     this.pending = null; // {value, cost}: the child at index, read, estimated, and left for the next batch
     this.childScale = 0; // a wide container's units per unit of a container child's width (Walker.childScale), once known
-    this.levelsWalkedForSize = 0; // it and the levels above it in a row walked for their text's size alone (batches.js)
   }
 
   learn(ms, units, chars) {

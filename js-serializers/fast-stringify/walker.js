@@ -8,7 +8,7 @@ const { types } = require('util');
 const { knownPlainAscii } = require('../plain-ascii');
 const { ESTIMATE_MAX_CONTAINERS, LONG_STRING, STRING_CHARS_PER_UNIT, LONG_UNIT_CHARS, toLength, estimate, newEstimateBudget } = require('./estimate');
 const { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, Frame, now } = require('./frame');
-const { batches, LARGE_CONTAINER, MAX_SOLE_CHARS, FLAT_NATIVE_TEXT } = require('./batches');
+const { batches, LARGE_CONTAINER } = require('./batches');
 
 // A long string (longer than estimate.js' LONG_STRING) is escaped in pieces of at least this many characters.
 const MIN_STRING_PIECE = 1 << 14;
@@ -27,12 +27,6 @@ const INITIAL_STRING_CHARS_PER_MS = 1 << 14; // escaping can be as slow as 15 ns
 // what it finds when that is within this share of the slice (an estimate from alike siblings can be short).
 const GLANCE_CONTAINERS = 8;
 const GLANCE_SHARE = 1 / 4;
-// Where JSON.stringify returns one flat string, a text longer than MAX_SOLE_CHARS is a large object on fresh pages,
-// which the batches the rates are learnt from (kept under that size) never pay: the one-step decision adds this many
-// ms a character for such a text. On a 4.2 MB tree of long strings, native's whole run took 1.0 ns a character more
-// than its batches of 65 000 characters did, in a process whose allocator handed out fresh pages (0.3 ns in one that
-// reused them). At the learnt rates alone, the deep tree (2.5 MB) went to one call of 6.7-10 ms for a 5 ms slice.
-const LARGE_TEXT_MS_PER_CHAR = 1e-6;
 
 /**
  * SerializeJSONProperty steps 2-4: toJSON, then unboxing. json-semantics.prepare is not reused because it unboxes by
@@ -69,10 +63,6 @@ class Walker {
     this.endSlice = false; // the current slice ends before its next step, whatever its time and characters
     // Containers an estimate found larger than any batch (subtreeUnits' budget.large): walked without another.
     this.large = null;
-    // And the ones it found whose text would be a large object (budget.long): walked for that without another, within
-    // batches.js' MAX_LEVELS_WALKED_FOR_SIZE.
-    this.longText = null;
-    this.walkForSize = false; // the last child unitsInBatch counted is walked for its text's size alone
     this.nativeCalls = 0;
     this.effectFree = false; // the last child unitsInBatch counted runs no code when native serializes it
     this.done = false; // set by start() when oneStep did the whole document
@@ -105,7 +95,6 @@ class Walker {
       this.started = true;
       this.path = new Set();
       this.large = new WeakSet();
-      this.longText = new WeakSet();
       const value = this.value;
       this.value = undefined;
       this.single(ROOT_FRAME, '', value);
@@ -175,16 +164,13 @@ class Walker {
   }
 
   /**
-   * Whether a document estimated at `units` takes native at most `share` of a slice, at the rates learnt (and
-   * LARGE_TEXT_MS_PER_CHAR for a text that is a large object; the prior INITIAL_WHOLE_MS_PER_UNIT before any), and half the
-   * slice's characters (for an estimate that is short). A method, not a closure: on the one-step path, every
-   * allocation made cold by a collection counts.
+   * Whether a document estimated at `units` takes native at most `share` of a slice, at the rates learnt (the prior
+   * INITIAL_WHOLE_MS_PER_UNIT before any), and half the slice's characters (for an estimate that is short). A method,
+   * not a closure: on the one-step path, every allocation made cold by a collection counts.
    */
   wholeFits(units, share) {
-    const chars = units * this.charsPerUnit;
-    const largeTextMs = FLAT_NATIVE_TEXT && chars > MAX_SOLE_CHARS ? chars * LARGE_TEXT_MS_PER_CHAR : 0;
-    const ms = LEARNT.units > 0 ? units * this.msPerUnit + largeTextMs : units * INITIAL_WHOLE_MS_PER_UNIT;
-    return units !== Infinity && ms <= this.sliceMs * share && chars <= (this.maxSliceChars / 2) * share;
+    const msPerUnit = LEARNT.units > 0 ? this.msPerUnit : INITIAL_WHOLE_MS_PER_UNIT;
+    return units !== Infinity && units * msPerUnit <= this.sliceMs * share && units * this.charsPerUnit <= (this.maxSliceChars / 2) * share;
   }
 
   /** The whole document in one native call, which is also a batch to learn from. */
@@ -264,10 +250,7 @@ class Walker {
     const length = isArray ? toLength(container.length) : keys.length;
     this.path.add(container);
     this.emit(this.lead(frame, key) + (isArray ? '[' : '{'));
-    const walked = new Frame(isArray ? ARRAY : OBJECT, container, keys, length, this.msPerUnit, this.charsPerUnit);
-    if (this.walkForSize) walked.levelsWalkedForSize = frame.levelsWalkedForSize + 1;
-    this.walkForSize = false;
-    this.stack.push(walked);
+    this.stack.push(new Frame(isArray ? ARRAY : OBJECT, container, keys, length, this.msPerUnit, this.charsPerUnit));
     // Listing a wide object's keys is one step of V8's (about 0.1-0.25 µs a key): the slice ends after it, so that
     // no batch adds to that block.
     if (length > LARGE_CONTAINER && keys !== null) this.endSlice = true;

@@ -31,7 +31,7 @@
 const path = require('path');
 const assert = require('assert');
 const { countWork, sizeOf, WORK_MS } = require('./work-counts');
-const { members, tree } = require('../bench/tree-families');
+const { members } = require('../bench/tree-families');
 const { mulberry32 } = require('@lab/payloads');
 const { SHAPES, textOf, shapeNamed } = require('../bench/shapes');
 const { cases } = require('../conformance/torture-corpus');
@@ -41,7 +41,7 @@ const FAST_STRINGIFY = require.resolve(process.env.FAST_STRINGIFY ? path.resolve
 const fast = require(FAST_STRINGIFY);
 const test = require('./test-runner');
 // The target is today's; a revision's file checked with FAST_STRINGIFY is held to it.
-const { MAX_BATCH_CHARS, MAX_SOLE_CHARS, FLAT_NATIVE_TEXT } = require('../fast-stringify/batches');
+const { MAX_BATCH_CHARS } = require('../fast-stringify/batches');
 
 // A quarter of the benchmark's trees (0.3-2 MB each), and a slice of 1 ms (250 k characters of native's work at the
 // modelled rate), so that most members take several slices and the walk, not only the one-step path, is counted.
@@ -151,27 +151,6 @@ test('a chain is estimated once, not once a level: the deep tree with levels of 
   const { containers } = sizeOf(chain);
   const bound = CHAIN_INSPECTIONS_PER_CONTAINER * containers;
   assert.ok(counts.inspections <= bound, `more than ${bound} inspections on ${containers} containers: ${JSON.stringify(counts)}`);
-});
-
-// The same chain at 400 numbers a level (2.5 M characters), in slices of 12 ms: the levels whose subtree outlasts half
-// a slice are walked for time, about 1.4 native calls each; below them, where native returns a flat string, a level
-// whose text would be a large object is walked for that alone, but no more than batches.js'
-// MAX_LEVELS_WALKED_FOR_SIZE in a row: the rest of the chain is one call (637 calls for 1000 levels). Walked down to
-// 120 000 characters instead, the chain took a call or more a level (955), 1.1 times native's time.
-const CHAIN_SCALE = 0.25;
-const CHAIN_YIELD_MS = 12;
-const CHAIN_CALLS_PER_LEVEL = 0.8;
-
-test('a chain is not walked level by level for its text\'s size: the deep tree with levels of 400 numbers', async () => {
-  const chain = shapeNamed('deep tree 2000 levels').make(CHAIN_SCALE);
-  const { depth } = sizeOf(chain);
-  let output;
-  const counts = await countWork(FAST_STRINGIFY, async () => {
-    output = (await collect(fast.chunks(chain, { yieldMs: CHAIN_YIELD_MS }))).join('');
-  });
-  assert.ok(output === JSON.stringify(chain), 'output differs from JSON.stringify');
-  const bound = CHAIN_CALLS_PER_LEVEL * depth / 2; // two containers a level: an object and its kids array
-  assert.ok(counts.nativeCalls <= bound, `more than ${bound} native calls for ${depth / 2} levels: ${JSON.stringify(counts)}`);
 });
 
 for (const member of members(TREE_SCALE)) {
@@ -363,47 +342,6 @@ test('a batch of one large container is native\'s text of it, uncut: no characte
     assert.ok(counts.nativeCalls >= LARGE_CHILDREN, `children batched together: ${JSON.stringify(counts)}`);
     assert.ok(counts.nativeChars <= expected.length, `native produced ${counts.nativeChars} characters for ${expected.length}: ${JSON.stringify(counts)}`);
   }
-});
-
-// A tree of long strings whose children each fit well within a slice (arrays of 4 under arrays, 1000-character
-// strings: children of 1 M, 260 k and 65 k characters). On a V8 whose JSON.stringify returns one flat string (V8 12,
-// Node 22, and later), a child whose text would be a large object is walked, so that no call's text is one (the code
-// before: 260 009 characters a call, each text copied onto fresh pages). On the older ones, which return a rope made
-// in the young generation, such a child goes whole, uncut: walked, it cost more calls and a cut each. A slice of
-// 16 ms: at the modelled 5 ns a character, children of 260 k characters then fit what goes whole by time, and only
-// their size can have them walked (at 10 ms and less, time does, on any V8).
-const LONG_STRINGS_YIELD_MS = 16;
-test('a child whose text would be a large object is walked where native returns a flat string, and goes whole where a rope', async () => {
-  const value = tree('arrays', 'large', 4, 6, 7);
-  const expected = JSON.stringify(value);
-  let output;
-  const counts = await countWork(FAST_STRINGIFY, async () => {
-    output = (await collect(fast.chunks(value, { yieldMs: LONG_STRINGS_YIELD_MS }))).join('');
-  });
-  assert.ok(output === expected, 'output differs from JSON.stringify');
-  assert.ok(counts.nativeChars <= expected.length, `native produced ${counts.nativeChars} characters for ${expected.length}: ${JSON.stringify(counts)}`);
-  if (FLAT_NATIVE_TEXT) {
-    assert.ok(counts.maxNativeChars <= MAX_SOLE_CHARS, `a call produced ${counts.maxNativeChars} characters: ${JSON.stringify(counts)}`);
-  } else {
-    assert.ok(counts.maxNativeChars > MAX_SOLE_CHARS, `children of ${expected.length >> 4} characters were walked: ${JSON.stringify(counts)}`);
-  }
-});
-
-// A document native takes about four fifths of a slice for (arrays of 3, small leaves, depth 9: 797 k characters, 4.0
-// modelled ms of a 5 ms slice), once the rates were learnt from its own batches. Where JSON.stringify returns a flat
-// string, its text is a large object, which those batches never paid for: the one-step decision adds walker.js'
-// LARGE_TEXT_MS_PER_CHAR for each of its characters, and it is made in batches; where native returns a rope, in one
-// call. At the learnt rates alone, the deep tree went to one call of 6.7-10 ms of a 5 ms slice.
-test('a document near a slice whose text would be a large object is one call only where native returns a rope', async () => {
-  const value = tree('arrays', 'small', 3, 9, 3);
-  for (let i = 0; i < 3; i++) await countWork(FAST_STRINGIFY, () => collect(fast.chunks(value, { yieldMs: YIELD_MS })));
-  let output;
-  const counts = await countWork(FAST_STRINGIFY, async () => {
-    output = (await collect(fast.chunks(value))).join('');
-  });
-  assert.ok(output === JSON.stringify(value), 'output differs from JSON.stringify');
-  if (FLAT_NATIVE_TEXT) assert.ok(counts.nativeCalls > 1 && counts.maxNativeChars <= MAX_SOLE_CHARS, `one call: ${JSON.stringify(counts)}`);
-  else assert.ok(counts.nativeCalls === 1, `walked: ${JSON.stringify(counts)}`);
 });
 
 test('work per node and per character is bounded: the shape family and the plain documents of the torture corpus', async () => {
