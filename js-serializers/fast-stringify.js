@@ -34,7 +34,10 @@
  * Before changing this module: `make bench-shapes-quick` (a few minutes: the generated tree families against native,
  * the worst ratio and block per family), bench/modelled-work.js (the same documents' work counted, not timed: the
  * algorithm's share of a gap, on a loaded machine too) and test/work-counts.test.js (native calls, characters and
- * inspections per node, counted, in `make test`) tell whether a change costs work anywhere.
+ * inspections per node, counted, in `make test`) tell whether a change costs work anywhere. A change to the sizes of
+ * the texts native makes also needs `make bench-shapes SHAPES_ARGS="--family ..."` before and after: its heap is not
+ * collected before each call, and the scavenges that meet young texts, which the quick benchmark's cold heap hides,
+ * reversed such a change's gain there (js-serializers/README.md, "cold against steady").
  *
  * How it works, why, its limits and the invariants its work-count guard checks: fast-stringify.md. The modules of
  * the walk are in fast-stringify/ (fast-stringify.md lists them); this file is the public entry: options and stats,

@@ -16,7 +16,8 @@
 //   node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]
 //                                                        [--heap cold|steady]
 //
-// --heap cold (the default here: the least noise for a before/after) collects before each timing; --heap steady runs
+// --heap cold (the default here: the least noise for a before/after, but it hides the scavenges young texts meet: the
+// README's "cold against steady") collects before each timing; --heap steady runs
 // them back to back, as make bench-shapes does by default (bench/heap-protocols.js: what each one favours). Here the
 // timing before is another approach's, in the same process (fast's parse follows native's, and meets its garbage):
 // the full benchmark, a process per approach, is the one to read steady figures from.
