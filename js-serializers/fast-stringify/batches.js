@@ -48,7 +48,7 @@ const BATCH_GROWTH = 2;
 // call), two-byte 1.2 ns up to 65 000 and 4.3 from 66 000. Batches of several children were 100-250 K characters
 // on the trees of the families. A single child larger than this still goes whole. Walked down to 65 000 characters
 // instead (tried), the 4 MB trees of long strings took 0.8 times as long on Node 24 with a full collection before each
-// call, but 1.1-1.25 times with none (the batches' texts, young, are copied by the scavenges that meet them, where a
+// call, but 1.1-1.35 times with none (the batches' texts, young, are copied by the scavenges that meet them, where a
 // large object is never moved), and 1.1-1.8 times as long on Node 14, whose JSON.stringify returns a young rope.
 const MAX_BATCH_CHARS = 60000;
 

@@ -280,7 +280,7 @@ test('a wide object whose first children are smaller than the rest: no batch out
 
 // The same packument after an array of small integers in one document, whose batches teach the walk's rates 3
 // characters a unit: the versions' first batch, before their own rate is measured, was sized from that one and made
-// 579 156 characters in one call (the code before; the versions' units are 63 characters long).
+// 536 721 characters in one call (the code before; the versions' units are 63 characters long).
 test('a container\'s first batch stays under V8\'s large-object size after rates learnt from far shorter units', async () => {
   const integers = [];
   for (let i = 0; i < 400000; i++) integers.push(i % 100);
