@@ -17,8 +17,8 @@
 //                                                        [--heap cold|steady]
 //
 // --heap cold (the default here: the least noise for a before/after, but it hides the scavenges young texts meet: the
-// README's "cold against steady") collects before each timing; --heap steady runs
-// them back to back, as make bench-shapes does by default (bench/heap-protocols.js: what each one favours). Here the
+// README's "cold against steady") collects before each timing; --heap steady runs them back to back, as make
+// bench-shapes does by default (bench/heap-protocols.js: what each one favours). Here the
 // timing before is another approach's, in the same process (fast's parse follows native's, and meets its garbage):
 // the full benchmark, a process per approach, is the one to read steady figures from.
 // --baseline REV also runs fast-stringify.js and fast-parse.js as they were at git revision REV, in the same rounds
