@@ -283,6 +283,7 @@ const batches = {
       this.msPerUnit = LEARNT.msPerUnit();
       this.charsPerUnit = LEARNT.charsPerUnit();
     }
+    if (this.kindRates !== null) this.kindRates.learn(ms, units, text.length);
     this.nativeCalls++;
     if (alone !== null) {
       const lead = this.lead(frame, key);

@@ -285,6 +285,7 @@ module.exports = {
   STRING_CHARS_PER_UNIT,
   LONG_UNIT_CHARS,
   toLength,
+  plainValue,
   estimate,
   newEstimateBudget,
   scalarArrayUnits,

@@ -6,8 +6,8 @@
 // a call on the one Walker shape, as when they were one class. Node 14 syntax.
 const { types } = require('util');
 const { knownPlainAscii } = require('../plain-ascii');
-const { ESTIMATE_MAX_CONTAINERS, LONG_STRING, STRING_CHARS_PER_UNIT, LONG_UNIT_CHARS, toLength, estimate, newEstimateBudget } = require('./estimate');
-const { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, Frame, now } = require('./frame');
+const { ESTIMATE_MAX_CONTAINERS, LONG_STRING, STRING_CHARS_PER_UNIT, LONG_UNIT_CHARS, toLength, estimate, newEstimateBudget, plainValue } = require('./estimate');
+const { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, ratesOfKind, Frame, now } = require('./frame');
 const { batches, LARGE_CONTAINER } = require('./batches');
 
 // A long string (longer than estimate.js' LONG_STRING) is escaped in pieces of at least this many characters.
@@ -47,6 +47,19 @@ function toJSONValue(key, value) {
   return value;
 }
 
+const MAX_KIND_KEY = 64;
+
+/**
+ * A container document's kind, as the one-step decision tells documents apart (frame.js' ratesOfKind): an object by
+ * its first key, an array by its first element's type, read without running code.
+ */
+function documentKind(value, keys) {
+  // A long key is not kept (frame.js keeps the kinds): any key is a kind's name, and a document's may be megabytes.
+  if (keys !== null) return keys.length === 0 ? 'object' : keys[0].length > MAX_KIND_KEY ? 'object with a long first key' : `object ${keys[0]}`;
+  const first = value.length > 0 ? plainValue(value, 0) : undefined;
+  return `array of ${first === null ? 'null' : Array.isArray(first) ? 'array' : typeof first}`;
+}
+
 /** The serialization state; step(deadline) does work until the deadline and says whether the text is complete. */
 class Walker {
   constructor(value, maxSliceChars) {
@@ -73,6 +86,9 @@ class Walker {
     this.charsPerUnit = LEARNT.units > 0 ? LEARNT.charsPerUnit() : LONG_UNIT_CHARS;
     this.firstStep = true; // the step about to run is the slice's first
     this.rootKeys = null; // {container, keys}: the root's keys, listed by its estimate, for its walk
+    // The rates of documents of this one's kind (documentKind, frame.js' ratesOfKind), by which the one-step decision
+    // weighs its estimate, and which its batches teach; null for a document that decision did not estimate.
+    this.kindRates = null;
     this.estimateMsBefore = 0;
     this.estimateMs = 0; // time spent in estimates, which is not the batches' (flush leaves it out of their rates)
     this.sliceMs = 0; // the length of the current slice (its deadline less its start)
@@ -136,12 +152,12 @@ class Walker {
   }
 
   /**
-   * Whether a document is estimated (subtreeUnits) to take native less than one slice, at the rates learnt so far
-   * (before anything was measured, at the prior INITIAL_WHOLE_MS_PER_UNIT, so that a small document is one call from
-   * the first run on): then slicing it buys nothing, and it is done in one native call (a document of 1 MB takes
-   * native 5-13 ms: walked, it paid 1.7-2.6 times that). Half the slice's characters at most, for an estimate that is
-   * short. Not a proxy, nor a value with a toJSON (whose result the estimate cannot see). Its estimated units when it
-   * fits, 0 otherwise.
+   * Whether a document is estimated (subtreeUnits) to take native less than one slice, at the rates documents of its
+   * kind taught (kindRates; before any did, at the prior INITIAL_WHOLE_MS_PER_UNIT, so that a small document is one
+   * call from the first run on): then slicing it buys nothing, and it is done in one native call (a document of 1 MB
+   * takes native 5-13 ms: walked, it paid 1.7-2.6 times that). Half the slice's characters at most, for an estimate
+   * that is short. Not a proxy, nor a value with a toJSON (whose result the estimate cannot see). Its estimated units
+   * when it fits, 0 otherwise.
    */
   unitsIfWholeFits(value) {
     // A scalar at the top is one unit, a string one per STRING_CHARS_PER_UNIT characters up to LONG_STRING (a longer
@@ -154,6 +170,7 @@ class Walker {
     // Listing a wide object's keys is a step of its own (descend()): listed once, for the estimate and the walk.
     this.rootKeys = Array.isArray(value) ? null : { container: value, keys: Object.keys(value) };
     const keys = this.rootKeys && this.rootKeys.keys;
+    this.kindRates = ratesOfKind(documentKind(value, keys));
     // A glance first, counting siblings as alike after GLANCE_CONTAINERS: the estimate was 10-15 % of native's time on
     // the documents it sends to one call (16-85 KB trees of objects), most of it reading 32 containers each for
     // itself. A document the glance finds within a quarter of the slice is done; one nearer needs the closer look.
@@ -164,12 +181,13 @@ class Walker {
   }
 
   /**
-   * Whether a document estimated at `units` takes native at most `share` of a slice, at the rates learnt (the prior
-   * INITIAL_WHOLE_MS_PER_UNIT before any), and half the slice's characters (for an estimate that is short). A method,
-   * not a closure: on the one-step path, every allocation made cold by a collection counts.
+   * Whether a document estimated at `units` takes native at most `share` of a slice, at the rates its kind taught (the
+   * prior INITIAL_WHOLE_MS_PER_UNIT before any), and half the slice's characters (for an estimate that is short). A
+   * method, not a closure: on the one-step path, every allocation made cold by a collection counts.
    */
   wholeFits(units, share) {
-    const msPerUnit = LEARNT.units > 0 ? this.msPerUnit : INITIAL_WHOLE_MS_PER_UNIT;
+    const rates = this.kindRates;
+    const msPerUnit = rates.units > 0 ? rates.msPerUnit() : INITIAL_WHOLE_MS_PER_UNIT;
     return units !== Infinity && units * msPerUnit <= this.sliceMs * share && units * this.charsPerUnit <= (this.maxSliceChars / 2) * share;
   }
 
@@ -182,7 +200,9 @@ class Walker {
       this.undefinedResult = true;
       return;
     }
-    LEARNT.learn(now() - started, units, text.length);
+    const ms = now() - started;
+    LEARNT.learn(ms, units, text.length);
+    if (this.kindRates !== null) this.kindRates.learn(ms, units, text.length); // null for a scalar
     this.emit(text);
   }
 

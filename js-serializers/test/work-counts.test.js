@@ -254,12 +254,12 @@ test('a long array of coordinate pairs goes to native in batches, not pair by pa
 // ones, and the batch after it, sized from that rate, was the document's longest: 2.73 modelled ms of a 1 ms slice
 // here, and 8.2 ms of a 5 ms slice on npm's record of `next` (its later versions 1.6 times the characters a unit of
 // its first). Batches now grow at most twofold over their frame's largest (BATCH_GROWTH): 1.25 ms here, run alone.
-function packument(versions) {
+function packument(versions, firstShare = 1 / 20) {
   const record = { _id: 'lab-package', name: 'lab-package', 'dist-tags': { latest: `1.0.${versions - 1}` }, versions: {}, time: {} };
   for (let v = 0; v < versions; v++) {
     const version = `1.0.${v}`;
     const dependencies = {};
-    for (let d = 0, count = v < versions / 20 ? 1 : 30; d < count; d++) dependencies[`dependency-${d}`] = `^${d}.${v % 7}.0`;
+    for (let d = 0, count = v < versions * firstShare ? 1 : 30; d < count; d++) dependencies[`dependency-${d}`] = `^${d}.${v % 7}.0`;
     record.versions[version] = {
       name: 'lab-package',
       version,
@@ -293,6 +293,35 @@ test('a container\'s first batch stays under V8\'s large-object size after rates
   assert.ok(output === expected, 'output differs from JSON.stringify');
   assert.ok(counts.maxNativeChars <= 2 * MAX_BATCH_CHARS, `a call produced ${counts.maxNativeChars} characters: ${JSON.stringify(counts)}`);
 });
+
+// The one-step decision (walker.js' unitsIfWholeFits) after a document of another kind, in the default slice: once it
+// sends a document to native, one call is all there is to it, so the rate it weighs the estimate at must not be far
+// short. Small integers teach 0.01 us and 3 characters a unit; a packument's units are keys and strings nine times as
+// long (0.12 us each, measured on Node 24). Both cases failed on the code before, with one call of the whole
+// packument (2 074 058 and 2 147 658 characters, 10.4 and 10.7 modelled ms; 10.6 ms measured on Node 24) in a 5 ms
+// slice, weighed at the rates of every kind mixed: it is now weighed at its own kind's (frame.js' ratesOfKind).
+const WHOLE_YIELD_MS = 5;
+const WHOLE_CASES = [
+  { name: 'a packument whose later versions are larger', value: () => packument(PACKUMENT_VERSIONS) },
+  { name: 'a packument of alike versions', value: () => packument(PACKUMENT_VERSIONS, 0) },
+];
+
+for (const { name, value: make } of WHOLE_CASES) {
+  test(`not done in one call on the rates small integers taught: ${name}`, async () => {
+    const integers = [];
+    for (let i = 0; i < 400000; i++) integers.push(i % 100);
+    const value = make();
+    const expected = JSON.stringify(value);
+    let output;
+    const counts = await countWork(FAST_STRINGIFY, async () => {
+      await collect(fast.chunks(integers, { yieldMs: WHOLE_YIELD_MS }));
+      output = (await collect(fast.chunks(value, { yieldMs: WHOLE_YIELD_MS }))).join('');
+    });
+    assert.ok(output === expected, 'output differs from JSON.stringify');
+    const longestMs = nativeMs(counts.maxNativeChars);
+    assert.ok(longestMs <= WHOLE_YIELD_MS, `a call of ${longestMs.toFixed(2)} modelled ms in a ${WHOLE_YIELD_MS} ms slice: ${JSON.stringify(counts)}`);
+  });
+}
 
 // A long array of small records, several slices of native's work: each batch of records is sized to at most
 // MAX_BATCH_CHARS characters of output (batches.js), so that no native call's text is a large object on fresh pages of
