@@ -191,7 +191,9 @@ function watch(writable, signal) {
     if (waiter !== null) waiter.reject(failure);
   };
   const onError = (err) => fail(err);
-  const onClose = () => fail(new Error('the writable closed before serialization finished'));
+  // A writable that finished closes right after (autoDestroy): not a failure, and no Error made (its stack trace was
+  // most of what pipeTo() cost beyond native's write on a small document).
+  const onClose = () => writable.writableFinished || fail(new Error('the writable closed before serialization finished'));
   const onAbort = () => fail(abortReason(signal));
   const onDrain = () => waiter !== null && waiter.resolve();
   const onFinish = onDrain;
