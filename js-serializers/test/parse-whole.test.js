@@ -6,7 +6,7 @@
 // these tests start from the prior. Node 14 syntax (services/node14-fibers/test/parse-whole.test.js runs it there).
 const assert = require('assert');
 const { countWork } = require('./work-counts');
-const { MAX_WHOLE_CHARS } = require('../document-rate');
+const { INITIAL_MS_PER_CHAR } = require('../fast-parse/sizes');
 const { tree } = require('../bench/tree-families');
 const test = require('./test-runner');
 
@@ -19,10 +19,11 @@ const { parse } = require(FAST_PARSE);
 const TINY = JSON.stringify(tree('objects', 'small', 2, 7, 1));
 const SMALL = JSON.stringify(tree('objects', 'small', 4, 5, 1));
 const LARGER = JSON.stringify(tree('objects', 'small', 4, 6, 2));
-// Past document-rate.js' MAX_WHOLE_CHARS (1 Mi): a tree of arrays of 1000-character strings, 2.1 M characters (17 ms
-// at the work clock's rate), and a tree of small arrays, 1.3 M characters with seventeen times its tokens a character.
+// A tree of arrays of 1000-character strings, 2.1 M characters (17 ms at the work clock's rate), and trees of small
+// arrays with seventeen times its tokens a character: 1.3 M characters, and 156 k (1.2 ms at the work clock's rate).
 const LONG_STRINGS = JSON.stringify(tree('arrays', 'large', 2, 11, 3));
 const DENSE = JSON.stringify(tree('arrays', 'small', 8, 5, 3));
+const DENSE_SHORTER = JSON.stringify(tree('arrays', 'small', 8, 4, 3));
 
 /** One counted parse: {value, counts, stats, turned: whether a turn of the event loop came before it resolved}. */
 async function countedParse(text, yieldMs) {
@@ -60,14 +61,29 @@ test('a text that fits a slice only at the rate its own sliced parse taught is s
   assert.ok(larger.stats.yields > 0, `312 k characters were read whole in a slice of 1 ms: ${JSON.stringify(larger.stats)}`);
 });
 
-test('a text past 1 Mi characters is read whole only after a text of its kind (its tokens a character) taught the rate', async () => {
+/** Whether a text fits a slice of ms at the prior, the slowest rate: then it is read whole whatever its kind. */
+const fitsAtPrior = (text, ms) => text.length * INITIAL_MS_PER_CHAR <= ms;
+
+test('a text that does not fit the slice at the prior is read whole only after a text with as many tokens a character taught the rate', async () => {
   // A slice of 20 ms fits either text at the rate learnt (and handles 20 Mi characters): what decides is their kind.
-  assert.ok(Math.min(LONG_STRINGS.length, DENSE.length) > MAX_WHOLE_CHARS, 'both texts must be past what is read whole on the rate alone');
-  const first = await countedParse(LONG_STRINGS, 20);
-  assert.ok(first.counts.nativeCalls > 1 && first.turned, `read whole before its kind taught a rate: ${JSON.stringify(first.counts)}`);
-  assertWhole('2.1 M characters of long strings, after its sliced parse taught the rate', LONG_STRINGS, await countedParse(LONG_STRINGS, 20));
+  assert.ok(!fitsAtPrior(LONG_STRINGS, 20) && !fitsAtPrior(DENSE, 20), 'both texts must be past what is read whole on the rate alone');
+  // The trees of small objects the test before parsed taught the rate: the long strings have fewer tokens a
+  // character, and parse no slower a character.
+  assertWhole('2.1 M characters of long strings, after denser texts taught the rate', LONG_STRINGS, await countedParse(LONG_STRINGS, 20));
   const dense = await countedParse(DENSE, 20);
   assert.ok(dense.counts.nativeCalls > 1 && dense.turned, `a denser text was read whole at the rate of long strings: ${JSON.stringify(dense.counts)}`);
   // Its own sliced parse taught its kind's rate.
   assertWhole('1.3 M characters of small arrays, after its sliced parse taught the rate', DENSE, await countedParse(DENSE, 20));
+});
+
+// Until 2026-11-27 only texts past 1 Mi characters were asked their kind: after long strings taught the rate, a denser
+// text under that was read whole on the rate alone (0.93 M characters of small records: 4.7-5.6 ms measured in a 1 ms
+// slice on Node 24; at the work clock's one rate for every kind, 156 k characters fit the 5 ms slice here).
+test('a shorter denser text, after long strings taught the rate, is sliced until its own kind taught one', async () => {
+  assert.ok(!fitsAtPrior(DENSE_SHORTER, 5), 'the text must be past what is read whole on the rate alone');
+  await countedParse(LONG_STRINGS, 20); // whole or sliced (the tests before decide), it teaches its kind's rate
+  assertWhole('2.1 M characters of long strings, its kind\'s rate taught', LONG_STRINGS, await countedParse(LONG_STRINGS, 20));
+  const dense = await countedParse(DENSE_SHORTER, 5);
+  assert.ok(dense.counts.nativeCalls > 1 && dense.turned, `read whole at the rate of long strings: ${JSON.stringify(dense.counts)}`);
+  assertWhole('156 k characters of small arrays, after its sliced parse taught the rate', DENSE_SHORTER, await countedParse(DENSE_SHORTER, 5));
 });
