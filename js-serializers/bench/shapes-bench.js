@@ -13,7 +13,10 @@
 // does ("objects, small leaves" is a family, "branching 600" a branching in every family), --corpus the corpus
 // documents whose name or group does ("" for all of them). --file (or the environment's FILE) measures that JSON file
 // alone (stringify: its parsed value; parse: its text as is). --scale shrinks every shape and every tree family
-// member (0.02 for a quick look; 1, the default, is 10-40 MB a shape, 1-5 MB a family's deeper member); --rounds (default 3) and --warmups (default 1) count the runs of
+// member (0.02 for a quick look; 1, the default, is 10-40 MB a shape, 1-5 MB a family's deeper member); --warm-ms
+// (default 100) is how long each process first calls its approach back to back, untimed (at most 3000
+// calls: bench/shape-run.js), so that the JavaScript approaches are timed in the optimized code a service runs after
+// its first requests, as native's C++ always is; --rounds (default 3) and --warmups (default 1) count the timed runs of
 // each approach in one process, --passes (default 3) how many processes of each approach run, taking turns with the
 // other approaches' (pass 1 of every approach on a shape, then pass 2...): a time is the median of all their rounds,
 // so that neither one process's luck (where its heap and code landed) nor a few seconds of a noisy machine decide a
@@ -60,12 +63,12 @@ const CHILD_TIMEOUT_MS = 20 * 60 * 1000;
 const NODE_OPTIONS = (process.env.NODE24_OPTIONS || '').split(/\s+/).filter(Boolean);
 
 const USAGE = `usage: node js-serializers/bench/shapes-bench.js [--shape <text>] [--family <text>] [--corpus <text>]
-         [--file <doc.json>] [--rounds N] [--warmups N] [--passes N] [--scale <fraction>] [--workload stringify|parse]
+         [--file <doc.json>] [--warm-ms N] [--rounds N] [--warmups N] [--passes N] [--scale <fraction>] [--workload stringify|parse]
          [--heap steady|cold] [--json]
 (make bench-shapes SHAPES_ARGS="..." passes them); see the header of this file for what each one does`;
 // The options that take a value, and those that stand alone. Anything else is refused before anything runs: a
 // misspelt option must not start the whole half-hour run.
-const VALUE_OPTIONS = ['--shape', '--family', '--corpus', '--file', '--rounds', '--warmups', '--passes', '--scale', '--workload', '--heap'];
+const VALUE_OPTIONS = ['--shape', '--family', '--corpus', '--file', '--warm-ms', '--rounds', '--warmups', '--passes', '--scale', '--workload', '--heap'];
 const FLAGS = ['--json', '--help'];
 
 /**
@@ -132,6 +135,7 @@ function readOptions(args) {
   const options = {
     file: file === undefined ? undefined : path.resolve(file),
     workloads: workload === undefined ? WORKLOADS : [workload],
+    warmMs: option(args, '--warm-ms', 100),
     rounds: option(args, '--rounds', 3),
     warmups: option(args, '--warmups', 1),
     passes: option(args, '--passes', 3),
@@ -187,6 +191,7 @@ function addPass(row, outcome) {
     row.error = 'native\'s output differed between passes: the document is not deterministic';
   }
   if (outcome.error && !row.error) row.error = outcome.error;
+  row.warmCalls.push(outcome.warmCalls);
   row.warmups = row.warmups.concat(outcome.warmups);
   row.runs = row.runs.concat(outcome.runs);
   if (outcome.runs.length > 0) row.passMedians.push(median(outcome.runs.map((run) => run.ms)));
@@ -198,14 +203,14 @@ async function measure(options) {
     for (const doc of documentsFor(workload, options)) {
       const rows = APPROACHES[workload].map((approach) => ({
         workload, shape: doc.shape, family: doc.family, approach: approach.name, label: approach.label, kind: approach.kind,
-        warmups: [], runs: [], passMedians: [],
+        warmCalls: [], warmups: [], runs: [], passMedians: [],
       }));
       for (let pass = 1; pass <= options.passes; pass++) {
         for (const [i, approach] of APPROACHES[workload].entries()) {
           process.stderr.write(`${workload} · ${doc.shape} · ${approach.label} · pass ${pass} of ${options.passes}\n`);
           const spec = {
             workload, approach: approach.name, shape: doc.file || doc.member ? undefined : doc.shape, member: doc.member, file: doc.file,
-            scale: options.scale, warmups: options.warmups, rounds: options.rounds, yieldMs: YIELD_MS, heap: options.heap,
+            scale: options.scale, warmMs: options.warmMs, warmups: options.warmups, rounds: options.rounds, yieldMs: YIELD_MS, heap: options.heap,
             steps: pass === 1,
           };
           addPass(rows[i], await runChild(spec));
@@ -265,6 +270,7 @@ async function main() {
     corpusFilter: options.filters && options.filters.corpus,
     yieldMs: YIELD_MS,
     heap: options.heap,
+    warmMs: options.warmMs,
     warmups: options.warmups,
     rounds: options.rounds,
     passes: options.passes,

@@ -12,7 +12,7 @@ const { checkPeersInstalled } = require('../bench/shape-approaches');
 const SCRIPT = path.join(__dirname, '../bench/shapes-bench.js');
 // Options that keep a run to seconds: should a bad command line ever be taken, the test fails on what ran, not
 // after the whole benchmark.
-const SMALL = { '--scale': '0.001', '--passes': '1', '--rounds': '1', '--warmups': '1', '--workload': 'stringify' };
+const SMALL = { '--scale': '0.001', '--passes': '1', '--warm-ms': '10', '--rounds': '1', '--warmups': '1', '--workload': 'stringify' };
 
 /** The script run with args, and SMALL's options that args does not give. */
 function run(args) {
@@ -28,6 +28,7 @@ for (const [args, reason] of [
   [['--shape'], '--shape needs a value'],
   [['--shape', 'no such shape'], 'no shape\'s name contains "no such shape"'],
   [['--heap', 'warm'], '--heap is one of steady, cold'],
+  [['--warm-ms', '0'], '--warm-ms needs a positive integer'],
   [['--scale', '-1'], '--scale needs a positive number'],
   [['--shape', 'plain', '--shape', 'deep'], '--shape given twice'],
   [['--file', path.join(__dirname, 'no-such-file.json')], 'no-such-file.json: ENOENT'],
@@ -73,6 +74,8 @@ test('a run filtered to one tree family member prints its family\'s summary line
     const report = JSON.parse(fs.readFileSync(saved[1], 'utf8'));
     assert.deepStrictEqual(Array.from(new Set(report.results.map((r) => `${r.family} · ${r.shape}`))), [`arrays, small leaves · ${member}`]);
     assert.ok(report.results.every((r) => r.runs.length === 1 && r.runs.every((one) => one.verified)), 'every run verified');
+    // Each process called its approach, untimed, before its timed runs.
+    assert.ok(report.results.every((r) => r.warmCalls.length === 1 && r.warmCalls[0] >= 1), 'every process warmed up');
   } finally {
     fs.unlinkSync(saved[1]);
   }
