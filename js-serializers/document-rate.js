@@ -90,4 +90,4 @@ class DocumentRate {
   }
 }
 
-module.exports = { DocumentRate, MIN_LEARN_CHARS, KIND_CHARS };
+module.exports = { DocumentRate, MIN_LEARN_CHARS };

@@ -47,6 +47,7 @@ function toJSONValue(key, value) {
   return value;
 }
 
+// A first key longer than this does not name a kind: frame.js keeps the kinds' names, and a key may be megabytes.
 const MAX_KIND_KEY = 64;
 
 /**
@@ -54,7 +55,6 @@ const MAX_KIND_KEY = 64;
  * its first key, an array by its first element's type, read without running code.
  */
 function documentKind(value, keys) {
-  // A long key is not kept (frame.js keeps the kinds): any key is a kind's name, and a document's may be megabytes.
   if (keys !== null) return keys.length === 0 ? 'object' : keys[0].length > MAX_KIND_KEY ? 'object with a long first key' : `object ${keys[0]}`;
   const first = value.length > 0 ? plainValue(value, 0) : undefined;
   return `array of ${first === null ? 'null' : Array.isArray(first) ? 'array' : typeof first}`;
