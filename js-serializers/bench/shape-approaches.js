@@ -2,10 +2,12 @@
 // The approaches bench/shapes-bench.js measures, by workload: native, each function of the lab's fast serializer and
 // parser, and their peers among the libraries (pinned in bench/peers/package.json, `npm ci` there). Each is
 //
-//   {name, label, kind: 'native' | 'fast' | 'peer', flattens?, load() -> run}
+//   {name, label, kind: 'native' | 'reference' | 'fast' | 'peer', flattens?, comparedWith?, load() -> run}
 //   stringify: run(value, {yieldMs, stats}) -> Promise<string | string[]>   the text, or its chunks in order
 //   parse:     run(text, {yieldMs, stats})  -> Promise<value>
 // flattens: a stringify approach that returns one flat string, a step of its own (bench/v8-steps.js).
+// comparedWith: the approach a fast function's ratio is taken against, when not native itself: a 'reference', native
+// doing what that function does (pipeTo(): native's text written to the same sink and the sink ended).
 //
 // load() requires the approach's library only when called, so that a child process that measures one approach loads
 // no other library. Every driver of a library gives the event loop a turn (setImmediate) once yieldMs has passed, as
@@ -62,6 +64,23 @@ async function* withTurns(iterable, yieldMs, stats) {
 const STRINGIFY = [
   { name: 'native', label: 'native JSON.stringify', kind: 'native', flattens: true, load: () => async (value) => JSON.stringify(value) },
   {
+    name: 'native.write',
+    label: 'native JSON.stringify, written',
+    kind: 'reference',
+    flattens: true,
+    // pipeTo()'s like for like: against JSON.stringify alone, its ratio on a document done in one call also counted the
+    // Writable's write and end (2-4x native on the families' documents of 40 us), whatever fast did.
+    load: () => async (value) => {
+      const { sink, kept } = keepingSink();
+      sink.write(JSON.stringify(value));
+      await new Promise((resolve, reject) => {
+        sink.once('error', reject);
+        sink.end(resolve);
+      });
+      return kept;
+    },
+  },
+  {
     name: 'fast.stringify',
     label: 'fast stringify()',
     kind: 'fast',
@@ -78,6 +97,7 @@ const STRINGIFY = [
     name: 'fast.pipeTo',
     label: 'fast pipeTo()',
     kind: 'fast',
+    comparedWith: 'native.write',
     load: () => async (value, { yieldMs, stats }) => {
       const { sink, kept } = keepingSink();
       await fast.pipeTo(value, sink, { yieldMs, stats, end: true });

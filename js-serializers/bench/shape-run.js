@@ -4,8 +4,12 @@
 // reads the user's file, computes native's output hash as the reference (untimed), calls the approach back to back
 // for spec.warmMs (untimed: its JavaScript optimized, as a service's is after its first requests), then times warm-ups
 // and rounds, verifying every output against the reference after the clock stops, and prints one JSON line:
-//   {bytes, referenceHash, warmCalls, warmups: [run], runs: [run], steps: [{step, ms}]}
-//   run: {ms, verified, error?, timerGapMs, eldMaxMs, probeP99Ms, probeMaxMs, probeTicks, gc, stats}
+//   {bytes, referenceHash, warmCalls, repeats, warmups: [run], runs: [run], steps: [{step, ms}]}
+//   run: {ms, verified, error?, timerGapMs, eldMaxMs, probeP99Ms, probeMaxMs, probeTicks, gc, stats, singleMs?}
+//   A round is one call, timed with the loop's figures around it. For a document under 1 MB (repeats > 1,
+//   bench/repeated-calls.js) a run of `repeats` calls back to back follows it, untimed by the figures: ms is then the
+//   mean of those calls and gc.inRunMs their collector's pauses (a call's mean), singleMs the lone call's time, whose
+//   figures give the block.
 //   gc: the collector's pauses during the run (bench/gc-pauses.js): {pauses, longestMs, inBlockMs, inBlockKind,
 //   inRunMs}, where the block is the longest timer gap and inRunMs the pauses inside the run's own clock
 //   steps: the one-piece steps V8 takes that the approach cannot avoid on this document (bench/v8-steps.js), and,
@@ -28,6 +32,7 @@ const { stringifySteps, parseSteps, PARSE_PIECE_CHARS } = require('./v8-steps');
 const { startGapWindowMonitor } = require('@lab/loop-kit/timer-gap');
 const { startGcPauses } = require('./gc-pauses');
 const { round } = require('@lab/loop-kit/round');
+const { repeatsFor } = require('./repeated-calls');
 
 // The delay histogram records nothing until its timer has fired once (its first tick only sets the baseline), so a
 // block right after enable() goes unseen, and a native call is nothing but that block: it is armed this long before
@@ -114,9 +119,56 @@ async function measureOnce(run, prepared, spec) {
   await sleep(SETTLE_MS);
   const figures = stopFigures({ from: started, to: ended });
   const result = Object.assign({ ms: round(ms), verified: false }, figures, { stats });
-  if (error) return Object.assign(result, { error: String(error && error.message ? error.message : error) });
+  if (error) return Object.assign(result, { error: errorText(error) });
   result.verified = outputHash(spec.workload, output) === prepared.referenceHash;
+  if (prepared.repeats > 1 && result.verified) {
+    const repeated = await timeRepeated(run, prepared, spec);
+    Object.assign(result, { ms: round(repeated.ms), singleMs: result.ms, verified: repeated.verified }, repeated.error ? { error: repeated.error } : {});
+    result.gc.inRunMs = round(repeated.gcInRunMs);
+  }
   return result;
+}
+
+const errorText = (error) => String(error && error.message ? error.message : error);
+
+/**
+ * prepared.repeats calls back to back, with no timers or probes armed: {ms, gcInRunMs (a call's, the means: its time
+ * and the collector's pauses inside the clock), verified (the last call's output, checked after the clock), error?}.
+ * Only the last output is kept: keeping each one alive to the end made the run's scavenges copy them all (about
+ * 1.5 ms on the 64 KB texts of the trees of long strings, in two rounds of three), a cost no service pays. The calls
+ * are one deterministic function on one input, and the lone call before them is verified too.
+ */
+async function timeRepeated(run, prepared, spec) {
+  let output;
+  const stopGc = startGcPauses();
+  const started = performance.now();
+  try {
+    for (let call = 0; call < prepared.repeats; call++) output = await run(prepared.input, { yieldMs: spec.yieldMs, stats: {} });
+  } catch (error) {
+    stopGc();
+    return { ms: NaN, gcInRunMs: NaN, verified: false, error: errorText(error) };
+  }
+  const ended = performance.now();
+  // Node records a pause once the loop turns after it: none would be seen yet.
+  await sleep(SETTLE_MS);
+  const gc = stopGc(undefined, { from: started, to: ended });
+  return {
+    ms: (ended - started) / prepared.repeats,
+    gcInRunMs: gc.inRunMs / prepared.repeats,
+    verified: outputHash(spec.workload, output) === prepared.referenceHash,
+  };
+}
+
+/** Native's time for one call of the workload on the input (the median of three, after the warm-up): repeatsFor's measure. */
+function nativeCallMs(prepared, spec) {
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    if (spec.workload === 'stringify') JSON.stringify(prepared.input);
+    else JSON.parse(prepared.input);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[1];
 }
 
 /**
@@ -147,12 +199,13 @@ async function main() {
   const warmups = [];
   const runs = [];
   const warmCalls = await warmUp(run, prepared, spec);
+  prepared.repeats = repeatsFor(prepared.bytes, nativeCallMs(prepared, spec));
   for (let i = 0; i < spec.warmups; i++) warmups.push(await measureOnce(run, prepared, spec));
   for (let i = 0; i < spec.rounds; i++) runs.push(await measureOnce(run, prepared, spec));
   const steps = spec.steps === false ? [] : (spec.workload === 'stringify'
     ? stringifySteps(prepared.input, { flattens: approach.flattens === true, output: prepared.reference })
     : parseSteps(JSON.parse(prepared.input), { splitChars: PARSE_PIECE_CHARS })).map((s) => Object.assign(s, { ms: round(s.ms) }));
-  process.stdout.write(`${JSON.stringify({ bytes: prepared.bytes, referenceHash: prepared.referenceHash, warmCalls, warmups, runs, steps })}\n`);
+  process.stdout.write(`${JSON.stringify({ bytes: prepared.bytes, referenceHash: prepared.referenceHash, warmCalls, repeats: prepared.repeats, warmups, runs, steps })}\n`);
 }
 
 main().catch((err) => {

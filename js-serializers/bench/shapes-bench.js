@@ -20,8 +20,10 @@
 // each approach in one process, --passes (default 3) how many processes of each approach run, taking turns with the
 // other approaches' (pass 1 of every approach on a shape, then pass 2...): a time is the median of all their rounds,
 // so that neither one process's luck (where its heap and code landed) nor a few seconds of a noisy machine decide a
-// ratio, and the table shows the spread of the passes' medians. --workload runs one workload only; --json prints the
-// raw report instead of the tables.
+// ratio, and the table shows the spread of the passes' medians. A round of a document under 1 MB is a run of calls
+// back to back lasting about 2 ms of native's time (bench/repeated-calls.js), its block the figures of a lone call
+// before it. fast's pipeTo() is compared with native's text written to the same sink (native.write, its comparedWith),
+// the others with native. --workload runs one workload only; --json prints the raw report instead of the tables.
 //
 // --heap steady (the default) runs the rounds of a process back to back; --heap cold forces a full collection before
 // each round (bench/heap-protocols.js: what each one favours).
@@ -192,6 +194,7 @@ function addPass(row, outcome) {
   }
   if (outcome.error && !row.error) row.error = outcome.error;
   row.warmCalls.push(outcome.warmCalls);
+  row.repeats.push(outcome.repeats);
   row.warmups = row.warmups.concat(outcome.warmups);
   row.runs = row.runs.concat(outcome.runs);
   if (outcome.runs.length > 0) row.passMedians.push(median(outcome.runs.map((run) => run.ms)));
@@ -203,7 +206,7 @@ async function measure(options) {
     for (const doc of documentsFor(workload, options)) {
       const rows = APPROACHES[workload].map((approach) => ({
         workload, shape: doc.shape, family: doc.family, approach: approach.name, label: approach.label, kind: approach.kind,
-        warmCalls: [], warmups: [], runs: [], passMedians: [],
+        comparedWith: approach.comparedWith, warmCalls: [], repeats: [], warmups: [], runs: [], passMedians: [],
       }));
       for (let pass = 1; pass <= options.passes; pass++) {
         for (const [i, approach] of APPROACHES[workload].entries()) {

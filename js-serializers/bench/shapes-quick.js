@@ -9,7 +9,7 @@
 // Prints one line per family (each tree family, the shapes, each group of the corpus; bench/family-summary.js, the
 // full benchmark's summary too): the worst ratio to native of each function (best of the rounds, member by member),
 // over the documents of 1 MB and more and over the smaller ones apart (timed warm: each round's timing is a run of
-// calls lasting about 2 ms of native's time, repeatsFor()), and the longest block fast took (median of the rounds,
+// calls lasting about 2 ms of native's time, bench/repeated-calls.js), and the longest block fast took (median of the rounds,
 // worst member). The full benchmark (make bench-shapes) runs each
 // library in its own process on the large shapes; this one trades that isolation for minutes.
 //
@@ -40,14 +40,12 @@ const { members } = require('./tree-families');
 const { shapeNamed, generators } = require('./shapes');
 const { approachOf, checkPeersInstalled, collect } = require('./shape-approaches');
 const { realDocuments, DOCUMENTS, familyOf } = require('./real-documents');
-const { summaryLines, SMALL_BYTES } = require('./family-summary');
+const { summaryLines } = require('./family-summary');
 const { heapProtocol } = require('./heap-protocols');
+const { repeatsFor } = require('./repeated-calls');
 const fastParse = require('../fast-parse');
 
 const YIELD_MS = 5;
-// Documents under family-summary.js' SMALL_BYTES (its small column) are timed over repeated calls (repeatsFor).
-const REPEAT_MS = 2;
-const MAX_REPEATS = 200;
 // Beside the families, the shapes whose blocks a change to the walk is most likely to lengthen: the deep tree (a
 // chain of 1000 levels), the bushy tree (a binary tree of objects under arrays) and a wrapper whose one field holds
 // most of the document ({meta, data: {items}}), at a quarter of the full benchmark's size.
@@ -172,18 +170,6 @@ function approachesOf(baseline) {
 function outputText(approach, output) {
   if (approach.parse) return JSON.stringify(output);
   return Array.isArray(output) ? output.join('') : output;
-}
-
-/**
- * How many calls one timing of a document of `bytes` makes: one for a document of SMALL_BYTES and more; for a smaller
- * one, enough that native's share lasts about REPEAT_MS (at most MAX_REPEATS). A single call of 20-100 us, right after
- * the collection each timing starts with, timed mostly what the collection left cold (the first allocation of each
- * kind, code and caches: a minimal async wrapper of JSON.stringify paid 10 us of it), at 1-3x native for the same code;
- * a service meets its small documents warm, one after another, as a repeated call does.
- */
-function repeatsFor(bytes, nativeMs) {
-  if (bytes >= SMALL_BYTES) return 1;
-  return Math.max(1, Math.min(MAX_REPEATS, Math.ceil(REPEAT_MS / Math.max(nativeMs, 0.001))));
 }
 
 /**

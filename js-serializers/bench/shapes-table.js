@@ -5,7 +5,7 @@
 //   node js-serializers/bench/shapes-table.js results/bench/shapes-<time>.json
 //
 // Per (workload, shape, approach): the median time of the rounds (of every pass), its ratio to native's median in the
-// same benchmark run, the lowest and highest of the passes' own medians (its spread), and the worst of the rounds for
+// same benchmark run (fast's pipeTo(): to native's text written to the same sink, its approach's comparedWith), the lowest and highest of the passes' own medians (its spread), and the worst of the rounds for
 // the loop figures (longest 1 ms timer gap, event-loop delay max, lateness p99
 // and max of the 1 ms probe task). A row with any run unverified (or a child that failed) shows FAIL, never a time.
 // Those tables and the verdict cover the shapes (or the user's file); every family of documents the run measured
@@ -74,6 +74,18 @@ function groups(results) {
   return out;
 }
 
+/**
+ * The row a row's ratio is taken against: its approach's comparedWith (fast's pipeTo(): native's text written to the
+ * same sink) when the report has that row, native's otherwise (reports from before the reference have none).
+ */
+function referenceOf(group, row) {
+  const named = row.result.comparedWith && group.rows.find((r) => r.result.approach === row.result.comparedWith);
+  return named || group.rows.find((r) => r.result.kind === 'native');
+}
+
+/** What a ratio's reference is called in a verdict: native, or the reference's label. */
+const referenceName = (reference) => (reference.result.kind === 'native' ? 'native' : reference.result.label);
+
 /** The longest of the one-piece steps V8 takes for this approach on this document (bench/v8-steps.js), or null. */
 function longestStep(result) {
   const steps = (result.steps || []).filter((step) => !step.spread);
@@ -104,10 +116,10 @@ const extraSteps = (result) => (result.steps || []).filter((step) => step.extra)
 function verdicts(report) {
   const out = [];
   for (const group of groups(report.results)) {
-    const native = group.rows.find((row) => row.result.kind === 'native');
     const peers = group.rows.filter((row) => row.result.kind === 'peer' && row.verified);
     const bestPeer = peers.length === 0 ? null : peers.reduce((best, row) => (row.ms < best.ms ? row : best));
     for (const row of group.rows.filter((r) => r.result.kind === 'fast')) {
+      const native = referenceOf(group, row);
       const misses = [];
       let atFloor = false;
       let byCollector = false;
@@ -136,7 +148,7 @@ function verdicts(report) {
               `inside its own: without those pauses ${fms(row.collectorFreeMs)} against ${fms(native.collectorFreeMs)} ms, ` +
               `${(row.collectorFreeMs / native.collectorFreeMs).toFixed(2)}×`;
           } else if (hasFloor) why = `; over V8's floor by more than the target allows: ${floor}`;
-          misses.push(`${(row.ms / native.ms).toFixed(2)}× native (target ${TARGETS.maxRatioToNative}×)${why}`);
+          misses.push(`${(row.ms / native.ms).toFixed(2)}× ${referenceName(native)} (target ${TARGETS.maxRatioToNative}×)${why}`);
           if (!ratioAtFloor && !ratioByCollector) own++;
         }
         if (bestPeer && row.ms > bestPeer.ms) {
@@ -169,9 +181,9 @@ function workloadTable(workload, report) {
   const header = ['shape', 'MB', 'approach', 'ms', 'passes ms', '× native', 'gc in run ms', 'block ms (gap / eld)', 'gc in gap ms', 'probe ms (p99 / max)', 'yields', 'verified'];
   const rows = [];
   for (const group of groups(report.results).filter((g) => g.workload === workload)) {
-    const native = group.rows.find((row) => row.result.kind === 'native');
     const mb = group.bytes === undefined ? '-' : (group.bytes / 1e6).toFixed(1);
     for (const row of group.rows) {
+      const native = referenceOf(group, row);
       if (!row.verified) {
         rows.push([group.shape, mb, row.result.label, 'FAIL', '-', '-', '-', '-', '-', '-', '-', `FAIL: ${row.why}`.slice(0, 70)]);
         continue;
@@ -211,13 +223,20 @@ function familyTable(workload, report) {
     const native = group.rows.find((row) => row.result.kind === 'native');
     const approaches = {};
     for (const row of group.rows.filter((r) => r !== native)) {
-      const ratio = row.verified && native && native.verified ? row.ms / native.ms : null;
+      const reference = referenceOf(group, row);
+      const ratio = row.verified && reference && reference.verified ? row.ms / reference.ms : null;
       approaches[row.result.label] = { ratio, blockMs: row.verified ? row.blockMs : null, failed: ratio === null };
     }
     const family = group.family === undefined ? 'shapes' : group.family;
     return { family, bytes: group.bytes, nativeBlockMs: native && native.verified ? native.blockMs : null, approaches };
   });
   return rows.length === 0 ? '' : `\n## ${workload}, per family: worst ratio to native (medians) and worst block\n${summaryLines(rows).join('\n')}`;
+}
+
+/** How the report timed its small documents: each round a run of calls (bench/shape-run.js), or, before, one call. */
+function repeatedWords(report) {
+  const repeated = report.results.some((result) => (result.repeats || []).some((n) => n > 1));
+  return repeated ? ' (a document under 1 MB: each a run of calls lasting about 2 ms of native\'s time, a call\'s mean)' : '';
 }
 
 /** How the rounds met the heap (bench/shapes-bench.js's --heap); reports from before the option were cold. */
@@ -237,13 +256,15 @@ function render(report) {
   const lines = [
     `# Shapes: fast against native and its peers, ${report.file ? `file ${report.file}` : `scale ${report.scale}`}`,
     `Node ${report.node} (V8 ${report.v8}), ${report.cpus} × ${report.cpuModel}, load average ` +
-      `${report.loadAverage.map(f1).join(' ')} at the start; median of ${report.rounds} rounds after ` +
+      `${report.loadAverage.map(f1).join(' ')} at the start; median of ${report.rounds} rounds${repeatedWords(report)} after ` +
       `${report.warmups} warm-up(s) in each of ${report.passes || 1} process(es) per row, ${heapWords(report.heap)}, yieldMs ${report.yieldMs}, Node options ` +
       `${report.nodeOptions && report.nodeOptions.length > 0 ? report.nodeOptions.join(' ') : '(V8\'s defaults)'}; peers: ${peers}`,
   ];
   for (const workload of ['stringify', 'parse']) if (shapesOnly.results.some((r) => r.workload === workload)) lines.push(workloadTable(workload, shapesOnly));
   if (shapesOnly.results.length > 0) lines.push('',
     'passes ms: the lowest and the highest of the medians of the passes (one process each), when there were several.',
+    '× native: fast pipeTo() against native JSON.stringify, written (native\'s text written to the same sink and the sink ended), ' +
+      'when the report has it; every other row against native JSON.stringify or JSON.parse.',
     'gc in run: the garbage collector\'s pauses inside a round\'s own clock (median of the rounds).',
     'block: the worst round\'s longest gap between ticks of a 1 ms interval timer / max of monitorEventLoopDelay({resolution: 1}).',
     'gc in gap: the garbage collector\'s pauses inside that longest gap.',

@@ -76,12 +76,16 @@ test('a run filtered to one tree family member prints its family\'s summary line
     assert.ok(report.results.every((r) => r.runs.length === 1 && r.runs.every((one) => one.verified)), 'every run verified');
     // Each process called its approach, untimed, before its timed runs.
     assert.ok(report.results.every((r) => r.warmCalls.length === 1 && r.warmCalls[0] >= 1), 'every process warmed up');
+    // A document this small is timed over a run of calls, the lone call's time kept beside it.
+    assert.ok(report.results.every((r) => r.repeats[0] > 1 && r.runs.every((one) => one.singleMs > 0)), 'every round a run of calls');
+    assert.strictEqual(report.results.find((r) => r.approach === 'fast.pipeTo').comparedWith, 'native.write');
   } finally {
     fs.unlinkSync(saved[1]);
   }
-  // The family's line: a ratio and a block for each approach but native, on its small document, then native's block.
+  // The family's line: a ratio and a block for each approach but native (native's text written among them), on its
+  // small document, then native's block.
   assert.match(stdout, /^## stringify, per family: /m);
   // One space at least between cells: a slow run's three-digit ratio (101.32x on a loaded machine) fills its column.
-  assert.match(stdout, /^arrays, small leaves +(- +\d+\.\d\dx +\d+\.\dms +){5}\d+\.\dms$/m);
+  assert.match(stdout, /^arrays, small leaves +(- +\d+\.\d\dx +\d+\.\dms +){6}\d+\.\dms$/m);
   assert.doesNotMatch(stdout, /^## parse/m);
 });

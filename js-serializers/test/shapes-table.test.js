@@ -113,3 +113,20 @@ test('with several passes, a time is the median of all their rounds and the tabl
   const printed = render(Object.assign(report([native, fast]), { loadAverage: [0, 0, 0], peers: {}, rounds: 3, warmups: 1, passes: 2, yieldMs: 5, scale: 1 }));
   assert.match(printed, /\| fast chunks\(\) +\| +160\.0 \| 140\.0-150\.0 \| +1\.60× \|/);
 });
+
+test('pipeTo() is measured against native\'s text written to the same sink, when the report has that row', () => {
+  const native = result('native', 'native', 100, 100);
+  const written = result('native written', 'reference', 150, 150);
+  const pipeTo = result('fast pipeTo()', 'fast', 200, 5, { comparedWith: 'native written' });
+  const stringify = result('fast stringify()', 'fast', 200, 5);
+  // 200 ms: 1.33x the written text, but 2x native alone, as stringify() is.
+  const [ofPipeTo, ofStringify] = verdicts(report([native, written, pipeTo, stringify]));
+  assert.deepStrictEqual(ofPipeTo.misses, []);
+  assert.deepStrictEqual(ofStringify.misses, ['2.00× native (target 1.5×)']);
+  assert.deepStrictEqual(verdicts(report([native, written, result('fast pipeTo()', 'fast', 240, 5, { comparedWith: 'native written' })]))[0].misses,
+    ['1.60× native written (target 1.5×)']);
+  // A report from before the reference: native alone.
+  assert.deepStrictEqual(verdicts(report([native, pipeTo]))[0].misses, ['2.00× native (target 1.5×)']);
+  const printed = render(Object.assign(report([native, written, pipeTo]), { loadAverage: [0, 0, 0], peers: {}, rounds: 1, warmups: 1, passes: 1, yieldMs: 5, scale: 1 }));
+  assert.match(printed, /\| fast pipeTo\(\) +\| +200\.0 \| +- \| +1\.33× \|/);
+});
