@@ -59,9 +59,10 @@ function readOptions(options) {
 
 /**
  * A Walker of value, with stats reset; walker.done when it did the whole document in one step (Walker.oneStep), in
- * the caller's turn, and the slice loop is not needed.
+ * the caller's turn, and the slice loop is not needed. joined: the caller makes one string of the output
+ * (stringify()), whose join is a step of all its characters anyway.
  */
-function start(value, settings) {
+function start(value, settings, joined) {
   // Fields set one by one, not by Object.assign: on the one-step path, every call made cold by a collection counts.
   const stats = settings.stats || (settings.stats = {});
   stats.yields = 0;
@@ -70,7 +71,7 @@ function start(value, settings) {
   stats.chars = 0;
   stats.maxSliceChars = 0;
   throwIfAborted(settings.signal);
-  const walker = new Walker(value, settings.maxSliceChars);
+  const walker = new Walker(value, settings.maxSliceChars, joined === true);
   const started = now();
   if (walker.oneStep(settings.yieldMs)) {
     walker.done = true;
@@ -102,7 +103,7 @@ async function* slices(walker, settings) {
 
 async function stringify(value, options) {
   const settings = readOptions(options);
-  const walker = start(value, settings);
+  const walker = start(value, settings, true);
   const stats = settings.stats;
   if (walker.done) {
     stats.joinChars = 0; // one piece: nothing to join
