@@ -69,7 +69,8 @@ const STRINGIFY = [
     kind: 'reference',
     flattens: true,
     // pipeTo()'s like for like: against JSON.stringify alone, its ratio on a document done in one call also counted the
-    // Writable's write and end (2-4x native on the families' documents of 40 us), whatever fast did.
+    // Writable's write and end, whatever fast did (up to a fifth of native's time on the families' documents of 30-100
+    // us: 0.84-1.20x native in the run that brought this row).
     load: () => async (value) => {
       const { sink, kept } = keepingSink();
       sink.write(JSON.stringify(value));

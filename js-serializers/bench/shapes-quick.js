@@ -9,9 +9,9 @@
 // Prints one line per family (each tree family, the shapes, each group of the corpus; bench/family-summary.js, the
 // full benchmark's summary too): the worst ratio to native of each function (best of the rounds, member by member),
 // over the documents of 1 MB and more and over the smaller ones apart (timed warm: each round's timing is a run of
-// calls lasting about 2 ms of native's time, bench/repeated-calls.js), and the longest block fast took (median of the rounds,
-// worst member). The full benchmark (make bench-shapes) runs each
-// library in its own process on the large shapes; this one trades that isolation for minutes.
+// calls lasting about 2 ms of native's time, bench/repeated-calls.js), and the longest block fast took (median of the
+// rounds, worst member). The full benchmark (make bench-shapes) runs each library in its own process on the large
+// shapes; this one trades that isolation for minutes.
 //
 //   node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]
 //                                                        [--heap cold|steady]

@@ -5,9 +5,10 @@
 //   node js-serializers/bench/shapes-table.js results/bench/shapes-<time>.json
 //
 // Per (workload, shape, approach): the median time of the rounds (of every pass), its ratio to native's median in the
-// same benchmark run (fast's pipeTo(): to native's text written to the same sink, its approach's comparedWith), the lowest and highest of the passes' own medians (its spread), and the worst of the rounds for
-// the loop figures (longest 1 ms timer gap, event-loop delay max, lateness p99
-// and max of the 1 ms probe task). A row with any run unverified (or a child that failed) shows FAIL, never a time.
+// same benchmark run (fast's pipeTo(): to native's text written to the same sink, its approach's comparedWith), the
+// lowest and highest of the passes' own medians (its spread), and the worst of the rounds for the loop figures
+// (longest 1 ms timer gap, event-loop delay max, lateness p99 and max of the 1 ms probe task). A row with any run
+// unverified (or a child that failed) shows FAIL, never a time.
 // Those tables and the verdict cover the shapes (or the user's file); every family of documents the run measured
 // (the shapes, each generated tree family, each group of the real-world corpus) then gets one summary line per
 // workload (bench/family-summary.js): per approach, the worst ratio of its median to native's, and its worst block.
