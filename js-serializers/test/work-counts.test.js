@@ -33,6 +33,7 @@ const assert = require('assert');
 const { countWork, sizeOf, WORK_MS } = require('./work-counts');
 const { members } = require('../bench/tree-families');
 const { mulberry32 } = require('@lab/payloads');
+const { DEFAULT_YIELD_MS, maxSliceChars } = require('@lab/loop-kit/slices');
 const { SHAPES, textOf, shapeNamed } = require('../bench/shapes');
 const { cases } = require('../conformance/torture-corpus');
 
@@ -220,7 +221,6 @@ test('a small document is one native call from a process\'s first run on, before
 // kind (its first key) is its own, so that the module learns its rates from its first run, walked, and the next are
 // judged on them.
 const LONG_STRING_CHAR_MS = 0.000001;
-const LONG_STRINGS_YIELD_MS = 5; // the default slice: 5 Mi characters
 function longStringsTree(branching, leaves, leafChars) {
   const text = 'x'.repeat(leafChars);
   const tree = { longStringsTree: true };
@@ -233,9 +233,12 @@ function longStringsTree(branching, leaves, leafChars) {
 }
 
 test('stringify() does a document native writes within a slice in one call, past half the slice\'s characters', async () => {
-  // 3.3 M characters: past half of the slice's 5.2 M, 3.3 ms at long strings' rate.
+  // 3.3 M characters in the default slice (5 ms, 5.2 M characters): past half of its characters, 3.3 ms at long
+  // strings' rate.
   const value = longStringsTree(16, 200, 1000);
   const expected = JSON.stringify(value);
+  const sliceChars = maxSliceChars(DEFAULT_YIELD_MS);
+  assert.ok(expected.length > sliceChars / 2 && expected.length * LONG_STRING_CHAR_MS < DEFAULT_YIELD_MS, 'the case no longer sits past half a slice');
   const saved = WORK_MS.stringifyChar;
   WORK_MS.stringifyChar = LONG_STRING_CHAR_MS;
   try {
@@ -244,7 +247,7 @@ test('stringify() does a document native writes within a slice in one call, past
       const stats = {};
       let text;
       const counts = await countWork(FAST_STRINGIFY, async () => {
-        text = await fast.stringify(value, { yieldMs: LONG_STRINGS_YIELD_MS, stats });
+        text = await fast.stringify(value, { yieldMs: DEFAULT_YIELD_MS, stats });
       });
       assert.ok(text === expected, 'the output differs from native\'s');
       runs.push({ nativeCalls: counts.nativeCalls, yields: stats.yields, joinChars: stats.joinChars, modelledMs: counts.modelledMs });
