@@ -1,11 +1,11 @@
 'use strict';
 // An object whose members are large, member by member (fast-parse.md): each value that is a container parsed from a
-// slice of the text up to its closing bracket, found by counting its own kind of bracket (matching-close.js), and its
-// key apart; native's parse of the slice is the check. No copy of a batch's text, no merge of its keys. And the keys
-// the walk parses itself, kept for the levels after (a deep tree repeats its few). Parser methods (parser.js). Node
-// 14 syntax.
+// slice of the text up to its closing bracket, found by its line's indentation in a text printed a member a line, or
+// by counting its own kind of bracket (matching-close.js), and its key apart; native's parse of the slice is the
+// check. No copy of a batch's text, no merge of its keys. And the keys the walk parses itself, kept for the levels
+// after (a deep tree repeats its few). Parser methods (parser.js). Node 14 syntax.
 const { isArrayIndex } = require('../hash-table-growth');
-const { matchingClose } = require('../matching-close');
+const { matchingClose, indentedClose } = require('../matching-close');
 const { COMMA, BACKSLASH, OPEN_BRACKET, OPEN_BRACE, CLOSE_BRACE, WS, MEMBER_HEAD, now, setMember } = require('./syntax');
 
 // Objects whose members are this long on average (twice guess.js' ELEMENT_ALONE_CHARS, by which arrays are parsed
@@ -36,8 +36,9 @@ function needsKeyParse(keyText) {
 const memberByMember = {
   /**
    * The next members of an object whose members are large, one by one: each value that is a container is parsed from
-   * a slice of the text, which V8 does not copy, up to its closing bracket (matchingClose(): native's parse is the
-   * check, and rejects a slice a bracket in a string cut wrongly); its key is its text when it has no escape and no
+   * a slice of the text, which V8 does not copy, up to its closing bracket (indentedClose() while the text's layout
+   * holds, matchingClose() otherwise: native's parse is the check, and rejects a slice a bracket in a string, or a
+   * line indented otherwise, cut wrongly); its key is its text when it has no escape and no
    * control character, parsed natively when it has. Setting a key again keeps its first position and takes the last
    * value, as JSON.parse does. Stops before a member whose value is not a container, does not end by `limit`, or did
    * not parse; returns false when no member was parsed (the batch is then found the usual way).
@@ -57,7 +58,12 @@ const memberByMember = {
       // A member as long as the last ones would not close by the limit: counting its brackets up to it would be a
       // read for nothing (the usual batch walks it).
       if (limit - valueStart < frame.memberChars) break;
-      const close = matchingClose(region, valueStart - start, code === OPEN_BRACE ? '{' : '[', code === OPEN_BRACE ? '}' : ']');
+      const closing = code === OPEN_BRACE ? '}' : ']';
+      WS.lastIndex = at;
+      WS.test(text);
+      const keyStart = WS.lastIndex;
+      const byLayout = this.layoutCloses ? indentedClose(region, at - start, keyStart - start, valueStart - start, closing) : -1;
+      const close = byLayout >= 0 ? byLayout : matchingClose(region, valueStart - start, code === OPEN_BRACE ? '{' : '[', closing);
       if (close < 0) {
         this.sliceChars += limit - at; // read to the limit for nothing: the usual batch descends into the member
         break;
@@ -73,13 +79,11 @@ const memberByMember = {
         value = this.native(text.slice(valueStart, valueEnd), valueStart, valueStart, valueEnd);
       } catch (error) {
         if (!(error instanceof SyntaxError)) throw error;
-        frame.memberFailures++; // a wrong count, or a wrong text: the usual batch finds which, and native's error
+        if (byLayout >= 0) this.layoutCloses = false; // laid out otherwise: brackets are counted from now on
+        else frame.memberFailures++; // a wrong count, or a wrong text: the usual batch finds which, and native's error
         frame.exactNext = true;
         break;
       }
-      WS.lastIndex = at;
-      WS.test(text);
-      const keyStart = WS.lastIndex;
       const keyEnd = this.whitespaceBefore(this.whitespaceBefore(valueStart - 1) - 1) + 1;
       const keyText = text.slice(keyStart + 1, keyEnd - 1);
       const key = needsKeyParse(keyText) ? this.keyOf(text.slice(keyStart, keyEnd), keyStart) : keyText;

@@ -57,6 +57,7 @@ class Parser {
     this.children = 0; // children in the last batch (-1: not counted)
     this.batchKeys = null; // the keys of the last batch merged into an object
     this.keys = new Map(); // key texts the walk parsed (quotes included) and their keys, up to MAX_KNOWN_KEYS
+    this.layoutCloses = true; // a member's close may be found by the text's layout (matching-close.js' indentedClose)
     this.region = null; // the text nextComma() searches, from regionStart to regionEnd
     this.regionStart = 0;
     this.regionEnd = 0;

@@ -203,6 +203,71 @@ test('an object of large members is parsed member by member from slices; a brace
   assert.ok(chars <= text.length + waste, `native read ${chars} characters of a text of ${text.length}: more than ${waste} wasted`);
 });
 
+/** fn()'s result, with the calls of String.prototype.indexOf that search for `character` counted; restored after. */
+async function countingSearches(character, fn) {
+  const nativeIndexOf = String.prototype.indexOf;
+  const counted = { calls: 0 };
+  String.prototype.indexOf = function indexOf(search, from) {
+    if (search === character) counted.calls++;
+    return nativeIndexOf.call(this, search, from);
+  };
+  try {
+    return { value: await fn(), calls: counted.calls };
+  } finally {
+    String.prototype.indexOf = nativeIndexOf;
+  }
+}
+
+/**
+ * An object of `count` members of 3-5 KB each (printed with tabs or two spaces), nested objects and arrays; with
+ * bracesInStrings, some of its strings hold braces and "\n  }" (escaped, as JSON writes a line break in a string).
+ */
+function largeMembers(count, bracesInStrings) {
+  const doc = {};
+  for (let i = 0; i < count; i++) {
+    const fields = {};
+    const example = bracesInStrings ? `value ${i} {\n  }` : `value ${i}`;
+    for (let j = 0; j < 20; j++) fields[`field_${j}`] = { type: 'string', example, enum: [j, bracesInStrings ? '}' : 'x', { deep: [j] }] };
+    doc[`key ${i}`] = { fields, tags: [`tag ${i}`, bracesInStrings ? '{' : 'y'], empty: {}, none: [] };
+  }
+  return doc;
+}
+
+test('a pretty-printed object of large members finds each member\'s close by its layout; a text laid out otherwise parses alike', async () => {
+  const doc = largeMembers(400, false);
+  const braces = (text) => text.split('{').length - 1;
+  // A slice of 1 ms handles 1 Mi characters at most: every text here is longer, so it is sliced, members apart.
+  const slicedParse = (text) => () => parse(text, { yieldMs: 1 });
+  for (const [name, text] of [
+    ['two spaces', JSON.stringify(doc, null, 2)],
+    ['tabs', JSON.stringify(doc, null, '\t')],
+    ['CRLF line ends', JSON.stringify(doc, null, 2).replace(/\n/g, '\r\n')],
+    // A count of brackets, blind to strings, goes wrong at every member here: the layout does not.
+    ['braces in strings', JSON.stringify(largeMembers(400, true), null, 2)],
+  ]) {
+    let alone = 0;
+    const { value, calls } = await countingSearches('{', () => watchingJsonParse((piece) => {
+      if (piece.startsWith('{') && piece.includes('"fields"') && piece.endsWith('}')) alone++;
+    }, slicedParse(text)));
+    assertSame(value, JSON.parse(text), name);
+    assert.ok(alone > 200, `${name}: only ${alone} members parsed alone`);
+    // Counting brackets searches every opening brace of a member; its layout, none. The batches before the members'
+    // size is known search some.
+    assert.ok(calls < braces(text) / 10, `${name}: ${calls} searches for an opening brace in a text of ${braces(text)}`);
+  }
+  // Laid out otherwise: one member's closing brace indented as its fields are, so that its layout leads to the next
+  // member's close (native rejects that slice), then members written on one line. The brackets are counted from then on.
+  const misleading = JSON.stringify(doc, null, 2).replace(/\n {2}\},\n {2}"key 100"/, '\n    },\n  "key 100"');
+  const oneLine = Object.keys(doc).map((key) => `${JSON.stringify(key)}: ${JSON.stringify(doc[key])}`).join(',\n  ');
+  for (const [name, text] of [
+    ['a close indented as its fields', misleading],
+    ['members on one line each', `{\n  ${oneLine}\n}`],
+  ]) {
+    assert.notStrictEqual(text, JSON.stringify(doc, null, 2), `${name}: the layout was not changed`);
+    assertSame(await parse(text, { yieldMs: 1 }), JSON.parse(text), name);
+  }
+});
+
 test('no slice runs in the caller\'s turn of the loop, so the caller\'s own work and the first slice are two blocks', async () => {
   const text = JSON.stringify(generate({ document: 'records', seed: 4, size: 200 }));
   const stats = {};
