@@ -1,8 +1,8 @@
 'use strict';
 // The compact summary of a benchmark over many documents: one line per family (a generated tree family of
 // bench/tree-families.js, the shapes, a group of the real-world corpus), with, per approach, its worst ratio to native
-// over the family's documents of 1 MB and more and over the smaller ones apart (a document native finishes in well under
-// a millisecond is mostly the turn of the loop fast's first slice waits for), and its worst block. One place for both
+// over the family's documents of 1 MB and more and over the smaller ones apart (a document under one slice is one
+// native call, its ratio that call's fixed costs: a target of its own), and its worst block. One place for both
 // benchmarks that print it: bench/shapes-quick.js (one process, best of rounds) and bench/shapes-table.js (the full
 // benchmark's report, a process per approach, medians); each hands over its own ratios and blocks.
 //

@@ -5,11 +5,17 @@
 // for spec.warmMs (untimed: its JavaScript optimized, as a service's is after its first requests), then times warm-ups
 // and rounds, verifying every output against the reference after the clock stops, and prints one JSON line:
 //   {bytes, referenceHash, warmCalls, repeats, warmups: [run], runs: [run], steps: [{step, ms}]}
-//   run: {ms, verified, error?, timerGapMs, eldMaxMs, probeP99Ms, probeMaxMs, probeTicks, gc, stats, singleMs?}
+//   run: {ms, verified, error?, timerGapMs, eldMaxMs, probeP99Ms, probeMaxMs, probeTicks, gc, stats, singleMs?,
+//         pairedMs?, pairedRatio?}
 //   A round is one call, timed with the loop's figures around it. For a document under 1 MB (repeats > 1,
 //   bench/repeated-calls.js) a run of `repeats` calls back to back follows it, untimed by the figures: ms is then the
 //   mean of those calls and gc.inRunMs their collector's pauses (a call's mean), singleMs the lone call's time, whose
-//   figures give the block.
+//   figures give the block. An approach that is not a reference itself then has its reference (native, or its
+//   comparedWith) timed the same way in the same round, just before or just after it by turns: pairedMs is that run's
+//   call, pairedRatio the round's ratio (null when the reference's output was wrong). The calls of a small document
+//   last tens of microseconds, and the same call timed in two processes differed by up to 2x (where the heap and the
+//   code landed), which a ratio of two processes' medians carried whole; within a process, a round's two runs meet
+//   the same luck.
 //   gc: the collector's pauses during the run (bench/gc-pauses.js): {pauses, longestMs, inBlockMs, inBlockKind,
 //   inRunMs}, where the block is the longest timer gap and inRunMs the pauses inside the run's own clock
 //   steps: the one-piece steps V8 takes that the approach cannot avoid on this document (bench/v8-steps.js), and,
@@ -102,7 +108,12 @@ async function startLoopFigures() {
   };
 }
 
-async function measureOnce(run, prepared, spec) {
+/**
+ * One round: its lone call with the loop's figures, then, for a small document, its run of calls (timeRepeated) and,
+ * when pairedRun is given (the reference's), the reference's run beside it, before it in odd rounds and after it in
+ * even ones, so that neither always meets what the other left behind.
+ */
+async function measureOnce(run, prepared, spec, pairedRun, roundIndex) {
   if (spec.heap === 'cold') collectGarbage();
   const stats = {};
   const stopFigures = await startLoopFigures();
@@ -122,9 +133,16 @@ async function measureOnce(run, prepared, spec) {
   if (error) return Object.assign(result, { error: errorText(error) });
   result.verified = outputHash(spec.workload, output) === prepared.referenceHash;
   if (prepared.repeats > 1 && result.verified) {
+    const pairedFirst = pairedRun !== null && roundIndex % 2 === 1;
+    const before = pairedFirst ? await timeRepeated(pairedRun, prepared, spec) : null;
     const repeated = await timeRepeated(run, prepared, spec);
+    const paired = pairedRun === null ? null : before || (await timeRepeated(pairedRun, prepared, spec));
     Object.assign(result, { ms: round(repeated.ms), singleMs: result.ms, verified: repeated.verified }, repeated.error ? { error: repeated.error } : {});
     result.gc.inRunMs = round(repeated.gcInRunMs);
+    if (paired !== null) {
+      result.pairedMs = round(paired.ms);
+      result.pairedRatio = paired.verified ? round(repeated.ms / paired.ms, 4) : null;
+    }
   }
   return result;
 }
@@ -200,8 +218,12 @@ async function main() {
   const runs = [];
   const warmCalls = await warmUp(run, prepared, spec);
   prepared.repeats = repeatsFor(prepared.bytes, nativeCallMs(prepared, spec));
-  for (let i = 0; i < spec.warmups; i++) warmups.push(await measureOnce(run, prepared, spec));
-  for (let i = 0; i < spec.rounds; i++) runs.push(await measureOnce(run, prepared, spec));
+  // The reference this approach's ratio is taken against, timed beside it in each round of a small document.
+  const isReference = approach.kind === 'native' || approach.kind === 'reference';
+  const pairedRun = prepared.repeats > 1 && !isReference ? approachOf(spec.workload, approach.comparedWith || 'native').load() : null;
+  if (pairedRun !== null) await warmUp(pairedRun, prepared, spec);
+  for (let i = 0; i < spec.warmups; i++) warmups.push(await measureOnce(run, prepared, spec, pairedRun, i));
+  for (let i = 0; i < spec.rounds; i++) runs.push(await measureOnce(run, prepared, spec, pairedRun, i));
   const steps = spec.steps === false ? [] : (spec.workload === 'stringify'
     ? stringifySteps(prepared.input, { flattens: approach.flattens === true, output: prepared.reference })
     : parseSteps(JSON.parse(prepared.input), { splitChars: PARSE_PIECE_CHARS })).map((s) => Object.assign(s, { ms: round(s.ms) }));

@@ -22,8 +22,10 @@
 // so that neither one process's luck (where its heap and code landed) nor a few seconds of a noisy machine decide a
 // ratio, and the table shows the spread of the passes' medians. A round of a document under 1 MB is a run of calls
 // back to back lasting about 2 ms of native's time (bench/repeated-calls.js), its block the figures of a lone call
-// before it. fast's pipeTo() is compared with native's text written to the same sink (native.write, its comparedWith),
-// the others with native. --workload runs one workload only; --json prints the raw report instead of the tables.
+// before it, and its ratio the median of the rounds' ratios to its reference's run timed beside it in the same process
+// (bench/shape-run.js: the same call in two processes differed by up to 2x). fast's pipeTo() is compared with native's
+// text written to the same sink (native.write, its comparedWith), the others with native. --workload runs one workload
+// only; --json prints the raw report instead of the tables.
 //
 // --heap steady (the default) runs the rounds of a process back to back; --heap cold forces a full collection before
 // each round (bench/heap-protocols.js: what each one favours).

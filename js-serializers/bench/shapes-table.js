@@ -5,7 +5,8 @@
 //   node js-serializers/bench/shapes-table.js results/bench/shapes-<time>.json
 //
 // Per (workload, shape, approach): the median time of the rounds (of every pass), its ratio to native's median in the
-// same benchmark run (fast's pipeTo(): to native's text written to the same sink, its approach's comparedWith), the
+// same benchmark run (fast's pipeTo(): to native's text written to the same sink, its approach's comparedWith; for a
+// document under 1 MB, the median of its rounds' ratios to that reference timed beside it in its process), the
 // lowest and highest of the passes' own medians (its spread), and the worst of the rounds for the loop figures
 // (longest 1 ms timer gap, event-loop delay max, lateness p99 and max of the 1 ms probe task). A row with any run
 // unverified (or a child that failed) shows FAIL, never a time.
@@ -57,6 +58,9 @@ function summarize(result) {
     gcInRunMs: inRun ? median(result.runs.map((run) => run.gc.inRunMs)) : null,
     // The round's time less those pauses: the approach's own work, wherever V8 happened to collect.
     collectorFreeMs: inRun ? median(result.runs.map((run) => run.ms - run.gc.inRunMs)) : null,
+    // A small document's rounds each timed the reference beside the approach (bench/shape-run.js): the median of
+    // those ratios. Null for a large document, a reference, a report from before, or a reference's output wrong.
+    pairedRatio: result.runs.length > 0 && result.runs.every((run) => typeof run.pairedRatio === 'number') ? median(result.runs.map((run) => run.pairedRatio)) : null,
   };
 }
 
@@ -82,6 +86,16 @@ function groups(results) {
 function referenceOf(group, row) {
   const named = row.result.comparedWith && group.rows.find((r) => r.result.approach === row.result.comparedWith);
   return named || group.rows.find((r) => r.result.kind === 'native');
+}
+
+/**
+ * A verified row's ratio to its reference (referenceOf): for a small document, the median of its rounds' ratios to
+ * the reference timed beside it in the same process; otherwise its median over the reference's (each from processes
+ * of their own). Null when the reference is missing or failed.
+ */
+function ratioOf(row, reference) {
+  if (!reference || !reference.verified) return null;
+  return row.pairedRatio !== null ? row.pairedRatio : row.ms / reference.ms;
 }
 
 /** What a ratio's reference is called in a verdict: native, or the reference's label. */
@@ -131,7 +145,8 @@ function verdicts(report) {
         misses.push(`FAILED: ${row.why}`);
         own++;
       } else {
-        if (native && native.verified && row.ms > TARGETS.maxRatioToNative * native.ms) {
+        const ratio = ratioOf(row, native);
+        if (ratio !== null && ratio > TARGETS.maxRatioToNative) {
           const extra = extraSteps(row.result);
           const extraMs = extra.reduce((sum, step) => sum + step.ms, 0);
           const floorMs = native.ms + extraMs;
@@ -149,7 +164,7 @@ function verdicts(report) {
               `inside its own: without those pauses ${fms(row.collectorFreeMs)} against ${fms(native.collectorFreeMs)} ms, ` +
               `${(row.collectorFreeMs / native.collectorFreeMs).toFixed(2)}×`;
           } else if (hasFloor) why = `; over V8's floor by more than the target allows: ${floor}`;
-          misses.push(`${(row.ms / native.ms).toFixed(2)}× ${referenceName(native)} (target ${TARGETS.maxRatioToNative}×)${why}`);
+          misses.push(`${ratio.toFixed(2)}× ${referenceName(native)} (target ${TARGETS.maxRatioToNative}×)${why}`);
           if (!ratioAtFloor && !ratioByCollector) own++;
         }
         if (bestPeer && row.ms > bestPeer.ms) {
@@ -195,7 +210,7 @@ function workloadTable(workload, report) {
         row.result.label,
         fms(row.ms),
         row.passMs === null ? '-' : `${fms(Math.min(...row.passMs))}-${fms(Math.max(...row.passMs))}`,
-        native && native.verified ? `${(row.ms / native.ms).toFixed(2)}×` : '-',
+        ratioOf(row, native) === null ? '-' : `${ratioOf(row, native).toFixed(2)}×`,
         row.gcInRunMs === null ? '-' : f1(row.gcInRunMs),
         `${f1(row.gapMs)} / ${f1(row.eldMs)}`,
         row.gc === null ? '-' : f1(row.gc.inBlockMs),
@@ -225,7 +240,7 @@ function familyTable(workload, report) {
     const approaches = {};
     for (const row of group.rows.filter((r) => r !== native)) {
       const reference = referenceOf(group, row);
-      const ratio = row.verified && reference && reference.verified ? row.ms / reference.ms : null;
+      const ratio = row.verified ? ratioOf(row, reference) : null;
       approaches[row.result.label] = { ratio, blockMs: row.verified ? row.blockMs : null, failed: ratio === null };
     }
     const family = group.family === undefined ? 'shapes' : group.family;
@@ -238,6 +253,12 @@ function familyTable(workload, report) {
 function repeatedWords(report) {
   const repeated = report.results.some((result) => (result.repeats || []).some((n) => n > 1));
   return repeated ? ' (a document under 1 MB: each a run of calls lasting about 2 ms of native\'s time, a call\'s mean)' : '';
+}
+
+/** How the ratios of small documents were taken: paired in each process (bench/shape-run.js), or, before, apart. */
+function pairedWords(report) {
+  const paired = report.results.some((result) => result.runs.some((run) => typeof run.pairedRatio === 'number'));
+  return paired ? ' A document under 1 MB: the median of its rounds\' ratios to that reference timed beside it in the same process.' : '';
 }
 
 /** How the rounds met the heap (bench/shapes-bench.js's --heap); reports from before the option were cold. */
@@ -265,7 +286,7 @@ function render(report) {
   if (shapesOnly.results.length > 0) lines.push('',
     'passes ms: the lowest and the highest of the medians of the passes (one process each), when there were several.',
     '× native: fast pipeTo() against native JSON.stringify, written (native\'s text written to the same sink and the sink ended), ' +
-      'when the report has it; every other row against native JSON.stringify or JSON.parse.',
+      `when the report has it; every other row against native JSON.stringify or JSON.parse.${pairedWords(report)}`,
     'gc in run: the garbage collector\'s pauses inside a round\'s own clock (median of the rounds).',
     'block: the worst round\'s longest gap between ticks of a 1 ms interval timer / max of monitorEventLoopDelay({resolution: 1}).',
     'gc in gap: the garbage collector\'s pauses inside that longest gap.',
@@ -285,7 +306,7 @@ function render(report) {
   if (report.results.some((result) => !detailed(result))) {
     for (const workload of ['stringify', 'parse']) if (report.results.some((r) => r.workload === workload)) lines.push(familyTable(workload, report));
     lines.push('', '>=1MB, small: the worst ratio over the family\'s documents of 1 MB and more, and over the smaller ones; ' +
-      'block: the worst round\'s longest timer gap or delay max; FAILED: documents where the output differed from native\'s or the child failed.');
+      `block: the worst round's longest timer gap or delay max; FAILED: documents where the output differed from native's or the child failed.${pairedWords(report)}`);
   }
   return lines.join('\n');
 }

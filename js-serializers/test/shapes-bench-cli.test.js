@@ -79,6 +79,12 @@ test('a run filtered to one tree family member prints its family\'s summary line
     // A document this small is timed over a run of calls, the lone call's time kept beside it.
     assert.ok(report.results.every((r) => r.repeats[0] > 1 && r.runs.every((one) => one.singleMs > 0)), 'every round a run of calls');
     assert.strictEqual(report.results.find((r) => r.approach === 'fast.pipeTo').comparedWith, 'native.write');
+    // Every approach but the references had its reference timed beside it in each round: a ratio per round.
+    const references = new Set(['native', 'reference']);
+    for (const r of report.results) {
+      const paired = r.runs.every((one) => one.pairedMs > 0 && one.pairedRatio > 0);
+      assert.strictEqual(paired, !references.has(r.kind), `${r.approach}: ${JSON.stringify(r.runs)}`);
+    }
   } finally {
     fs.unlinkSync(saved[1]);
   }
