@@ -11,11 +11,15 @@
 //   bench/repeated-calls.js) a run of `repeats` calls back to back follows it, untimed by the figures: ms is then the
 //   mean of those calls and gc.inRunMs their collector's pauses (a call's mean), singleMs the lone call's time, whose
 //   figures give the block. An approach that is not a reference itself then has its reference (native, or its
-//   comparedWith) timed the same way in the same round, just before or just after it by turns: pairedMs is that run's
-//   call, pairedRatio the round's ratio (null when the reference's output was wrong). The calls of a small document
-//   last tens of microseconds, and the same call timed in two processes differed by up to 2x (where the heap and the
-//   code landed), which a ratio of two processes' medians carried whole; within a process, a round's two runs meet
-//   the same luck.
+//   comparedWith) timed beside it in the same round, call for call (timeInterleaved): pairedMs is the reference's
+//   call (the mean), pairedRatio the median of the pairs' ratios (null when an output was wrong). The calls of a small
+//   document last tens of microseconds, and the same call timed in two processes differed by up to 2x (where the heap
+//   and the code landed), which a ratio of two processes' medians carried whole; in one process, a run of calls right
+//   after the round's pause ran up to 1.5x slower than the next one (a run of fast first and native after read 1.51x,
+//   the other way round 0.72x, on the same 185 us document); and a scavenge that the two approaches' garbage together
+//   brings falls in a call of either (parse of large leaves: a round's sums read 0.8x or 1.3x by where it fell). Calls
+//   taking turns meet the same luck, and the pairs' median leaves a pause that fell in one call out of the ratio; the
+//   row's ms and gc in run keep it.
 //   gc: the collector's pauses during the run (bench/gc-pauses.js): {pauses, longestMs, inBlockMs, inBlockKind,
 //   inRunMs}, where the block is the longest timer gap and inRunMs the pauses inside the run's own clock
 //   steps: the one-piece steps V8 takes that the approach cannot avoid on this document (bench/v8-steps.js), and,
@@ -110,8 +114,8 @@ async function startLoopFigures() {
 
 /**
  * One round: its lone call with the loop's figures, then, for a small document, its run of calls (timeRepeated) and,
- * when pairedRun is given (the reference's), the reference's run beside it, before it in odd rounds and after it in
- * even ones, so that neither always meets what the other left behind.
+ * when pairedRun is given (the reference's), both again taking turns call for call (timeInterleaved), the reference
+ * first in odd rounds.
  */
 async function measureOnce(run, prepared, spec, pairedRun, roundIndex) {
   if (spec.heap === 'cold') collectGarbage();
@@ -133,15 +137,13 @@ async function measureOnce(run, prepared, spec, pairedRun, roundIndex) {
   if (error) return Object.assign(result, { error: errorText(error) });
   result.verified = outputHash(spec.workload, output) === prepared.referenceHash;
   if (prepared.repeats > 1 && result.verified) {
-    const pairedFirst = pairedRun !== null && roundIndex % 2 === 1;
-    const before = pairedFirst ? await timeRepeated(pairedRun, prepared, spec) : null;
     const repeated = await timeRepeated(run, prepared, spec);
-    const paired = pairedRun === null ? null : before || (await timeRepeated(pairedRun, prepared, spec));
     Object.assign(result, { ms: round(repeated.ms), singleMs: result.ms, verified: repeated.verified }, repeated.error ? { error: repeated.error } : {});
     result.gc.inRunMs = round(repeated.gcInRunMs);
-    if (paired !== null) {
-      result.pairedMs = round(paired.ms);
-      result.pairedRatio = paired.verified ? round(repeated.ms / paired.ms, 4) : null;
+    if (pairedRun !== null && repeated.verified) {
+      const paired = await timeInterleaved(run, pairedRun, prepared, spec, roundIndex % 2 === 1);
+      result.pairedMs = round(paired.pairedMs);
+      result.pairedRatio = paired.verified ? round(paired.ratio, 4) : null;
     }
   }
   return result;
@@ -175,6 +177,36 @@ async function timeRepeated(run, prepared, spec) {
     gcInRunMs: gc.inRunMs / prepared.repeats,
     verified: outputHash(spec.workload, output) === prepared.referenceHash,
   };
+}
+
+/**
+ * The approach and its reference (pairedRun) taking turns, call for call, prepared.repeats calls each, the reference
+ * first when pairedFirst: {pairedMs (the reference's call, the mean), ratio (the median of the pairs' ratios),
+ * verified (both last outputs right)}. Each call is timed alone; a clock read costs well under a microsecond, on
+ * calls of tens.
+ */
+async function timeInterleaved(run, pairedRun, prepared, spec, pairedFirst) {
+  const options = { yieldMs: spec.yieldMs, stats: {} };
+  const first = pairedFirst ? pairedRun : run;
+  const second = pairedFirst ? run : pairedRun;
+  const ratios = [];
+  let pairedMs = 0;
+  const outputs = [undefined, undefined];
+  try {
+    for (let call = 0; call < prepared.repeats; call++) {
+      const started = performance.now();
+      outputs[0] = await first(prepared.input, options);
+      const between = performance.now();
+      outputs[1] = await second(prepared.input, options);
+      const [runMs, referenceMs] = pairedFirst ? [performance.now() - between, between - started] : [between - started, performance.now() - between];
+      ratios.push(runMs / referenceMs);
+      pairedMs += referenceMs;
+    }
+  } catch (error) {
+    return { pairedMs: NaN, ratio: NaN, verified: false };
+  }
+  const verified = outputs.every((output) => outputHash(spec.workload, output) === prepared.referenceHash);
+  return { pairedMs: pairedMs / prepared.repeats, ratio: ratios.sort((a, b) => a - b)[ratios.length >> 1], verified };
 }
 
 /** Native's time for one call of the workload on the input (the median of three, after the warm-up): repeatsFor's measure. */
