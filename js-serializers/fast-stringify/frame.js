@@ -60,8 +60,8 @@ class Rates {
 const LEARNT = new Rates();
 
 // The rates of every batch and one-step call of documents of one kind (walker.js' documentKind: an object's first key,
-// an array's first element's type), by which the one-step decision weighs a document of that kind; a kind not seen
-// yet is weighed at the decision's prior. LEARNT's rates, the mix of every kind, were trusted for any document, and can
+// an array's first element's type), by which the one-step decision weighs a document of that kind (KindRates below);
+// a kind not seen yet is weighed at the decision's prior. LEARNT's rates, the mix of every kind, were trusted for any document, and can
 // be ten times short for another kind: small integers teach 0.01 us a unit, where a package's versions, whose units
 // are keys and strings nine times as long, cost native 0.12 us, and after 400 000 integers npm's record of a package of
 // 2000 versions (2 MB) went to native in one call of 10.6 ms in a 5 ms slice (at 1 ms, ten slices). Once the decision
@@ -69,13 +69,47 @@ const LEARNT = new Rates();
 // new one would pass it: a service has a few kinds of documents, and a kind forgotten is weighed at the prior once).
 const MAX_KINDS = 64;
 const KIND_RATES = new Map();
+// The most of a kind's rate one batch or call may make (KindRates below).
+const KIND_MAX_SHARE = 1 / 2;
 
-/** The Rates of documents of `kind`, made empty the first time. */
+/**
+ * A kind's Rates, whose milliseconds per unit are Rates' (each batch or call weighed by its units, the older ones
+ * forgotten by half every RATES_HALF_LIFE_UNITS) except that no one batch or call makes more than KIND_MAX_SHARE of
+ * them: in Rates, one call of a document of a hundred thousand units is all there is, and the rate is that call's
+ * alone. Native's own time on one document moves by half between calls (a 4.2 MB tree of long strings: 3.5-3.7 ms, or
+ * 5.1-5.6 when its text's buffer took fresh pages), and a slow call taught its kind a rate past a 5 ms slice: the
+ * next document was walked, its batches taught the fast rate again, and the one after went whole; six rounds of nine
+ * in the full benchmark were 5.4-6.2 ms against native's median of 3.7 (1.48x). Taken halfway, a call half as slow
+ * again leaves a document at three quarters of the slice whole, and a kind whose documents became twice as costly a
+ * unit is walked from its second (the median of its last five rates, tried first, took three: the arrays of large
+ * leaves after those of small ones, one call of 10.4 ms in a 5 ms slice twice).
+ */
+class KindRates extends Rates {
+  constructor() {
+    super();
+    this.rate = 0;
+  }
+
+  learn(ms, units, chars) {
+    const first = this.units === 0;
+    if (!super.learn(ms, units, chars)) return false;
+    // units / this.units is the batch's share of Rates' mean now: moved by it, this.rate is that mean, until capped.
+    const share = first ? 1 : Math.min(KIND_MAX_SHARE, units / this.units);
+    this.rate += (Math.max(ms, 0.001) / units - this.rate) * share;
+    return true;
+  }
+
+  msPerUnit() {
+    return this.rate;
+  }
+}
+
+/** The KindRates of documents of `kind`, made empty the first time. */
 function ratesOfKind(kind) {
   let rates = KIND_RATES.get(kind);
   if (rates === undefined) {
     if (KIND_RATES.size >= MAX_KINDS) KIND_RATES.clear();
-    rates = new Rates();
+    rates = new KindRates();
     KIND_RATES.set(kind, rates);
   }
   return rates;

@@ -267,6 +267,44 @@ test('stringify() does a document native writes within a slice in one call, past
   }
 });
 
+// Native's time on one document moves by half between calls (its text's buffer on fresh pages, or not), and one slow
+// call of a document near the slice taught its kind a rate past it: the next document of that kind was walked, and
+// the one after went whole again (a 4.2 MB tree of long strings in the full benchmark, 5.4-6.2 ms in six rounds of
+// nine against native's 3.7). No one call makes more than half of its kind's rate now (frame.js' KindRates): a call
+// past the slice leaves the next document whole. A kind of its own (its first key), 120 K characters of records, 0.6
+// modelled ms in a 1 ms slice, and one call at twice the modelled rate (1.2 ms); the code before walked the next in 5
+// native calls.
+const SLOW_CALL_FACTOR = 2.0;
+
+test('one slow call of a document near the slice does not make the next of its kind walked', async () => {
+  const value = { oneSlowCall: true, items: [] };
+  for (let i = 0; i < 2000; i++) value.items.push({ id: i, name: `record ${i}`, weight: (i % 97) / 97 });
+  const expected = JSON.stringify(value);
+  assert.ok(nativeMs(expected.length) > 0.5 * YIELD_MS && SLOW_CALL_FACTOR * nativeMs(expected.length) > YIELD_MS, 'the case no longer sits near the slice');
+  const saved = WORK_MS.stringifyChar;
+  const runOnce = async (label) => {
+    const stats = {};
+    let text;
+    const counts = await countWork(FAST_STRINGIFY, async () => {
+      text = await fast.stringify(value, { yieldMs: YIELD_MS, stats });
+    });
+    assert.ok(text === expected, `${label}: the output differs from native's`);
+    return { label, nativeCalls: counts.nativeCalls, yields: stats.yields };
+  };
+  const runs = [];
+  // The kind's first document is weighed at the prior (walked), and teaches the rates the next two are done whole at.
+  for (let run = 0; run < 3; run++) runs.push(await runOnce(`run ${run}`));
+  WORK_MS.stringifyChar = saved * SLOW_CALL_FACTOR;
+  try {
+    runs.push(await runOnce('the slow call'));
+  } finally {
+    WORK_MS.stringifyChar = saved;
+  }
+  runs.push(await runOnce('the next'));
+  const figures = JSON.stringify(runs);
+  assert.deepStrictEqual(runs.slice(2).map((r) => [r.nativeCalls, r.yields]), [[1, 0], [1, 0], [1, 0]], figures);
+});
+
 // A TopoJSON-like document (the world atlas' shape): arcs of [x, y] pairs, one in eight longer than LARGE_CONTAINER
 // (1500-4500 pairs), the others of 4-43. Deterministic (mulberry32).
 function coordinateArcs(count, seed) {
