@@ -200,6 +200,7 @@ function workloadTable(workload, report) {
     const mb = group.bytes === undefined ? '-' : (group.bytes / 1e6).toFixed(1);
     for (const row of group.rows) {
       const native = referenceOf(group, row);
+      const ratio = ratioOf(row, native);
       if (!row.verified) {
         rows.push([group.shape, mb, row.result.label, 'FAIL', '-', '-', '-', '-', '-', '-', '-', `FAIL: ${row.why}`.slice(0, 70)]);
         continue;
@@ -210,7 +211,7 @@ function workloadTable(workload, report) {
         row.result.label,
         fms(row.ms),
         row.passMs === null ? '-' : `${fms(Math.min(...row.passMs))}-${fms(Math.max(...row.passMs))}`,
-        ratioOf(row, native) === null ? '-' : `${ratioOf(row, native).toFixed(2)}×`,
+        ratio === null ? '-' : `${ratio.toFixed(2)}×`,
         row.gcInRunMs === null ? '-' : f1(row.gcInRunMs),
         `${f1(row.gapMs)} / ${f1(row.eldMs)}`,
         row.gc === null ? '-' : f1(row.gc.inBlockMs),

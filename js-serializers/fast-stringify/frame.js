@@ -61,12 +61,13 @@ const LEARNT = new Rates();
 
 // The rates of every batch and one-step call of documents of one kind (walker.js' documentKind: an object's first key,
 // an array's first element's type), by which the one-step decision weighs a document of that kind (KindRates below);
-// a kind not seen yet is weighed at the decision's prior. LEARNT's rates, the mix of every kind, were trusted for any document, and can
-// be ten times short for another kind: small integers teach 0.01 us a unit, where a package's versions, whose units
-// are keys and strings nine times as long, cost native 0.12 us, and after 400 000 integers npm's record of a package of
-// 2000 versions (2 MB) went to native in one call of 10.6 ms in a 5 ms slice (at 1 ms, ten slices). Once the decision
-// sends a document to native, one call is all there is to it. At most MAX_KINDS kinds are kept (all forgotten when a
-// new one would pass it: a service has a few kinds of documents, and a kind forgotten is weighed at the prior once).
+// a kind not seen yet is weighed at the decision's prior. LEARNT's rates, the mix of every kind, were trusted for any
+// document, and can be ten times short for another kind: small integers teach 0.01 us a unit, where a package's
+// versions, whose units are keys and strings nine times as long, cost native 0.12 us, and after 400 000 integers npm's
+// record of a package of 2000 versions (2 MB) went to native in one call of 10.6 ms in a 5 ms slice (at 1 ms, ten
+// slices). Once the decision sends a document to native, one call is all there is to it. At most MAX_KINDS kinds are
+// kept (all forgotten when a new one would pass it: a service has a few kinds of documents, and a kind forgotten is
+// weighed at the prior once).
 const MAX_KINDS = 64;
 const KIND_RATES = new Map();
 // The most of a kind's rate one batch or call may make (KindRates below).
