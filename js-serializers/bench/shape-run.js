@@ -10,16 +10,16 @@
 //   A round is one call, timed with the loop's figures around it. For a document under 1 MB (repeats > 1,
 //   bench/repeated-calls.js) a run of `repeats` calls back to back follows it, untimed by the figures: ms is then the
 //   mean of those calls and gc.inRunMs their collector's pauses (a call's mean), singleMs the lone call's time, whose
-//   figures give the block. An approach that is not a reference itself then has its reference (native, or its
-//   comparedWith) timed beside it in the same round, call for call (timeInterleaved): pairedMs is the reference's
-//   call (the mean), pairedRatio the median of the pairs' ratios (null when an output was wrong). The calls of a small
-//   document last tens of microseconds, and the same call timed in two processes differed by up to 2x (where the heap
-//   and the code landed), which a ratio of two processes' medians carried whole; in one process, a run of calls right
-//   after the round's pause ran up to 1.5x slower than the next one (a run of fast first and native after read 1.51x,
-//   the other way round 0.72x, on the same 185 us document); and a scavenge that the two approaches' garbage together
-//   brings falls in a call of either (parse of large leaves: a round's sums read 0.8x or 1.3x by where it fell). Calls
-//   taking turns meet the same luck, and the pairs' median leaves a pause that fell in one call out of the ratio; the
-//   row's ms and gc in run keep it.
+//   figures give the block. On a document under 1 MB, an approach that is not a reference itself then has its
+//   reference (native, or its comparedWith) timed beside it in the same round, call for call, MIN_PAIRS pairs at least
+//   (timeInterleaved): pairedMs is the reference's call (the mean), pairedRatio the median of the pairs' ratios (null
+//   when an output was wrong). The calls of a small document last tens of microseconds, and the same call timed in
+//   two processes differed by up to 2x (where the heap and the code landed), which a ratio of two processes' medians
+//   carried whole; in one process, a run of calls right after the round's pause ran up to 1.5x slower than the next
+//   one (a run of fast first and native after read 1.51x, the other way round 0.72x, on the same 185 us document);
+//   and a scavenge that the two approaches' garbage together brings falls in a call of either (parse of large leaves:
+//   a round's sums read 0.8x or 1.3x by where it fell). Calls taking turns meet the same luck, and the pairs' median
+//   leaves a pause that fell in one call out of the ratio; the row's ms and gc in run keep it.
 //   gc: the collector's pauses during the run (bench/gc-pauses.js): {pauses, longestMs, inBlockMs, inBlockKind,
 //   inRunMs}, where the block is the longest timer gap and inRunMs the pauses inside the run's own clock
 //   steps: the one-piece steps V8 takes that the approach cannot avoid on this document (bench/v8-steps.js), and,
@@ -43,6 +43,7 @@ const { startGapWindowMonitor } = require('@lab/loop-kit/timer-gap');
 const { startGcPauses } = require('./gc-pauses');
 const { round } = require('@lab/loop-kit/round');
 const { repeatsFor } = require('./repeated-calls');
+const { SMALL_BYTES } = require('./family-summary');
 
 // The delay histogram records nothing until its timer has fired once (its first tick only sets the baseline), so a
 // block right after enable() goes unseen, and a native call is nothing but that block: it is armed this long before
@@ -53,6 +54,10 @@ const SETTLE_MS = 3;
 // 66 KB document (0.05 ms native), V8 had not finished optimizing fast's one step in every process, and one process in
 // two timed it at 2-3 times what the others did (0.15-0.28 ms against 0.06-0.09); after 2000-3000, none did.
 const MAX_WARM_CALLS = 3000;
+// A small document's round times at least this many pairs of calls beside its reference (timeInterleaved), so that the
+// median of their ratios is one: a document of 0.8 MB that native does in about 2 ms made runs of one or two calls,
+// and a round's median of two pairs was its worse one (1.72x where the other read 1.06x).
+const MIN_PAIRS = 7;
 
 const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');
 const collectGarbage = () => typeof global.gc === 'function' && global.gc();
@@ -140,11 +145,11 @@ async function measureOnce(run, prepared, spec, pairedRun, roundIndex) {
     const repeated = await timeRepeated(run, prepared, spec);
     Object.assign(result, { ms: round(repeated.ms), singleMs: result.ms, verified: repeated.verified }, repeated.error ? { error: repeated.error } : {});
     result.gc.inRunMs = round(repeated.gcInRunMs);
-    if (pairedRun !== null && repeated.verified) {
-      const paired = await timeInterleaved(run, pairedRun, prepared, spec, roundIndex % 2 === 1);
-      result.pairedMs = round(paired.pairedMs);
-      result.pairedRatio = paired.verified ? round(paired.ratio, 4) : null;
-    }
+  }
+  if (pairedRun !== null && result.verified) {
+    const paired = await timeInterleaved(run, pairedRun, prepared, spec, roundIndex % 2 === 1);
+    result.pairedMs = round(paired.pairedMs);
+    result.pairedRatio = paired.verified ? round(paired.ratio, 4) : null;
   }
   return result;
 }
@@ -180,8 +185,8 @@ async function timeRepeated(run, prepared, spec) {
 }
 
 /**
- * The approach and its reference (pairedRun) taking turns, call for call, prepared.repeats calls each, the reference
- * first when pairedFirst: {pairedMs (the reference's call, the mean), ratio (the median of the pairs' ratios),
+ * The approach and its reference (pairedRun) taking turns, call for call, prepared.repeats calls each and MIN_PAIRS at
+ * least, the reference first when pairedFirst: {pairedMs (the reference's call, the mean), ratio (the median of the pairs' ratios),
  * verified (both last outputs right)}. Each call is timed alone; a clock read costs well under a microsecond, on
  * calls of tens.
  */
@@ -193,7 +198,8 @@ async function timeInterleaved(run, pairedRun, prepared, spec, pairedFirst) {
   let pairedMs = 0;
   const outputs = [undefined, undefined];
   try {
-    for (let call = 0; call < prepared.repeats; call++) {
+    const pairs = Math.max(prepared.repeats, MIN_PAIRS);
+    for (let call = 0; call < pairs; call++) {
       const started = performance.now();
       outputs[0] = await first(prepared.input, options);
       const between = performance.now();
@@ -206,7 +212,7 @@ async function timeInterleaved(run, pairedRun, prepared, spec, pairedFirst) {
     return { pairedMs: NaN, ratio: NaN, verified: false };
   }
   const verified = outputs.every((output) => outputHash(spec.workload, output) === prepared.referenceHash);
-  return { pairedMs: pairedMs / prepared.repeats, ratio: ratios.sort((a, b) => a - b)[ratios.length >> 1], verified };
+  return { pairedMs: pairedMs / ratios.length, ratio: ratios.sort((a, b) => a - b)[ratios.length >> 1], verified };
 }
 
 /** Native's time for one call of the workload on the input (the median of three, after the warm-up): repeatsFor's measure. */
@@ -252,7 +258,7 @@ async function main() {
   prepared.repeats = repeatsFor(prepared.bytes, nativeCallMs(prepared, spec));
   // The reference this approach's ratio is taken against, timed beside it in each round of a small document.
   const isReference = approach.kind === 'native' || approach.kind === 'reference';
-  const pairedRun = prepared.repeats > 1 && !isReference ? approachOf(spec.workload, approach.comparedWith || 'native').load() : null;
+  const pairedRun = prepared.bytes < SMALL_BYTES && !isReference ? approachOf(spec.workload, approach.comparedWith || 'native').load() : null;
   if (pairedRun !== null) await warmUp(pairedRun, prepared, spec);
   for (let i = 0; i < spec.warmups; i++) warmups.push(await measureOnce(run, prepared, spec, pairedRun, i));
   for (let i = 0; i < spec.rounds; i++) runs.push(await measureOnce(run, prepared, spec, pairedRun, i));
