@@ -11,6 +11,7 @@ const { valid, invalid, tortureTexts, randomText, firstDifference } = require('.
 const { abortAfterYields } = require('./abort-after-yields');
 const { shapes } = require('../conformance/torture-corpus');
 const { generate } = require('@lab/payloads');
+const { countWork } = require('./work-counts');
 
 // Slices so thin that every batch, piece and descent boundary is crossed; one step per slice for short texts.
 const THIN_MS = 0.05;
@@ -236,8 +237,17 @@ function largeMembers(count, bracesInStrings) {
 test('a pretty-printed object of large members finds each member\'s close by its layout; a text laid out otherwise parses alike', async () => {
   const doc = largeMembers(400, false);
   const braces = (text) => text.split('{').length - 1;
-  // A slice of 1 ms handles 1 Mi characters at most: every text here is longer, so it is sliced, members apart.
-  const slicedParse = (text) => () => parse(text, { yieldMs: 1 });
+  // A slice of 1 ms handles 1 Mi characters at most: every text here is longer, so it is sliced, members apart. The
+  // batches are sized from the clock, so that how many members go alone would follow the machine's load: the
+  // work-count guard's clock (test/work-counts.js), which advances with the counted work, makes it the same on any
+  // machine.
+  const slicedParse = (text) => async () => {
+    let value;
+    await countWork(require.resolve('../fast-parse'), async () => {
+      value = await parse(text, { yieldMs: 1 });
+    });
+    return value;
+  };
   for (const [name, text] of [
     ['two spaces', JSON.stringify(doc, null, 2)],
     ['tabs', JSON.stringify(doc, null, '\t')],
