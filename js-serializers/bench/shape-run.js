@@ -44,6 +44,7 @@ const { startGcPauses } = require('./gc-pauses');
 const { round } = require('@lab/loop-kit/round');
 const { repeatsFor } = require('./repeated-calls');
 const { SMALL_BYTES } = require('./family-summary');
+const { median } = require('@lab/bench-kit');
 
 // The delay histogram records nothing until its timer has fired once (its first tick only sets the baseline), so a
 // block right after enable() goes unseen, and a native call is nothing but that block: it is armed this long before
@@ -212,7 +213,7 @@ async function timeInterleaved(run, pairedRun, prepared, spec, pairedFirst) {
     return { pairedMs: NaN, ratio: NaN, verified: false };
   }
   const verified = outputs.every((output) => outputHash(spec.workload, output) === prepared.referenceHash);
-  return { pairedMs: pairedMs / ratios.length, ratio: ratios.sort((a, b) => a - b)[ratios.length >> 1], verified };
+  return { pairedMs: pairedMs / ratios.length, ratio: median(ratios), verified };
 }
 
 /** Native's time for one call of the workload on the input (the median of three, after the warm-up): repeatsFor's measure. */
