@@ -33,7 +33,7 @@ const { StringDecoder } = require('string_decoder');
 const { AbortError, throwIfAborted, readSliceOptions, nextTurn, runSlices } = require('@lab/loop-kit/slices');
 const { now } = require('./fast-parse/syntax');
 const { MAX_BATCH_CHARS, JOIN_ALONE_CHARS } = require('./fast-parse/sizes');
-const { Parser, documentRate } = require('./fast-parse/parser');
+const { Parser, documentRate, keepShapes } = require('./fast-parse/parser');
 
 function readOptions(options) {
   const settings = readSliceOptions(options);
@@ -74,7 +74,11 @@ async function run(text, settings) {
       parser.nativeCalls = 0;
     }
   };
-  await runSlices(step, { yieldMs: settings.yieldMs, signal: settings.signal, stats });
+  try {
+    await runSlices(step, { yieldMs: settings.yieldMs, signal: settings.signal, stats });
+  } finally {
+    keepShapes();
+  }
   // Native's own rate on this text's pieces (their copies included), not the batches' (scans, merges, frames): the
   // rate a whole parse of a text like it would run at.
   documentRate.addWhole(parser.nativeMs, parser.nativeChars, text);

@@ -6,6 +6,7 @@
 // (closeIn()) and a chain level's last child parsed apart (lastChildApart()). Parser methods (parser.js). Node 14
 // syntax.
 const { ARRAY, OBJECT, QUOTE, COLON, WS, MEMBER_HEAD, indexIn, setMember } = require('./syntax');
+const { newDescent } = require('./frame');
 
 // Batch ends found by counting brackets alone are tried until this many were wrong in the whole text, plus one for
 // each BRACKET_COUNTS_PER_FAILURE that were right: a few strings with unbalanced brackets (MDN's notes quote syntax
@@ -92,11 +93,11 @@ const bracketCounting = {
     WS.lastIndex = start;
     WS.test(this.text);
     const first = WS.lastIndex; // the member's key in an object, its value in an array
-    if (frame.kind === ARRAY) return first === at ? { at, keyStart: -1, keyEnd: -1, chain, chainAt } : null;
+    if (frame.kind === ARRAY) return first === at ? newDescent(at, -1, -1, chain, chainAt) : null;
     MEMBER_HEAD.lastIndex = start;
     if (!MEMBER_HEAD.test(this.text) || MEMBER_HEAD.lastIndex !== at) return null;
     // back past the colon, to the key's closing quote
-    return { at, keyStart: first, keyEnd: this.whitespaceBefore(this.whitespaceBefore(at - 1) - 1) + 1, chain, chainAt };
+    return newDescent(at, first, this.whitespaceBefore(this.whitespaceBefore(at - 1) - 1) + 1, chain, chainAt);
   },
 
   /** bracketEnd()'s end at `end`, a comma or a closing bracket. */

@@ -52,6 +52,27 @@ class Frame {
   }
 }
 
+// The walk's small records, each made in one place, so that each has one shape (keepShapes() in parser.js keeps one
+// of each alive between parses).
+
+/**
+ * A container to descend into (Parser.descent): where it opens, its key's text in an object parent (-1 in an array),
+ * and the chain of large containers it heads (newChain), with the next one's index in it.
+ */
+const newDescent = (at, keyStart, keyEnd, chain, chainAt) => ({ at, keyStart, keyEnd, chain, chainAt });
+
+/**
+ * Nested containers known to be large (Frame.chain): their positions, outermost first; for each, the comma before the
+ * member that holds the next one, or -1; byCount: found by counting brackets blind to strings.
+ */
+const newChain = (at, ends, byCount) => ({ at, ends, byCount });
+
+/**
+ * What the text around a comma between two children looks like (Frame.signature, guess.js): the text, the pattern
+ * indexOf searches for and its offset in it, and the comma's offset in it.
+ */
+const newSignature = (text, search, searchOffset, commaOffset) => ({ text, search, searchOffset, commaOffset });
+
 /** Adds a batch's children (an array of them) to an array frame's parts. */
 function addPart(frame, values) {
   if (frame.parts === null) frame.parts = [values];
@@ -59,4 +80,4 @@ function addPart(frame, values) {
   frame.count += values.length;
 }
 
-module.exports = { Frame, addPart };
+module.exports = { Frame, addPart, newDescent, newChain, newSignature };

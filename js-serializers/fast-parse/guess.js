@@ -5,7 +5,7 @@
 // Native's parse of the batch is the check; two wrong guesses and the container is scanned. Arrays of long children
 // are parsed child by child, from slices of the text (no copy). Parser methods (parser.js). Node 14 syntax.
 const { ARRAY, OBJECT, QUOTE, OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE, WS, now, isWhitespace } = require('./syntax');
-const { addPart } = require('./frame');
+const { addPart, newSignature } = require('./frame');
 
 // A container whose batches end at a guessed comma stops guessing after this many wrong guesses.
 const MAX_GUESS_FAILURES = 2;
@@ -166,7 +166,7 @@ const guessing = {
     WS.test(text);
     if (text.startsWith(search, WS.lastIndex)) keys--; // the batch's first key has no comma before it in the batch
     if (keys < MIN_SIGNATURE_CHILDREN - 1) return null;
-    const signature = { text: text.slice(end, quote) + search, search, searchOffset: quote - end, commaOffset: 0 };
+    const signature = newSignature(text.slice(end, quote) + search, search, quote - end, 0);
     return this.countCommas(signature, start, end) === keys ? signature : null;
   },
 
@@ -205,12 +205,7 @@ const guessing = {
     end = Math.min(end, begin + MAX_SIGNATURE_CHARS);
     // The indexOf pattern starts at the next child's first character when it has one (rarer than a comma).
     const searchFrom = end > first ? first : comma;
-    return {
-      text: text.slice(begin, end),
-      search: text.slice(searchFrom, Math.min(end, searchFrom + 6)),
-      searchOffset: searchFrom - begin,
-      commaOffset: comma - begin,
-    };
+    return newSignature(text.slice(begin, end), text.slice(searchFrom, Math.min(end, searchFrom + 6)), searchFrom - begin, comma - begin);
   },
 
   /** The first comma at or past `from` (and before `limit`) with the signature around it, or -1. */

@@ -9,7 +9,7 @@ const { LearntRate } = require('../learnt-rate');
 const { DocumentRate } = require('../document-rate');
 const { ARRAY, OBJECT, STRING, QUOTE, COMMA, OPEN_BRACKET, OPEN_BRACE, WS, now, syntaxError } = require('./syntax');
 const { INITIAL_MS_PER_CHAR, PROBE_FRACTION, MAX_BATCH_CHARS } = require('./sizes');
-const { Frame } = require('./frame');
+const { Frame, newDescent, newChain, newSignature } = require('./frame');
 const { bracketCounting } = require('./bracket-count');
 const { scanning } = require('./scan');
 const { guessing, GUESS_GROWTH, MAX_GUESS_FAILURES, MAX_SIGNATURE_LOOKS } = require('./guess');
@@ -345,4 +345,25 @@ class Parser {
 
 Object.assign(Parser.prototype, bracketCounting, scanning, guessing, memberByMember, assembling, stringPieces);
 
-module.exports = { Parser, documentRate };
+// One instance of each object the walk makes (a parser, a frame with its LearntRates, a descent, a chain, a signature),
+// remade after each parse that walked, outliving it: they keep the walk's shapes (V8's hidden classes) alive while no
+// parse is. V8 drops a shape at a full collection once no object has it, and with it the optimized code of every
+// function that checks it: after each such collection, bracketEnd() and the batch's methods ran interpreted again
+// while the next parse rebuilt the shapes field by field (a tree of small arrays, 2.8 MB, parsed right after gc():
+// 17-19 ms where 14 are steady, bracketEnd() 6 ms where 3). That is every parse of the quick benchmark, and the first
+// parse after a few collections in a service that parses seldom. Remade after each parse, not once at load: a field
+// that a parse first stored a fraction in (a time) moves its objects to a new shape, which an instance made before it
+// would not have. They hold no text and no value.
+const kept = { shapes: null };
+
+function keepShapes() {
+  const chain = newChain([0], [-1], false);
+  kept.shapes = {
+    parser: new Parser('', 0),
+    frame: new Frame(ARRAY, 0, undefined, INITIAL_MS_PER_CHAR),
+    descent: newDescent(0, -1, -1, chain, 0),
+    signature: newSignature('', '', 0, 0),
+  };
+}
+
+module.exports = { Parser, documentRate, keepShapes };

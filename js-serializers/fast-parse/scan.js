@@ -6,6 +6,7 @@
 // was in kept as a chain, so that nested text is scanned once, not once a level. Parser methods (parser.js). Node 14
 // syntax.
 const { OBJECT, QUOTE, COMMA, COLON, BACKSLASH, OPEN_BRACKET, OPEN_BRACE, STRING_REST, isWhitespace, indexIn, syntaxError } = require('./syntax');
+const { newDescent, newChain } = require('./frame');
 
 // The scan reads windows of this many characters: bounds how far its searches read ahead of it, and the backtracking
 // stack of its regular expressions.
@@ -125,7 +126,7 @@ const scanning = {
       return j;
     }
     if (isKey) return -2;
-    this.descent = { at, keyStart, keyEnd, chain, chainAt };
+    this.descent = newDescent(at, keyStart, keyEnd, chain, chainAt);
     return -1;
   },
 
@@ -140,7 +141,7 @@ const scanning = {
     const ends = new Array(n);
     for (let i = 0; i < n; i++) ends[i] = i + 1 < opens.length ? this.commaBefore(opens[i], opens[i + 1]) : -1;
     opens.length = n;
-    return { at: opens, ends, byCount };
+    return newChain(opens, ends, byCount);
   },
 
   /**
