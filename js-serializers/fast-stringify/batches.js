@@ -22,7 +22,7 @@ const {
   isSideEffectFreeRead,
   startsWithScalar,
 } = require('./estimate');
-const { ARRAY, LEARNT, now } = require('./frame');
+const { ARRAY, LEARNT, newPending, now } = require('./frame');
 
 // A container with more direct children than this is walked here: handed to native whole, it could be a slice of
 // any length. (An array of scalars is the exception: below.)
@@ -212,7 +212,7 @@ const batches = {
         }
         const effectFree = pending === null && this.effectFree;
         if (!this.fitIn(cost, units, maxUnits)) {
-          frame.pending = { value, cost }; // read already: not read again (a getter runs once)
+          frame.pending = newPending(value, cost); // read already: not read again (a getter runs once)
           break;
         }
         units += cost;
@@ -250,7 +250,7 @@ const batches = {
       frame.pending = null;
       const cost = pending === null ? this.unitsInBatch(frame, value, this.sliceUnits) : pending.cost;
       if (cost >= 0 && !this.fitIn(cost, units, maxUnits)) {
-        frame.pending = { value, cost }; // read already: not read again (a getter runs once)
+        frame.pending = newPending(value, cost); // read already: not read again (a getter runs once)
         break;
       }
       frame.index++;

@@ -143,4 +143,13 @@ class Frame {
   }
 }
 
-module.exports = { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, ratesOfKind, Frame, now };
+// The walk's small records, each made in one place, so that each has one shape (fast-stringify.js' keepShapes() keeps
+// one of each alive between calls).
+
+/** A child read and estimated, left for the next batch (Frame.pending): not read again (a getter runs once). */
+const newPending = (value, cost) => ({ value, cost });
+
+/** A container's keys, listed once (Walker.rootKeys: the root's, by its estimate, for its walk). */
+const newListedKeys = (container, keys) => ({ container, keys });
+
+module.exports = { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, ratesOfKind, Frame, newPending, newListedKeys, now };

@@ -7,7 +7,7 @@
 const { types } = require('util');
 const { knownPlainAscii } = require('../plain-ascii');
 const { ESTIMATE_MAX_CONTAINERS, LONG_STRING, STRING_CHARS_PER_UNIT, LONG_UNIT_CHARS, toLength, estimate, newEstimateBudget, plainValue } = require('./estimate');
-const { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, ratesOfKind, Frame, now } = require('./frame');
+const { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, ratesOfKind, Frame, newListedKeys, now } = require('./frame');
 const { batches, LARGE_CONTAINER } = require('./batches');
 
 // A long string (longer than estimate.js' LONG_STRING) is escaped in pieces of at least this many characters.
@@ -172,7 +172,7 @@ class Walker {
     if (type !== 'object' || value === null) return 1;
     if (types.isProxy(value) || 'toJSON' in value) return 0;
     // Listing a wide object's keys is a step of its own (descend()): listed once, for the estimate and the walk.
-    this.rootKeys = Array.isArray(value) ? null : { container: value, keys: Object.keys(value) };
+    this.rootKeys = Array.isArray(value) ? null : newListedKeys(value, Object.keys(value));
     const keys = this.rootKeys && this.rootKeys.keys;
     this.kindRates = ratesOfKind(documentKind(value, keys));
     // A glance first, counting siblings as alike after GLANCE_CONTAINERS: the estimate was 10-15 % of native's time on
