@@ -66,4 +66,4 @@ class ScavengeForecast {
   }
 }
 
-module.exports = { ScavengeForecast };
+module.exports = { ScavengeForecast, youngGeneration };

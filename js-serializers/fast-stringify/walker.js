@@ -9,6 +9,7 @@ const { knownPlainAscii } = require('../plain-ascii');
 const { ESTIMATE_MAX_CONTAINERS, LONG_STRING, STRING_CHARS_PER_UNIT, LONG_UNIT_CHARS, toLength, estimate, newEstimateBudget, plainValue } = require('./estimate');
 const { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, ratesOfKind, Frame, newListedKeys, now } = require('./frame');
 const { batches, LARGE_CONTAINER } = require('./batches');
+const { youngGeneration } = require('@lab/loop-kit/scavenge-forecast');
 
 // A long string (longer than estimate.js' LONG_STRING) is escaped in pieces of at least this many characters.
 const MIN_STRING_PIECE = 1 << 14;
@@ -27,6 +28,9 @@ const INITIAL_STRING_CHARS_PER_MS = 1 << 14; // escaping can be as slow as 15 ns
 // what it finds when that is within this share of the slice (an estimate from alike siblings can be short).
 const GLANCE_CONTAINERS = 8;
 const GLANCE_SHARE = 1 / 4;
+// A document done in one step that its estimate puts at this share of the slice or more is watched for the collector
+// (Walker.whole): the two readings of the young generation cost 1-3 us, nothing beside such a call.
+const COLLECTOR_WATCH_SHARE = 1 / 8;
 
 /**
  * SerializeJSONProperty steps 2-4: toJSON, then unboxing. json-semantics.prepare is not reused because it unboxes by
@@ -190,13 +194,26 @@ class Walker {
    * on the one-step path, every allocation made cold by a collection counts.
    */
   wholeFits(units, share) {
-    const rates = this.kindRates;
-    const msPerUnit = rates.units > 0 ? rates.msPerUnit() : INITIAL_WHOLE_MS_PER_UNIT;
-    return units !== Infinity && units * msPerUnit <= this.sliceMs * share && units * this.charsPerUnit <= this.wholeMaxChars * share;
+    return units !== Infinity && units * this.wholeMsPerUnit() <= this.sliceMs * share && units * this.charsPerUnit <= this.wholeMaxChars * share;
   }
 
-  /** The whole document in one native call, which is also a batch to learn from. */
+  /** Native's milliseconds a unit for this document: its kind's rate, or INITIAL_WHOLE_MS_PER_UNIT before any. */
+  wholeMsPerUnit() {
+    const rates = this.kindRates;
+    return rates.units > 0 ? rates.msPerUnit() : INITIAL_WHOLE_MS_PER_UNIT;
+  }
+
+  /**
+   * The whole document in one native call, which is also a batch to learn from, unless the collector ran in it. A
+   * scavenge inside the call adds its pause to the document's time: on the 4.2 MB tree of long strings (objects,
+   * branching 4), 3.9-4.2 ms calls met one of 1.5-3.9 ms now and then, and a call of 7.6-8.0 ms taught the kind a rate
+   * past the 5 ms slice (KindRates takes a call halfway): the next document was walked in 21 calls and a yield
+   * (6.6-8.3 ms), three rounds of nine in one run of the full benchmark (1.58x native there; 0.94x in the run before,
+   * whose scavenges were 1.5 ms). The young generation holding less after the call than before tells that one ran.
+   */
   whole(value, units) {
+    const watched = this.kindRates !== null && units * this.wholeMsPerUnit() >= this.sliceMs * COLLECTOR_WATCH_SHARE;
+    const youngBefore = watched ? youngGeneration().used : 0;
     const started = now();
     const text = JSON.stringify(value);
     this.nativeCalls++;
@@ -205,8 +222,10 @@ class Walker {
       return;
     }
     const ms = now() - started;
-    LEARNT.learn(ms, units, text.length);
-    if (this.kindRates !== null) this.kindRates.learn(ms, units, text.length); // null for a scalar
+    if (!watched || youngGeneration().used >= youngBefore) {
+      LEARNT.learn(ms, units, text.length);
+      if (this.kindRates !== null) this.kindRates.learn(ms, units, text.length); // null for a scalar
+    }
     this.emit(text);
   }
 
