@@ -62,12 +62,11 @@ function readOptions(options) {
 const newStats = () => ({ yields: 0, nativeCalls: 0, maxSliceMs: 0, chars: 0, maxSliceChars: 0, joinChars: 0 });
 
 // One instance of each object a call makes (its settings and stats, a walker, a frame with its Rates, an estimate's
-// budget, a child left pending, a container's keys listed), remade after each call, outliving it: they keep the
-// shapes (V8's hidden classes) of the call's objects alive while no call is. V8 drops a shape at a full collection
-// once no object has it, with the optimized code that checks it, and the next call rebuilt them field by field: on the
-// one-step path, a call on the 64 KB tree of long strings right after gc() took 114-124 us, 62-63 with them kept
-// (native 41), and the same warm (37-38). Remade after each call, not once at load: a field's first fraction (a time)
-// moves its objects to a new shape, which an instance made before would not have. They hold no document and no output.
+// budget, a child left pending, a container's keys listed), remade after each call and outliving it: V8 drops a shape
+// at a full collection once no object has it, with the optimized code that checks it, and the next call rebuilt them
+// field by field (one step on a 64 KB tree right after gc(): 114-124 us, 62-63 with them kept; 37-38 warm, before and
+// now). Remade after a call, not at load: a field's first fraction (a time) moves its objects to a new shape. They
+// hold no document and no output. fast-stringify.md, "Shapes kept between calls".
 const kept = { shapes: null };
 
 function keepShapes() {

@@ -345,15 +345,11 @@ class Parser {
 
 Object.assign(Parser.prototype, bracketCounting, scanning, guessing, memberByMember, assembling, stringPieces);
 
-// One instance of each object the walk makes (a parser, a frame with its LearntRates, a descent, a chain, a signature),
-// remade after each parse that walked, outliving it: they keep the walk's shapes (V8's hidden classes) alive while no
-// parse is. V8 drops a shape at a full collection once no object has it, and with it the optimized code of every
-// function that checks it: after each such collection, bracketEnd() and the batch's methods ran interpreted again
-// while the next parse rebuilt the shapes field by field (a tree of small arrays, 2.8 MB, parsed right after gc():
-// 17-19 ms where 14 are steady, bracketEnd() 6 ms where 3). That is every parse of the quick benchmark, and the first
-// parse after a few collections in a service that parses seldom. Remade after each parse, not once at load: a field
-// that a parse first stored a fraction in (a time) moves its objects to a new shape, which an instance made before it
-// would not have. They hold no text and no value.
+// One instance of each object the walk makes (a parser, a frame with its LearntRates, a descent, a chain, a
+// signature), remade after each parse that walked and outliving it: V8 drops a shape at a full collection once no
+// object has it, with the optimized code that checks it, and the next parse rebuilt them field by field (the tree of
+// small arrays right after gc(): 17.8 ms where 13.4 are steady). Remade after a parse, not at load: a field's first
+// fraction (a time) moves its objects to a new shape. They hold no text and no value. fast-parse.md, "Shapes kept".
 const kept = { shapes: null };
 
 function keepShapes() {
