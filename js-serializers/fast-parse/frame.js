@@ -19,8 +19,7 @@ class Frame {
     this.partIndex = 0;
     this.needValue = false; // after a comma: a value must follow
     this.afterValue = false; // a walked child has just been attached: a comma or the closing bracket follows
-    // Nested containers known to be large, this frame's child at chainAt: {at: their positions, outermost first,
-    // ends: for each, the comma before the member that holds the next one, or -1 (see Parser.knownLarge)}.
+    // Nested containers known to be large (newChain below, made by Parser.knownLarge), this frame's child at chainAt.
     this.chain = null;
     this.chainAt = 0;
     this.knownEnd = -1; // a comma at this frame's level that the scan which found it large saw: its first batch's end
