@@ -334,7 +334,6 @@ function fillYoungGeneration(room) {
     junk.push(new Array(64).fill(junk.length));
     if (junk.length === 256) junk = [];
   }
-  return junk.length;
 }
 
 test('a call the collector ran in does not teach its kind a rate, and the next of its kind is done in one call', async () => {
