@@ -28,7 +28,7 @@ const ESTIMATE_PATH_PER_SLICE_UNIT = 1 / 16;
 // nodes of 16 children and more, built key by key; any object of 600 keys, parsed too) at 11-14 ns a key: 0.21 us
 // for an 18-key node, where its last key is looked up in 6-10 ns (Node 14 and 24 alike). On a 16 KB tree of such
 // nodes the one-step glance's listings were 10 % of native's time; on MDN's compatibility data, a third of the
-// walk's inspections.
+// walk's inspections. The one-step glance (walker.js' GLANCE_ALIKE_RUN) trusts the last key after one.
 const ALIKE_RUN = 4;
 // No estimate goes deeper than this, so that no batch does: half the depth native itself reaches from a shallow stack
 // (3681 nested arrays on Node 14, 4456 on Node 24), so that a batch cannot run out of stack where the walk would not.
@@ -114,12 +114,14 @@ function estimate(container, budget, listedKeys) {
 /**
  * What one estimate may read: at most max containers, none deeper than MAX_BATCH_DEPTH, the first readAlone of them
  * (ESTIMATE_CONTAINERS unless given) each for itself, and after them a sibling of the same kind and width as one read
- * (readAlike); a container read whose subtree comes to more than largeUnits goes into budget.large (it will be walked).
+ * (readAlike), and after alikeRun such siblings in a row (ALIKE_RUN unless given) one owning their last key; a
+ * container read whose subtree comes to more than largeUnits goes into budget.large (it will be walked).
  */
-const newEstimateBudget = (max, largeUnits, readAlone) => ({
+const newEstimateBudget = (max, largeUnits, readAlone, alikeRun) => ({
   read: 0,
   max,
   readAlone: readAlone === undefined ? ESTIMATE_CONTAINERS : readAlone, // containers read before siblings count as alike
+  alikeRun: alikeRun === undefined ? ALIKE_RUN : alikeRun, // alike siblings in a row before the last key is trusted
   depth: 0,
   maxDepth: MAX_BATCH_DEPTH,
   largeUnits: largeUnits === undefined ? Infinity : largeUnits,
@@ -173,7 +175,7 @@ function objectUnits(container, keys, budget) {
       continue;
     }
     let alike = null;
-    if (budget.read >= budget.readAlone) alike = inRow >= ALIKE_RUN && ownsLastKey(child, record) ? record : readAlike(read, child);
+    if (budget.read >= budget.readAlone) alike = inRow >= budget.alikeRun && ownsLastKey(child, record) ? record : readAlike(read, child);
     if (alike !== null) {
       inRow = alike === record ? inRow + 1 : 1;
       record = alike;

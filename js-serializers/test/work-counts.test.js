@@ -167,16 +167,17 @@ for (const member of members(TREE_SCALE)) {
 // no turn of the loop (Walker.oneStep): slicing it buys nothing, and its estimate, setup and turn cost 2-4x native's
 // time on documents under 0.1 MB. After the families above, so that the module's learnt rates are the modelled ones;
 // the decision is a glance (walker.js' GLANCE_CONTAINERS read for themselves, then siblings alike), never the
-// document: 31-147 inspections on the families here, where the full estimate it spares, 32 containers read for
+// document: 16-69 inspections on the families here, where the full estimate it spares, 32 containers read for
 // themselves, took 164-257 and 10-15 % of native's time on such documents.
 const ONE_STEP_SHARE = 1 / 8;
-const ONE_STEP_INSPECTIONS = 160;
+const ONE_STEP_INSPECTIONS = 96;
 // The keys the decision lists, past the top object's own (which the walk would list anyway): those of the few
-// containers the glance reads, and of a record's alike siblings until ALIKE_RUN of them show an object to be a map of
-// records (estimate.js; then a key is looked up, not listed). The trees of 8 and 16 children list 124 and 120 here;
-// listing every sibling's keys, as the code before did, listed 184 and 336, and V8 lists the keys of nodes it keeps
-// as dictionaries at 11-14 ns a key (10 % of native's time on the 16 KB tree).
-const ONE_STEP_KEYS_BELOW_TOP = 160;
+// containers the glance reads, and of a record's alike siblings until GLANCE_ALIKE_RUN of them show an object to be a
+// map of records (estimate.js; then a key is looked up, not listed). At most 54 here (a binary tree of objects); the
+// glance that read 8 containers and trusted a last key after 4 alike listed up to 120 (the tree of 16 children), and
+// every sibling's keys, before that, 184 and 336. V8 lists the keys of nodes it keeps as dictionaries at 11-14 ns a
+// key: the 120 were 4 % of native's time on that 16 KB tree.
+const ONE_STEP_KEYS_BELOW_TOP = 64;
 
 test('a document native does within an eighth of a slice is one native call, with no yield', async () => {
   const small = [];
