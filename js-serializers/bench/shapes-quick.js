@@ -16,6 +16,8 @@
 //   node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV]
 //                                                        [--heap cold|steady]
 //
+// --family picks the documents whose family's name or own name contains the text ("objects, small leaves", or one
+// member: "objects, small leaves, branching 600, depth 1"); a text that picks none is refused, naming the families.
 // --heap cold (the default here: the least noise for a before/after, but it hides the scavenges young texts meet: the
 // README's "cold against steady") collects before each timing; --heap steady runs them back to back, as make
 // bench-shapes does by default (bench/heap-protocols.js: what each one favours). Here the
@@ -242,8 +244,24 @@ function render(report) {
   return lines.join('\n');
 }
 
+/** Whether --family's text picks a document: its family's name or its own contains it ('' picks every one). */
+const picked = (filter, family, name) => family.includes(filter) || name.includes(filter);
+
+/**
+ * Throws, naming the families, when --family picks no document: a run of nothing printed an empty table and said
+ * nothing of why. Told from the names alone, before anything is built or timed.
+ */
+function checkFamilyPicks(filter, scale) {
+  const names = members(scale).concat(SHAPE_MEMBERS).map((m) => ({ family: m.family, name: m.name }))
+    .concat(DOCUMENTS.map((doc) => ({ family: familyOf(doc), name: doc.name })));
+  if (names.some((m) => picked(filter, m.family, m.name))) return;
+  const families = Array.from(new Set(names.map((m) => m.family)));
+  throw new Error(`--family "${filter}" is in no family's name nor any document's; the families: ${families.join('; ')}`);
+}
+
 async function main() {
   const args = readArgs(process.argv.slice(2));
+  checkFamilyPicks(args.family, args.scale);
   const baseline = args.baseline ? loadBaseline(args.baseline) : null;
   const approaches = approachesOf(baseline);
   const report = {
@@ -261,11 +279,11 @@ async function main() {
     baseline: args.baseline,
     members: [],
   };
-  const withReal = DOCUMENTS.some((doc) => familyOf(doc).includes(args.family));
+  const withReal = DOCUMENTS.some((doc) => picked(args.family, familyOf(doc), doc.name));
   if (withReal) checkPeersInstalled();
   const real = withReal ? realDocuments().map((doc) => Object.assign({ peers: true }, doc)) : [];
   for (const member of members(args.scale).concat(SHAPE_MEMBERS, real)) {
-    if (!member.family.includes(args.family)) continue;
+    if (!picked(args.family, member.family, member.name)) continue;
     const result = await measure(member, approaches, args.rounds, args.heap);
     report.members.push(result);
     const n = result.approaches;
