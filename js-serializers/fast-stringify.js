@@ -264,7 +264,7 @@ function watch(writable, signal) {
 async function pipeTo(value, writable, options) {
   const settings = readOptions(options);
   if (writable.destroyed || writable.writableEnded) throw new Error('the writable is already ended or destroyed');
-  const result = { bytes: 0, chunks: 0, yields: 0 };
+  let result = { bytes: 0, chunks: 0, yields: 0 };
   const started = start(value, settings);
   let drained = true;
   if (started.done) {
@@ -273,8 +273,7 @@ async function pipeTo(value, writable, options) {
     // beyond native's text written.
     if (!started.undefinedResult) {
       const text = started.text();
-      countWhenRead(result, text);
-      result.chunks = 1;
+      result = writtenInOnePiece(text);
       drained = writable.write(text);
     }
     if (drained && !settings.end) return result;
@@ -305,26 +304,28 @@ async function pipeTo(value, writable, options) {
 }
 
 /**
- * Makes result.bytes the UTF-8 length of a document written in one piece, counted when first read. The count took a
- * sixth of native's stringify time on ASCII text (Buffer.byteLength; utf8-bytes.js says why it is faster now), and on
- * a small document was most of what pipeTo() cost beyond native's text written; a caller who wants the figure pays
- * the same with either. Chunks of a longer document are counted as they are written: keeping them for a later count
- * would keep the whole output.
+ * pipeTo()'s result for a document written in one piece: its `bytes`, the UTF-8 length of text, counted when first
+ * read. The count took a sixth of native's stringify time on ASCII text (Buffer.byteLength; utf8-bytes.js says why it
+ * is faster now), and on a small document was most of what pipeTo() cost beyond native's text written; a caller who
+ * wants the figure pays the same with either. An own enumerable getter, as a data property would be, made in the
+ * literal: defined afterwards (Object.defineProperty), it took 0.35-0.54 us a call where the literal takes 0.23, and
+ * pipeTo() of a three-key object 1.27-1.50 us, now 1.16-1.37 (the same rounds). Chunks of a longer document are
+ * counted as they are written: keeping them for a later count would keep the whole output.
  */
-function countWhenRead(result, text) {
+function writtenInOnePiece(text) {
   let uncounted = text;
   let bytes = 0;
-  Object.defineProperty(result, 'bytes', {
-    enumerable: true,
-    configurable: true,
-    get() {
+  return {
+    get bytes() {
       if (uncounted !== null) {
         bytes = utf8Counter()(uncounted);
         uncounted = null;
       }
       return bytes;
     },
-  });
+    chunks: 1,
+    yields: 0,
+  };
 }
 
 module.exports = { stringify, chunks, pipeTo, AbortError };

@@ -242,8 +242,10 @@ class Walker {
     return pieces;
   }
 
+  /** The output so far as one string: a document done in one step is its one piece, which needs no join. */
   text() {
-    return this.undefinedResult ? undefined : this.out.join('');
+    if (this.undefinedResult) return undefined;
+    return this.out.length === 1 ? this.out[0] : this.out.join('');
   }
 
   emit(piece) {
