@@ -22,7 +22,7 @@ const {
   isSideEffectFreeRead,
   startsWithScalar,
 } = require('./estimate');
-const { ARRAY, LEARNT, newPending, now } = require('./frame');
+const { ARRAY, newPending, now } = require('./frame');
 
 // A container with more direct children than this is walked here: handed to native whole, it could be a slice of
 // any length. (An array of scalars is the exception: below.)
@@ -279,11 +279,7 @@ const batches = {
     const ms = now() - started - (this.estimateMs - this.estimateMsBefore);
     frame.learn(ms, units, text.length);
     if (units > frame.largestBatchUnits) frame.largestBatchUnits = units;
-    if (LEARNT.learn(ms, units, text.length)) {
-      this.msPerUnit = LEARNT.msPerUnit();
-      this.charsPerUnit = LEARNT.charsPerUnit();
-    }
-    if (this.kindRates !== null) this.kindRates.learn(ms, units, text.length);
+    this.teach(ms, units, text.length);
     this.nativeCalls++;
     if (alone !== null) {
       const lead = this.lead(frame, key);

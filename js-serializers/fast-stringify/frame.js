@@ -54,6 +54,14 @@ class Rates {
   charsPerUnit() {
     return this.chars / this.units;
   }
+
+  /** Makes `other` (a Rates of the same class) know what this one knows; returns it. */
+  copyTo(other) {
+    other.ms = this.ms;
+    other.units = this.units;
+    other.chars = this.chars;
+    return other;
+  }
 }
 
 // The rates of every batch of every run so far, the newest weighing most: the prior of a new run's containers.
@@ -102,6 +110,12 @@ class KindRates extends Rates {
 
   msPerUnit() {
     return this.rate;
+  }
+
+  copyTo(other) {
+    super.copyTo(other);
+    other.rate = this.rate;
+    return other;
   }
 }
 
@@ -152,4 +166,4 @@ const newPending = (value, cost) => ({ value, cost });
 /** A container's keys, listed once (Walker.rootKeys: the root's, by its estimate, for its walk). */
 const newListedKeys = (container, keys) => ({ container, keys });
 
-module.exports = { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, ratesOfKind, Frame, newPending, newListedKeys, now };
+module.exports = { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, Rates, KindRates, ratesOfKind, Frame, newPending, newListedKeys, now };
