@@ -337,35 +337,49 @@ function fillYoungGeneration(room) {
   }
 }
 
+/**
+ * countedStringify() of value with the young generation filled to within PRE_ROOM first (the run starts with it nearly
+ * full, as one does that meets a scavenge), and the one native call of the module's that chosen(args) picks met by a
+ * real scavenge: the young generation filled to within `room` as it begins, its output needing more. That call is
+ * charged `factor` times the modelled rate of a character, as the pause was. JSON.stringify is wrapped for the run, the
+ * way work-counts.js wraps it to count; it and the rate are restored after, whatever happens. {run, scavenged: whether
+ * a scavenge ran in the chosen call}.
+ */
+async function countedWithACallScavenged(value, expected, label, chosen, room, factor) {
+  const saved = WORK_MS.stringifyChar;
+  const nativeStringify = JSON.stringify;
+  let scavenged = false;
+  JSON.stringify = function stringifyOnAFullYoungGeneration(...args) {
+    WORK_MS.stringifyChar = saved; // the call before was charged already (work-counts.js charges after this returns)
+    if (!chosen(args)) return nativeStringify.apply(JSON, args);
+    fillYoungGeneration(room);
+    const before = youngGeneration().used;
+    const text = nativeStringify.apply(JSON, args);
+    scavenged = youngGeneration().used < before;
+    WORK_MS.stringifyChar = saved * factor;
+    return text;
+  };
+  try {
+    fillYoungGeneration(PRE_ROOM);
+    return { run: await countedStringify(value, expected, label), scavenged };
+  } finally {
+    WORK_MS.stringifyChar = saved;
+    JSON.stringify = nativeStringify;
+  }
+}
+
 test('a call the collector ran in does not teach its kind a rate, and the next of its kind is done in one call', async () => {
   const value = recordsNearTheSlice('collectedCall');
   const expected = JSON.stringify(value);
   // Taken halfway to COLLECTED_CALL_FACTOR times, the kind's rate puts the document past the slice.
   assert.ok(expected.length > 2 * YOUNG_ROOM && ((1 + COLLECTED_CALL_FACTOR) / 2) * nativeMs(expected.length) > YIELD_MS, 'the case no longer needs a scavenge, or no longer sits near the slice');
-  const saved = WORK_MS.stringifyChar;
   const runs = [];
   for (let run = 0; run < 3; run++) runs.push(await countedStringify(value, expected, `run ${run}`));
-  const nativeStringify = JSON.stringify;
-  let scavenged = false;
-  JSON.stringify = function stringifyOnAFullYoungGeneration(...args) {
-    if (args[0] !== value) return nativeStringify.apply(JSON, args);
-    fillYoungGeneration(YOUNG_ROOM);
-    const before = youngGeneration().used;
-    const text = nativeStringify.apply(JSON, args);
-    scavenged = youngGeneration().used < before;
-    return text;
-  };
-  WORK_MS.stringifyChar = saved * COLLECTED_CALL_FACTOR;
-  try {
-    fillYoungGeneration(PRE_ROOM);
-    runs.push(await countedStringify(value, expected, 'the call the collector ran in'));
-  } finally {
-    WORK_MS.stringifyChar = saved;
-    JSON.stringify = nativeStringify;
-  }
+  const collected = await countedWithACallScavenged(value, expected, 'the call the collector ran in', (args) => args[0] === value, YOUNG_ROOM, COLLECTED_CALL_FACTOR);
+  runs.push(collected.run);
   runs.push(await countedStringify(value, expected, 'the next'));
   const figures = JSON.stringify(runs);
-  assert.ok(scavenged, `no scavenge ran in native's call: ${figures}`);
+  assert.ok(collected.scavenged, `no scavenge ran in native's call: ${figures}`);
   assert.deepStrictEqual(runs.slice(2).map((r) => [r.nativeCalls, r.yields]), [[1, 0], [1, 0], [1, 0]], figures);
 });
 
@@ -388,30 +402,13 @@ test('a batch the collector ran in teaches later documents nothing: the next is 
   assert.ok(nativeMs(expected.length) > YIELD_MS, 'the document no longer needs a walk');
   const runs = [];
   for (let run = 0; run < 3; run++) runs.push(await countedStringify(value, expected, `run ${run}`));
-  const saved = WORK_MS.stringifyChar;
-  const nativeStringify = JSON.stringify;
   let batches = 0;
-  let scavenged = false;
-  JSON.stringify = function stringifyFirstBatchOnAFullYoungGeneration(...args) {
-    WORK_MS.stringifyChar = saved; // the call before was charged already (work-counts.js charges after this returns)
-    if (!new Error().stack.includes(path.join('js-serializers', 'fast-stringify')) || batches++ > 0) return nativeStringify.apply(JSON, args);
-    fillYoungGeneration(BATCH_YOUNG_ROOM);
-    const before = youngGeneration().used;
-    const text = nativeStringify.apply(JSON, args);
-    scavenged = youngGeneration().used < before;
-    WORK_MS.stringifyChar = saved * PAUSED_BATCH_FACTOR;
-    return text;
-  };
-  try {
-    fillYoungGeneration(PRE_ROOM);
-    runs.push(await countedStringify(value, expected, 'the document whose first batch met a scavenge'));
-  } finally {
-    WORK_MS.stringifyChar = saved;
-    JSON.stringify = nativeStringify;
-  }
+  const firstBatch = () => new Error().stack.includes(path.join('js-serializers', 'fast-stringify')) && batches++ === 0;
+  const paused = await countedWithACallScavenged(value, expected, 'the document whose first batch met a scavenge', firstBatch, BATCH_YOUNG_ROOM, PAUSED_BATCH_FACTOR);
+  runs.push(paused.run);
   runs.push(await countedStringify(value, expected, 'the next'));
   const figures = JSON.stringify(runs);
-  assert.ok(scavenged, `no scavenge ran in the first batch's native call: ${figures}`);
+  assert.ok(paused.scavenged, `no scavenge ran in the first batch's native call: ${figures}`);
   assert.strictEqual(runs[4].nativeCalls, runs[2].nativeCalls, figures);
   assert.strictEqual(runs[4].yields, runs[2].yields, figures);
 });
