@@ -89,11 +89,10 @@ class Walker {
     this.nativeCalls = 0;
     this.effectFree = false; // the last child unitsInBatch counted runs no code when native serializes it
     this.done = false; // set by start() when oneStep did the whole document
-    // Prior for containers not measured yet: the batches measured anywhere, in this run and the ones before (LEARNT).
-    this.msPerUnit = LEARNT.units > 0 ? LEARNT.msPerUnit() : INITIAL_MS_PER_UNIT;
-    // Characters a unit produces; before anything was measured, a unit as long as a long scalar: a first batch that is
-    // too small only costs a native call, and one that is too large is what overshoots a slice's characters.
-    this.charsPerUnit = LEARNT.units > 0 ? LEARNT.charsPerUnit() : LONG_UNIT_CHARS;
+    // Prior for containers not measured yet: adoptLearntPrior() (the values before anything was measured first).
+    this.msPerUnit = INITIAL_MS_PER_UNIT;
+    this.charsPerUnit = LONG_UNIT_CHARS;
+    this.adoptLearntPrior();
     this.firstStep = true; // the step about to run is the slice's first
     this.rootKeys = null; // {container, keys}: the root's keys, listed by its estimate, for its walk
     // The rates of documents of this one's kind (documentKind, frame.js' ratesOfKind), by which the one-step decision
@@ -158,24 +157,36 @@ class Walker {
     this.sliceLessons.length = 0;
   }
 
-  /** What a batch taught the rates every later document starts from (batches.js' flush): LEARNT and the kind's. */
+  /**
+   * The prior for containers not measured yet: the batches measured anywhere, in this run and the ones before
+   * (LEARNT). Before anything was measured, a slow rate (a first batch that is too small only costs a native call) and
+   * a unit as long as a long scalar (one that is too large is what overshoots a slice's characters).
+   */
+  adoptLearntPrior() {
+    this.msPerUnit = LEARNT.units > 0 ? LEARNT.msPerUnit() : INITIAL_MS_PER_UNIT;
+    this.charsPerUnit = LEARNT.units > 0 ? LEARNT.charsPerUnit() : LONG_UNIT_CHARS;
+  }
+
+  /** Teaches a native call's time to LEARNT (this walk's prior follows it) and to the kind's rates. */
+  learnRates(ms, units, chars) {
+    if (LEARNT.learn(ms, units, chars)) this.adoptLearntPrior();
+    if (this.kindRates !== null) this.kindRates.learn(ms, units, chars); // null for a scalar or an unestimated root
+  }
+
+  /** What a batch taught (batches.js' flush), noted as the slice's lesson (forgetPausedBatch) and learnt. */
   teach(ms, units, chars) {
     this.sliceLessons.push(ms, units, chars);
-    if (LEARNT.learn(ms, units, chars)) {
-      this.msPerUnit = LEARNT.msPerUnit();
-      this.charsPerUnit = LEARNT.charsPerUnit();
-    }
-    if (this.kindRates !== null) this.kindRates.learn(ms, units, chars);
+    this.learnRates(ms, units, chars);
   }
 
   /**
    * When the young generation holds less than as the slice began, a scavenge ran in the slice, and its pause fell in
    * one batch's time: the slice's lessons are taught again from what the rates knew as it began, all but the one
    * longest past its units at those rates (the pause is milliseconds; a batch of two units is slow a unit by a native
-   * call's fixed cost, microseconds). On the 4 MB tree of long strings (objects, branching 16, depth 3), one batch of a 260 KB child, 0.28 ms, met
-   * a 2-5 ms pause and taught LEARNT a rate ten times native's, and the next document walked those children down to
-   * their own (97 native calls where 17 do): 6.5-10 ms against 4.5-5 (pipeTo() 1.61x native's median in one full run,
-   * 1.15-1.31x in the others). Every lesson of such a slice taken back, a document walked in one slice, whose every
+   * call's fixed cost, microseconds). On the 4 MB tree of long strings (objects, branching 16, depth 3), one batch of
+   * a 260 KB child, 0.28 ms, met a 2-5 ms pause and taught LEARNT a rate ten times native's, and the next document
+   * walked those children down to their own (97 native calls where 17 do): 6.5-10 ms against 4.5-5 (pipeTo() 1.61x
+   * native's median in one full run, 1.15-1.31x in the others). Every lesson of such a slice taken back, a document walked in one slice, whose every
    * walk meets a scavenge, never taught its kind the rate that sends it to native whole (Node 14, test/work-counts'
    * "past half the slice's characters"). The slice's own frames keep what they learnt: their sizes err on the short
    * side, for this document alone.
@@ -188,10 +199,8 @@ class Walker {
     for (let i = 3; i < lessons.length; i += 3) if (lessons[i] - lessons[i + 1] * rate > lessons[paused] - lessons[paused + 1] * rate) paused = i;
     this.learntAtSliceStart.copyTo(LEARNT);
     if (this.kindRates !== null) this.kindAtSliceStart.copyTo(this.kindRates);
-    this.msPerUnit = LEARNT.units > 0 ? LEARNT.msPerUnit() : INITIAL_MS_PER_UNIT;
-    this.charsPerUnit = LEARNT.units > 0 ? LEARNT.charsPerUnit() : LONG_UNIT_CHARS;
-    const taught = lessons.splice(0);
-    for (let i = 0; i < taught.length; i += 3) if (i !== paused) this.teach(taught[i], taught[i + 1], taught[i + 2]);
+    this.adoptLearntPrior();
+    for (let i = 0; i < lessons.length; i += 3) if (i !== paused) this.learnRates(lessons[i], lessons[i + 1], lessons[i + 2]);
   }
 
   /** step()'s work: steps until the deadline (one at least) or the end of the text; says whether the text is complete. */
@@ -293,10 +302,7 @@ class Walker {
       return;
     }
     const ms = now() - started;
-    if (!watched || youngGeneration().used >= youngBefore) {
-      LEARNT.learn(ms, units, text.length);
-      if (this.kindRates !== null) this.kindRates.learn(ms, units, text.length); // null for a scalar
-    }
+    if (!watched || youngGeneration().used >= youngBefore) this.learnRates(ms, units, text.length);
     this.emit(text);
   }
 
