@@ -39,9 +39,9 @@ const kindsOf = (csv) => (csv ? ['json', 'csv'] : ['json']);
 const MEDIA_TYPES = { json: 'application/json', csv: 'text/csv' };
 
 /**
- * {sha256, kind, bytes, text, value, depth, reference} of a request's JSON document, or {sha256, kind: 'csv', bytes,
- * text, rows, reference} of a CSV one when `csv` (text -> Promise<{reference, rows}>, throwing its refusal) is given;
- * or the refusal (see the header).
+ * {sha256, kind, bytes, text, depth} of a request's JSON document, or {sha256, kind: 'csv', bytes, text, rows,
+ * reference} of a CSV one when `csv` (text -> Promise<{reference, rows}>, throwing its refusal) is given; or the
+ * refusal (see the header). A JSON document's reference is the runtime's to take (documentRoutes' runtime.reference).
  */
 async function readDocument(req, { maxBytes, maxDepth, csv }) {
   const type = req.headers['content-type'] || '';
@@ -57,29 +57,32 @@ async function readDocument(req, { maxBytes, maxDepth, csv }) {
     const checked = await csv(text);
     return { sha256: sha256Of(text), kind, bytes: Buffer.byteLength(text), text, rows: checked.rows, reference: checked.reference };
   }
-  let value;
   try {
-    value = JSON.parse(text);
+    JSON.parse(text);
   } catch (err) {
     const at = locateJsonError(text) || { line: 1, column: 1, excerpt: text.slice(0, 48), what: err.message };
     throw badRequest(`the document is not JSON: ${at.what} at line ${at.line}, column ${at.column}`, { line: at.line, column: at.column, excerpt: at.excerpt });
   }
   const depth = nestingDepth(text);
   if (depth > maxDepth) throw badRequest(`the document nests ${depth} levels deep; this service takes at most ${maxDepth}`, { depth, maxDepth });
-  const bytes = Buffer.byteLength(text);
-  // What every run on it is checked against: native JSON.stringify's text of the value (its parse, for a parse run,
-  // serialized again), computed once here, natively, so that no approach under test checks itself.
-  const reference = sha256Of(JSON.stringify(value));
-  return { sha256: sha256Of(text), kind, bytes, text, value, depth, reference };
+  return { sha256: sha256Of(text), kind, bytes: Buffer.byteLength(text), text, depth };
 }
+
+/**
+ * The default reference of a JSON document (documentRoutes' runtime.reference): the sha256 of native JSON.stringify's
+ * text of its value (its parse, for a parse run, serialized again), taken once at upload, natively, so that no
+ * approach under test checks itself.
+ */
+const nativeReference = async (document) => sha256Of(JSON.stringify(JSON.parse(document.text)));
 
 /**
  * The routes (app.js addRoutes' form) of a store and its caps {maxDocumentBytes, maxDepth}, with csv (readDocument's)
  * when the service takes CSV documents. A user's documents are theirs: other sites' pages and rebound DNS names
  * (cross-site.js) reach neither route; hostNames are the names the service is reached by beside IP addresses and
  * localhost (its compose service name, for the load driver). runtime: {findingDetails ({topic: what this runtime
- * does with it}, default Node's), reference (optional: a JSON document -> the reference its runs are checked against,
- * in place of readDocument's, for a runtime that checks its own way)}.
+ * does with it}, default Node's), reference (optional: a JSON document {sha256, kind, bytes, text, depth} -> a promise
+ * of the reference its runs are checked against, or the refusal of a document this runtime cannot run; default
+ * nativeReference)}.
  */
 function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames, csv, runtime = {}) {
   const findingDetails = runtime.findingDetails || NODE_DETAILS;
@@ -97,9 +100,9 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames, csv, r
         async (req, res) => {
           const document = await readDocument(req, { maxBytes: maxDocumentBytes, maxDepth, csv });
           const json = document.kind === 'json';
-          // A runtime's own reference costs it a pass over the document: not again for one already stored (a try run
-          // hands its document to every service again before it starts).
-          const reference = json && runtime.reference && !store.has(document.sha256) ? runtime.reference(document) : document.reference;
+          // A reference costs a pass over the document: not again for one already stored (a try run hands its document
+          // to every service again before it starts).
+          const reference = !json ? document.reference : store.has(document.sha256) ? null : await (runtime.reference || nativeReference)(document);
           const kept = store.add({ sha256: document.sha256, kind: document.kind, bytes: document.bytes, text: document.text, reference });
           // Findings are not refusals: the document is kept and runs; the answer says what this runtime does with them.
           const shape = json ? { depth: document.depth, findings: describeFindings(scanFindings(document.text), findingDetails) } : { rows: document.rows };
@@ -111,4 +114,4 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames, csv, r
   ];
 }
 
-module.exports = { readDocument, documentRoutes, nestingDepth, kindsOf };
+module.exports = { readDocument, documentRoutes, nativeReference, nestingDepth, kindsOf };

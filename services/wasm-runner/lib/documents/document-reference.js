@@ -8,16 +8,19 @@
 // - uncarried: what some approaches cannot carry, with its JSON pointer (uncarried.js).
 // The text C++ reads is JSON.stringify's, not the user's: the approaches carry the JS value JSON.parse made of the
 // document (one member per key, a large integer already a double), and the reference must be that value's tree.
+const { sha256 } = require('@lab/node-kit');
 const { findUncarried } = require('./uncarried');
 
-/** documentRoutes' `reference` for wasm: (document {value, reference}) -> {hash, tree, treeError, uncarried}. */
+/** documentRoutes' `reference` for wasm: (document {text}) -> a promise of {hash, tree, treeError, uncarried}. */
 function documentReference(wasm) {
-  return (document) => {
-    const uncarried = findUncarried(document.value);
+  return async (document) => {
+    const value = JSON.parse(document.text);
+    const canonical = JSON.stringify(value);
+    const uncarried = findUncarried(value);
     let tree = null;
     let treeError = null;
     try {
-      const id = wasm.loadDocument(JSON.stringify(document.value));
+      const id = wasm.loadDocument(canonical);
       try {
         tree = wasm.documentTreeHash(id);
       } finally {
@@ -26,7 +29,7 @@ function documentReference(wasm) {
     } catch (err) {
       treeError = err.message;
     }
-    return { hash: document.reference, tree, treeError, uncarried };
+    return { hash: sha256(canonical), tree, treeError, uncarried };
   };
 }
 
