@@ -5,6 +5,7 @@
 // timeoutMs, and hashed in slices afterwards, so checking the output never blocks the service longer than producing it
 // did.
 const { runControlled, controlFields } = require('@lab/node-kit/run-control');
+const { badRequest } = require('@lab/node-kit/errors');
 const { createTextHash, hashText } = require('./text-hash');
 const { writeText } = require('./sink-writer');
 const { DOCUMENT_PARAMS, runInput, documentValue, caseOf } = require('./document-params');
@@ -30,6 +31,7 @@ function stringifyWorkload(approaches, inputs, documents, plugins) {
     unavailable,
     params: PARAMS,
     caseOf,
+    checkParams: refuseStreamedDocument,
     streams: (params) => params.body === 1,
     async run({ approach, params }, options = {}) {
       const input = runInput(params, inputs, documents);
@@ -41,6 +43,16 @@ function stringifyWorkload(approaches, inputs, documents, plugins) {
       }
     },
   };
+}
+
+/**
+ * A user's document is never sent back (CONTRACT.md): body=1 streams what the approach writes, which for a stored
+ * document is the document, so the two do not go together.
+ */
+function refuseStreamedDocument(params) {
+  if (params.body === 1 && params.document !== '') {
+    throw badRequest('body=1 would send the stored document back, and a document is never sent back: run it without body', { parameter: 'body', allowed: [0] });
+  }
 }
 
 /** One timed run of approach on value, its output checked against expected ({hash, reference}). */

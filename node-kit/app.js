@@ -6,6 +6,7 @@ const { parseRunRequest, describeWorkload } = require('./params');
 const { createAbortController } = require('@lab/loop-kit/abort');
 const { sendError, asClientError, logUnexpected } = require('./answers');
 const { gate } = require('./gate');
+const { checkRoute, ownNames } = require('./cross-site');
 
 const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /info', 'GET /run/:workload'];
 
@@ -127,12 +128,16 @@ function addRoutes(app, routes) {
   }
 }
 
-/** Row 6 of CONTRACT.md's table: /run/<workload> naming no workload is a 404 naming the workloads. */
-function unknownWorkload(workloads) {
-  return (segments) => {
+/**
+ * Rows 6 and 6a of CONTRACT.md's table, once the route is known: /run/<workload> naming no workload is a 404 naming
+ * the workloads; then every route but the open ones refuses a Host that is not one of `names` and other sites' pages.
+ */
+function checkRouted(workloads, names) {
+  return (segments, req) => {
     if (segments.length === 2 && segments[0] === 'run' && !Object.prototype.hasOwnProperty.call(workloads, segments[1])) {
       throw new HttpError(404, `no workload ${segments[1]}`, { allowed: Object.keys(workloads) });
     }
+    checkRoute(`${req.method} /${segments.join('/')}`, req, names);
   };
 }
 
@@ -183,7 +188,7 @@ function buildApp(definition, metrics, state) {
     if (!clientLeft) logUnexpected(answer, { service: definition.name, route: `${req.method} ${req.route ? req.baseUrl + req.route.path : req.path}` });
     sendError(res, answer);
   });
-  return gate(app, allRoutes, metrics, unknownWorkload(definition.workloads));
+  return gate(app, allRoutes, metrics, checkRouted(definition.workloads, ownNames(definition.hostNames)));
 }
 
 module.exports = { buildApp, watchClient };

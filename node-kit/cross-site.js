@@ -1,18 +1,24 @@
 'use strict';
 // Keeps web pages of other sites away from a lab server on the user's machine. A page the user visits can send a
-// "simple" POST without a body to 127.0.0.1 (no CORS preflight), and a DNS name it controls can be rebound to
-// 127.0.0.1 so that its script reads the answers as its own origin. Two checks stop both:
+// "simple" POST without a body to 127.0.0.1 (no CORS preflight), make the browser GET any URL (an image, a script)
+// without reading the answer, and a DNS name it controls can be rebound to 127.0.0.1 so that its script reads the
+// answers as its own origin. Three checks stop them, on every route but OPEN_ROUTES:
 // - Host: the name the request was sent to must be one of the server's own (an IP literal, localhost, this machine's
 //   host name, or a name given in the setting), so a rebound name never reaches a route;
 // - Origin and Sec-Fetch-Site, on requests that change something (any method but GET and HEAD): a browser sends them
-//   on every cross-origin POST, and a request from the server's own page carries its own origin. Clients that are not
-//   browsers (curl, the tests, the driver's own tools) send neither and pass.
+//   on every cross-origin POST, and a request from the server's own page carries its own origin;
+// - Sec-Fetch-Site on reads: `cross-site` is refused unless the user navigated there (a link they followed), the
+//   Fetch Metadata resource isolation policy, so another site's page cannot start runs blind.
+// Clients that are not browsers (curl, the tests, the driver's own tools) send none of the headers and pass.
 // Node 14 syntax.
 const os = require('os');
 const net = require('net');
 const { HttpError } = require('./errors');
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD']);
+// What any Host may reach: read-only, about the process itself and never a user's data, and asked for by scrapers and
+// health checks under whatever name they were given (a compose or Swarm service name, a pod's address).
+const OPEN_ROUTES = new Set(['GET /healthz', 'GET /metrics']);
 // Browsers set Sec-Fetch-Site on every request; these two mean the request came from the server's own pages or from
 // the user (a typed address, a bookmark).
 const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
@@ -36,17 +42,26 @@ function isOwnHost(host, names) {
   return net.isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || names.has(name);
 }
 
+/** Whether a read is a top-level navigation the user made (Sec-Fetch-Mode navigate into a document, not an embed). */
+const isNavigation = (req) => req.headers['sec-fetch-mode'] === 'navigate' && (req.headers['sec-fetch-dest'] || 'document') === 'document';
+
 /**
- * Throws a 403 for a request another site's page could have made: a Host that is not one of names (every method), or,
- * on a method that changes something, an Origin other than the server's own (http://<Host>) or a Sec-Fetch-Site of
- * another site. A request without Host (HTTP/1.0) is not a browser's.
+ * Throws a 403 for a request another site's page could have made: a Host that is not one of names (every method); on
+ * a read, a Sec-Fetch-Site `cross-site` that is no navigation; on a method that changes something, an Origin other
+ * than the server's own (http://<Host>) or a Sec-Fetch-Site of another site. A request without Host (HTTP/1.0) is
+ * not a browser's.
  */
 function checkSameSite(req, names) {
   const host = req.headers.host;
   if (host !== undefined && !isOwnHost(host, names)) {
     throw new HttpError(403, `Host ${JSON.stringify(host)} is not one of this server's names`, { allowed: ['an IP address', 'localhost'].concat(Array.from(names).filter((n) => n !== 'localhost')) });
   }
-  if (READ_ONLY_METHODS.has(req.method)) return;
+  if (READ_ONLY_METHODS.has(req.method)) {
+    if (req.headers['sec-fetch-site'] === 'cross-site' && !isNavigation(req)) {
+      throw new HttpError(403, `a ${req.method} from another site's page (Sec-Fetch-Site cross-site) is refused; follow a link or type the address`, { allowed: ['same-origin', 'same-site', 'none', 'a navigation'] });
+    }
+    return;
+  }
   const origin = req.headers.origin;
   if (origin !== undefined && origin.toLowerCase() !== `http://${host}`.toLowerCase()) {
     throw new HttpError(403, `a ${req.method} from another site's page (Origin ${JSON.stringify(origin)}) is refused`, { allowed: [`Origin http://${host}`, 'no Origin'] });
@@ -57,4 +72,9 @@ function checkSameSite(req, names) {
   }
 }
 
-module.exports = { checkSameSite, ownNames, isOwnHost, hostName };
+/** checkSameSite for every route but OPEN_ROUTES (route: 'GET /healthz', as a route table writes it). */
+function checkRoute(route, req, names) {
+  if (!OPEN_ROUTES.has(route)) checkSameSite(req, names);
+}
+
+module.exports = { checkSameSite, checkRoute, ownNames, isOwnHost, hostName, OPEN_ROUTES };

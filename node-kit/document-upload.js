@@ -10,7 +10,6 @@ const { HttpError, badRequest } = require('./errors');
 const { readUtf8Body, JSON_TYPE } = require('./json-body');
 const { locateJsonError } = require('./json-syntax-error');
 const { checkBodyDeclaration } = require('./body-declaration');
-const { checkSameSite, ownNames } = require('./cross-site');
 const { scanFindings, describeFindings, NODE_DETAILS } = require('./document-findings');
 
 const sha256Of = (text) => crypto.createHash('sha256').update(text).digest('hex');
@@ -78,25 +77,18 @@ const nativeReference = async (document) => sha256Of(JSON.stringify(JSON.parse(d
 /**
  * The routes (app.js addRoutes' form) of a store and its caps {maxDocumentBytes, maxDepth}, with csv (readDocument's)
  * when the service takes CSV documents. A user's documents are theirs: other sites' pages and rebound DNS names
- * (cross-site.js) reach neither route; hostNames are the names the service is reached by beside IP addresses and
- * localhost (its compose service name, for the load driver). runtime: {findingDetails ({topic: what this runtime
+ * reach neither route, as they reach no route but the open ones (app.js, cross-site.js). runtime: {findingDetails ({topic: what this runtime
  * does with it}, default Node's), reference (optional: a JSON document {sha256, kind, bytes, text, depth} -> a promise
  * of the reference its runs are checked against, or the refusal of a document this runtime cannot run; default
  * nativeReference)}.
  */
-function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames, csv, runtime = {}) {
+function documentRoutes(store, { maxDocumentBytes, maxDepth }, csv, runtime = {}) {
   const findingDetails = runtime.findingDetails || NODE_DETAILS;
-  const names = ownNames(hostNames);
-  const sameSite = (req, res, next) => {
-    checkSameSite(req, names);
-    next();
-  };
   return [
     {
       method: 'PUT',
       path: '/documents',
       handlers: [
-        sameSite,
         async (req, res) => {
           const document = await readDocument(req, { maxBytes: maxDocumentBytes, maxDepth, csv });
           const json = document.kind === 'json';
@@ -110,7 +102,7 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth }, hostNames, csv, r
         },
       ],
     },
-    { method: 'GET', path: '/documents', handlers: [sameSite, (req, res) => res.json(store.describe())] },
+    { method: 'GET', path: '/documents', handlers: [(req, res) => res.json(store.describe())] },
   ];
 }
 

@@ -19,30 +19,31 @@ function observeHttp(metrics, req, res) {
 
 /**
  * The checks of CONTRACT.md's table up to the query, in its order, for a request (Node's, as parsed: method, head and
- * raw url) and routes (routeTable's check); checkPath(segments) (optional) is row 6, a service's check of a route's
- * parameter (an unknown workload). Returns {path, segments, rawQuery, query} or throws the refusal.
+ * raw url) and routes (routeTable's check); checkRouted(segments, req) (optional) runs once the route is known and
+ * before the query is read: row 6, a service's check of a route's parameter (an unknown workload), then row 6a, the
+ * Host and other sites' pages (cross-site.js). Returns {path, segments, rawQuery, query} or throws the refusal.
  */
-function checkRequest(check, req, checkPath) {
+function checkRequest(check, req, checkRouted) {
   checkMethod(req.method);
   checkHead(req);
   const target = readTarget(req.url);
   check(req.method, target.segments);
-  if (checkPath) checkPath(target.segments);
+  if (checkRouted) checkRouted(target.segments, req);
   return Object.assign(target, { query: readQuery(target.rawQuery) });
 }
 
 /**
- * A Node request handler around app (express) for routes (['GET /healthz', ...]) and checkPath (see checkRequest):
+ * A Node request handler around app (express) for routes (['GET /healthz', ...]) and checkRouted (see checkRequest):
  * refused requests are answered here; the others reach app in their checked form: the target rewritten to its
  * canonical path, and req.query the one strict reading of the query ({name: [values]}, null prototype).
  */
-function gate(app, routes, metrics, checkPath) {
+function gate(app, routes, metrics, checkRouted) {
   const check = routeTable(routes);
   return function handle(req, res) {
     observeHttp(metrics, req, res);
     let target;
     try {
-      target = checkRequest(check, req, checkPath);
+      target = checkRequest(check, req, checkRouted);
     } catch (err) {
       sendError(res, err, req);
       return;

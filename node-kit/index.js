@@ -58,8 +58,10 @@ function createService(serviceDefinition) {
     // its GC) and the CPUs this process may use (a container's cpuset and quota).
     runtime: Object.assign({ name: 'node', version: process.versions.node, options: startOptions() }, cpuLayout()),
     restarts: envInteger('LAB_RESTARTS', 0), // set by `make native`, which starts a crashed service again
+    // The names the service is reached by beside IP addresses and localhost: its compose service name and the setting's.
+    hostNames: [definition.name].concat(env('LAB_HOST_NAMES', '').split(',').map((n) => n.trim()).filter(Boolean)),
   };
-  const routes = (definition.routes ? definition.routes(metrics) : []).concat(profileRoutes(env('LAB_PROFILE_TOKEN', '')), documents ? documentRoutes(documents.store, documents.settings, [definition.name].concat(env('LAB_HOST_NAMES', '').split(',').map((n) => n.trim()).filter(Boolean)), documents.csv, documents.runtime) : []);
+  const routes = (definition.routes ? definition.routes(metrics) : []).concat(profileRoutes(env('LAB_PROFILE_TOKEN', '')), documents ? documentRoutes(documents.store, documents.settings, documents.csv, documents.runtime) : []);
   const info = documents ? Object.assign({ documents: documents.settings }, definition.info) : definition.info;
   const app = buildApp(Object.assign(defaults, definition, { routes, info }), metrics, state);
   const log = (message) => console.log(`[${definition.name}] ${message}`);

@@ -60,7 +60,10 @@ function parseRunRequest(workload, query) {
       throw badRequest(`unknown parameter ${name}`, { parameter: name, allowed: ['approach'].concat(Object.keys(workload.params)) });
     }
   }
-  return { approach, params: parseParams(workload.params, query) };
+  const params = parseParams(workload.params, query);
+  // What one parameter's value forbids of another's, a workload's own rule (row 8 all the same).
+  if (workload.checkParams) workload.checkParams(params, approach);
+  return { approach, params };
 }
 
 /** Typed values of every parameter in schemas ({name: schema}, as a workload's params) from a query, defaults filled. */

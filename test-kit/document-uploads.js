@@ -80,6 +80,21 @@ function badUploads(url) {
   ];
 }
 
+/**
+ * Every route of the service at url (its 404's `routes`, a workload put in for `:workload`) sent with headers:
+ * [[route, answer]].
+ */
+async function everyRoute(url, headers) {
+  const { routes } = (await request(`${url}/no-such-route`)).json;
+  const workload = Object.keys((await request(`${url}/info`)).json.workloads)[0];
+  const answers = [];
+  for (const route of routes) {
+    const [method, pattern] = route.split(' ');
+    answers.push([route, await request(`${url}${pattern.replace(':workload', workload)}`, { method, headers })]);
+  }
+  return answers;
+}
+
 /** A stored document through every stringify and parse approach (the serialization services'). */
 function serializationRunsSuite(test, assert, makeService) {
   test('every stringify and parse approach runs a stored document, validated against native, and holds it while it runs', async (t) => {
@@ -107,6 +122,58 @@ function serializationRunsSuite(test, assert, makeService) {
     assert.strictEqual(malformed.json.parameter, 'document');
     assert.deepStrictEqual((await request(`${url}/documents`)).json.documents.map((d) => d.inUse), [false, false], 'released after the runs');
   });
+
+  test('a stored document is never sent back: body=1 on it is refused', async (t) => {
+    const { url } = await documentService(t, makeService);
+    const { sha256 } = (await put(url, USER_DOCUMENT)).json;
+    const streamed = await request(`${url}/run/stringify?approach=native&document=${sha256}&body=1`);
+    assert.strictEqual(streamed.status, 400, streamed.text);
+    assert.deepStrictEqual([streamed.json.parameter, streamed.json.allowed], ['body', [0]]);
+    assert.ok(!streamed.text.includes('orders'), 'nothing of the document in the refusal');
+    assert.strictEqual((await request(`${url}/run/stringify?approach=native&size=10&body=1`)).status, 200, 'a generated document still streams');
+  });
+}
+
+/**
+ * A rebound DNS name reaches no route but /healthz and /metrics, whatever the route (a run naming a document the
+ * service lacks listed every stored sha256, and body=1 sent a document back, through a rebound name: issue 57); and
+ * another site's page cannot make the browser start anything, not even with a GET it cannot read.
+ */
+function sameSiteSuite(test, assert, makeService) {
+  test('a rebound name reaches no route but /healthz and /metrics, and no route answers it with a stored document', async (t) => {
+    const { url } = await documentService(t, makeService);
+    const { sha256 } = (await put(url, USER_DOCUMENT)).json;
+    const answers = await everyRoute(url, { Host: 'rebound.example' });
+    assert.ok(answers.length >= 6, answers.map(([route]) => route).join(', '));
+    for (const [route, answer] of answers) {
+      if (route === 'GET /healthz' || route === 'GET /metrics') {
+        assert.strictEqual(answer.status, 200, `${route}: scrapers and health checks use names the service cannot know`);
+      } else {
+        assert.strictEqual(answer.status, 403, `${route}: ${answer.text.slice(0, 200)}`);
+        assert.ok(Array.isArray(answer.json.allowed), route);
+      }
+    }
+    const workloads = Object.keys((await request(`${url}/info`)).json.workloads);
+    const runs = workloads.flatMap((w) => [`/run/${w}?document=${'f'.repeat(64)}`, `/run/${w}?document=${sha256}&body=1`]);
+    for (const target of runs.concat('/info?bogus=1')) {
+      const answer = await request(`${url}${target}`, { headers: { Host: 'rebound.example:80' } });
+      assert.strictEqual(answer.status, 403, `${target}: ${answer.text.slice(0, 200)}`);
+      assert.ok(!answer.text.includes(sha256) && !answer.text.includes('orders'), `${target}: nothing stored in the refusal`);
+    }
+    assert.strictEqual((await request(`${url}/no-such-route`, { headers: { Host: 'rebound.example' } })).status, 404, 'an unknown path is a 404 before the Host is read');
+    assert.strictEqual((await request(`${url}/info`, { headers: { Host: 'localhost' } })).status, 200, 'its own names pass');
+  });
+
+  test("another site's page cannot start a run with a GET it cannot read; a link the user follows still opens", async (t) => {
+    const { url } = await documentService(t, makeService);
+    const blind = { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'image' };
+    for (const [route, answer] of await everyRoute(url, blind)) {
+      assert.strictEqual(answer.status, route === 'GET /healthz' || route === 'GET /metrics' ? 200 : 403, `${route}: ${answer.text.slice(0, 200)}`);
+    }
+    const followed = await request(`${url}/info`, { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document' } });
+    assert.strictEqual(followed.status, 200, followed.text);
+    for (const site of ['same-site', 'same-origin', 'none']) assert.strictEqual((await request(`${url}/info`, { headers: { 'Sec-Fetch-Site': site } })).status, 200, site);
+  });
 }
 
 /**
@@ -116,6 +183,7 @@ function serializationRunsSuite(test, assert, makeService) {
  */
 function documentUploadSuite(test, assert, makeService, { findingDetails = NODE_DETAILS, serialization = true } = {}) {
   if (serialization) serializationRunsSuite(test, assert, makeService);
+  sameSiteSuite(test, assert, makeService);
 
   test('a JSON document is kept by its sha256, listed, and its caps are in /info', async (t) => {
     const { url } = await documentService(t, makeService);

@@ -12,7 +12,7 @@ const { routeTable } = require('@lab/node-kit/route-table');
 const { parseOnlyParams } = require('@lab/node-kit/params');
 const { sendError, logUnexpected } = require('@lab/node-kit/answers');
 const { HttpError, badRequest } = require('@lab/node-kit/errors');
-const { checkSameSite, ownNames } = require('@lab/node-kit/cross-site');
+const { checkRoute, ownNames } = require('@lab/node-kit/cross-site');
 const { suiteNames, LIMITS } = require('./suites');
 const { DEFAULT_BLOCK_MS } = require('./try-choice');
 const { liveRoutes, LIVE_ROUTES } = require('./live/routes');
@@ -31,9 +31,6 @@ const TRY_PARAMS = {
 // Any run's own narrowing: only the scenarios of these targets (comma-separated names; runner.js checks them against
 // the driver's targets and the suite), so one suite serves a run against part of the lab (make matrix's steps).
 const TARGETS_PARAM = { targets: { default: '', pattern: '[a-z0-9-]+(,[a-z0-9-]+)*' } };
-// What Prometheus and health checks reach by whatever name they were given (a compose or Swarm service name): read-only
-// and about nothing but the driver itself. Every other route is kept from other sites' pages (checkSameSite).
-const OPEN_ROUTES = new Set(['GET /healthz', 'GET /metrics']);
 
 function sendJson(res, status, body) {
   const text = JSON.stringify(body);
@@ -110,11 +107,10 @@ function createServer({ runner, metrics, suitesDir, timeouts, hostNames, config,
   const server = createLabServer((req, res) => {
     Promise.resolve()
       .then(() => {
-        const target = checkRequest(check, req);
-        // The route table matched the segments (else it refused the request), so one route is this request's.
-        const route = routeOf(req.method, target.segments);
-        if (!OPEN_ROUTES.has(route)) checkSameSite(req, names);
-        return handlers[route](res, target.query, target.segments, req);
+        // The route table matched the segments (else it refused the request), so one route is this request's; every
+        // route but the open ones is kept from other sites' pages and rebound names, before the query is read.
+        const target = checkRequest(check, req, (segments) => checkRoute(routeOf(req.method, segments), req, names));
+        return handlers[routeOf(req.method, target.segments)](res, target.query, target.segments, req);
       })
       .catch((err) => {
         logUnexpected(err, { service: 'load', route: `${req.method} ${req.url}` });

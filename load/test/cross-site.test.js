@@ -51,6 +51,9 @@ test("a POST from another site's page, or to a name that is not the driver's, is
     const answer = await post(driver, '/runs/stop', headers);
     assert.strictEqual(answer.status, 409, `${JSON.stringify(headers)}: ${answer.text}`);
   }
+  // A GET another site's page makes without reading it (an image, a no-cors fetch) is refused too; a link followed is not.
+  assert.strictEqual((await request(`${driver.url}/runs/latest`, { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'image' } })).status, 403);
+  assert.strictEqual((await request(`${driver.url}/`, { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document' } })).status, 200, 'the live page opens from a link');
   // Prometheus and health checks reach the driver by whatever name they were given.
   for (const target of ['/healthz', '/metrics']) assert.strictEqual((await request(`${driver.url}${target}`, { headers: { Host: 'evil.example' } })).status, 200, target);
 });
@@ -62,6 +65,8 @@ test("in Chromium, another site's page sending a simple POST /runs gets 403 and 
   const page = `<!doctype html><script>
     window.sent = Promise.all(['/runs?suite=smoke', '/runs/stop'].map((p) =>
       fetch('http://127.0.0.1:${driver.port}' + p, { method: 'POST', mode: 'no-cors' }).then(() => 'sent', (e) => String(e))));
+    // A read it cannot see the answer of, as an image would make it.
+    window.read = fetch('http://127.0.0.1:${driver.port}/runs/latest', { mode: 'no-cors' }).then(() => 'sent', (e) => String(e));
   </script>`;
   const site = http.createServer((req, res) => res.end(page, 'utf8'));
   await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -86,6 +91,7 @@ async function postFromOtherSite(browser, driver, site) {
   await tab.goto(`http://localhost:${site.address().port}/`, { timeout: BROWSER_TIMEOUT_MS });
   /* global window */
   assert.deepStrictEqual(await tab.evaluate(() => window.sent), ['sent', 'sent']);
-  // 403, not the 202 a run would get nor the 409 of a stop with nothing running: the guard answered both.
-  assert.deepStrictEqual(statuses, { '/runs': 403, '/runs/stop': 403 });
+  assert.strictEqual(await tab.evaluate(() => window.read), 'sent');
+  // 403, not the 202 a run would get nor the 409 of a stop with nothing running nor the read's 404: the guard answered all.
+  assert.deepStrictEqual(statuses, { '/runs': 403, '/runs/stop': 403, '/runs/latest': 403 });
 }

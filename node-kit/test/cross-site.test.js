@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const os = require('node:os');
-const { checkSameSite, ownNames, hostName } = require('../cross-site');
+const { checkSameSite, checkRoute, ownNames, hostName } = require('../cross-site');
 
 const names = ownNames(['load']);
 const req = (method, headers) => ({ method, headers });
@@ -37,7 +37,7 @@ test("a Host of the server's own names passes on every method; any other name is
   assert.strictEqual(refusal('POST', {}), null, 'HTTP/1.0 without Host');
 });
 
-test("Origin and Sec-Fetch-Site of another site are refused on methods that change something, not on reads", () => {
+test("Origin and Sec-Fetch-Site of another site are refused on methods that change something; on reads, a cross-site fetch that is no navigation", () => {
   const host = '127.0.0.1:3005';
   assert.strictEqual(refusal('POST', { host, origin: 'http://127.0.0.1:3005' }), null);
   assert.strictEqual(refusal('POST', { host, origin: 'http://127.0.0.1:3000' }), 403, 'another port is another origin');
@@ -47,5 +47,20 @@ test("Origin and Sec-Fetch-Site of another site are refused on methods that chan
   assert.strictEqual(refusal('POST', { host, 'sec-fetch-site': 'same-site' }), 403);
   assert.strictEqual(refusal('POST', { host, 'sec-fetch-site': 'same-origin' }), null);
   assert.strictEqual(refusal('POST', { host, 'sec-fetch-site': 'none' }), null);
-  assert.strictEqual(refusal('GET', { host, origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }), null, 'a read: the browser keeps the answer from the page');
+  // A read: the browser keeps the answer from the page, but the request itself would start a run.
+  assert.strictEqual(refusal('GET', { host, origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }), 403, 'a cross-origin fetch');
+  assert.strictEqual(refusal('GET', { host, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' }), 403, 'an <img>');
+  assert.strictEqual(refusal('GET', { host, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' }), 403, 'a frame');
+  assert.strictEqual(refusal('GET', { host, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }), null, 'a link the user followed');
+  assert.strictEqual(refusal('HEAD', { host, 'sec-fetch-site': 'same-site' }), null, 'another port of localhost');
+  assert.strictEqual(refusal('GET', { host, origin: 'http://evil.example' }), null, 'an Origin alone on a read: not a browser that keeps Fetch Metadata');
+});
+
+test('a route is checked unless it is /healthz or /metrics, which any name may reach', () => {
+  const rebound = req('GET', { host: 'rebound.example' });
+  assert.doesNotThrow(() => checkRoute('GET /healthz', rebound, names));
+  assert.doesNotThrow(() => checkRoute('GET /metrics', rebound, names));
+  for (const route of ['GET /info', 'GET /run/:workload', 'GET /documents', 'PUT /documents', 'POST /profile']) {
+    assert.throws(() => checkRoute(route, Object.assign({}, rebound, { method: route.split(' ')[0] }), names), (err) => err.status === 403, route);
+  }
 });
