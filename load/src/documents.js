@@ -50,17 +50,19 @@ async function handTo(url, { text, kind }) {
 
 /**
  * The driver's documents: settings {maxCount, maxBytes, maxDocumentBytes, maxDepth} (node-kit's documentSettings),
- * targets {name: url}. Returns {put(req) -> {status, body}, list(), handOff(sha256) -> {name: result}, hold(sha256)}.
+ * targets {name: url}. Returns {put(req) -> {status, body}, list(), handOff(sha256, only?) -> {name: result},
+ * hold(sha256)}.
  */
 function createDriverDocuments(settings, targets) {
   const store = createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes });
   const checkCsv = csvDocumentCheck(); // no cap on cells here: each service has its own
 
-  /** Hands the stored document to every target at once; {name: {stored, status?, error?}}. */
-  async function handOff(sha256) {
+  /** Hands the stored document to every target (or those named in `only`) at once; {name: {stored, status?, error?}}. */
+  async function handOff(sha256, only) {
     const held = store.hold(sha256); // a 404 naming what is stored when the driver has no such document
     try {
-      const entries = await Promise.all(Object.entries(targets).map(async ([name, url]) => [name, await handTo(url, held)]));
+      const to = Object.entries(targets).filter(([name]) => !only || only.includes(name));
+      const entries = await Promise.all(to.map(async ([name, url]) => [name, await handTo(url, held)]));
       return Object.fromEntries(entries);
     } finally {
       held.release();

@@ -106,8 +106,9 @@ function createRunner({ config, metrics, log, documents }) {
   async function runOnce(suiteName, loop, signal, options) {
     const loaded = onlyTargets(loadSuite(suiteName, config.targets, config.suitesDir), options.targets);
     const manifests = readManifests();
-    // A try run's targets are those that stored its document, handed to every target again now (documents.js).
-    const handOff = loaded.coverage === DOCUMENT_COVERAGE ? await documents.handOff(options.document) : null;
+    // A try run's targets are those that stored its document, handed to every target (of `targets`, when given) again
+    // now (documents.js).
+    const handOff = loaded.coverage === DOCUMENT_COVERAGE ? await documents.handOff(options.document, options.targets) : null;
     if (handOff && !Object.values(handOff).some((h) => h.stored)) {
       throw new Error(`no target stored document ${options.document}: ${Object.entries(handOff).map(([n, h]) => `${n}: ${h.error}`).join('; ')}`);
     }

@@ -138,6 +138,25 @@ test('a document is kept by its sha256, handed to every target, and the try suit
   assert.match(html, new RegExp(`data-pick="node-async/parse/${run.choice.groups[1].pick}"`));
 });
 
+test('targets narrows a try run to the services it names: the document is handed to them and only their approaches run', async (t) => {
+  const one = await service(t, {});
+  const other = await service(t, {});
+  const driver = await driverWith(t, { 'node-async': one.url, 'other-async': other.url });
+  const { sha256 } = (await put(driver.url, DOCUMENT)).json;
+  const started = await request(`${driver.url}/runs?suite=try&document=${sha256}&targets=other-async&durationSeconds=1`, { method: 'POST' });
+  assert.strictEqual(started.status, 202, started.text);
+  // The plan is known once the run has left 'waiting'; what it ran so far is enough, and the rest is stopped.
+  const run = await until('the try run planned', 60000, async () => {
+    const status = (await request(`${driver.url}/runs/latest`)).json;
+    return { done: status.state !== 'waiting' && status.current !== null, value: status, why: status.state };
+  });
+  await request(`${driver.url}/runs/stop`, { method: 'POST' });
+  const info = (await request(`${other.url}/info`)).json;
+  assert.strictEqual(run.scenarios, info.workloads.stringify.approaches.length + info.workloads.parse.approaches.length, 'one service\'s approaches, not both');
+  assert.deepStrictEqual(Object.keys(run.try.handOff), ['other-async'], 'handed to the named service only');
+  assert.match(run.current, /^other-async-/);
+});
+
 test('a document is refused while a suite runs, since handing it over would disturb the measurement', async (t) => {
   const svc = await service(t, {});
   const driver = await driverWith(t, { 'node-async': svc.url });
