@@ -29,7 +29,7 @@ function runInput(params, inputs, documents) {
     held.release();
     throw new HttpError(400, `document ${params.document} is CSV, not JSON: /run/csv runs it`, { parameter: 'document' });
   }
-  return { spec: null, held, reference: Promise.resolve({ hash: held.reference, reference: 'native' }) };
+  return { spec: null, held, reference: Promise.resolve({ hash: held.reference.hash, reference: 'native' }) };
 }
 
 // The value of the user's document parsed last: the store keeps texts only (node-kit/document-store.js), and runs on

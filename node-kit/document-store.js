@@ -19,12 +19,15 @@ function documentSettings(envInteger) {
   };
 }
 
-/** maxCount documents and maxBytes of their text at most. */
-function createDocumentStore({ maxCount, maxBytes }) {
+/**
+ * maxCount documents and maxBytes of their text at most; memory (optional): document-memory.js' budget of the runs on
+ * them, which the store carries to the workloads and the upload.
+ */
+function createDocumentStore({ maxCount, maxBytes, memory = null }) {
   // Texts only: a parsed value costs several times its text (a 20 MB records document held ~80 MB of RSS with its
   // value), which the byte cap would not see. A run that needs the value parses the text (js-serializers keeps the
   // last one parsed).
-  const documents = new Map(); // sha256 -> {sha256, kind, bytes, text, reference, holds}, least recently used first
+  const documents = new Map(); // sha256 -> {sha256, kind, bytes, text, reference, check, holds}, least recently used first
   let storedBytes = 0;
 
   const touch = (entry) => {
@@ -44,23 +47,34 @@ function createDocumentStore({ maxCount, maxBytes }) {
   }
 
   return {
+    memory,
+
     /**
-     * Keeps a document ({sha256, kind, bytes, text, reference}: kind 'json' or 'csv'; reference is what every run's
-     * output is checked against, for JSON the sha256 of native JSON.stringify's text of its value, for CSV the rows
-     * hash of the reference parser's rows); returns {sha256, kind, bytes, created}. Throws 413 for a document larger
-     * than the whole store, 503 when the documents runs hold leave no room.
+     * Keeps a document ({sha256, kind, bytes, text, reference, check}: kind 'json' or 'csv'; reference is what every
+     * run's output is checked against, for JSON native JSON.stringify's text of its value (native-reference.js), for
+     * CSV the rows hash of the reference parser's rows; check what its check found, document-check.js' for JSON);
+     * returns {sha256, kind, bytes, check, created}. Throws 413 for a document larger than the whole store, 503 when
+     * the documents runs hold leave no room.
      */
-    add({ sha256, kind = 'json', bytes, text, reference }) {
+    add({ sha256, kind = 'json', bytes, text, reference, check = null }) {
       const known = documents.get(sha256);
       if (known) {
         touch(known);
-        return { sha256, kind: known.kind, bytes, created: false };
+        return { sha256, kind: known.kind, bytes, check: known.check, created: false };
       }
       if (bytes > maxBytes) throw new HttpError(413, `the document (${bytes} bytes) is larger than the store (${maxBytes} bytes)`, { limitBytes: maxBytes });
       if (!makeRoom(bytes)) throw busy('the stored documents are all in use by runs; retry when they end', { maxCount, maxBytes });
-      documents.set(sha256, { sha256, kind, bytes, text, reference, holds: 0 });
+      documents.set(sha256, { sha256, kind, bytes, text, reference, check, holds: 0 });
       storedBytes += bytes;
-      return { sha256, kind, bytes, created: true };
+      return { sha256, kind, bytes, check, created: true };
+    },
+
+    /** A stored document's {sha256, kind, bytes, check, created: false} (a use: it moves last), or null. */
+    find(sha256) {
+      const known = documents.get(sha256);
+      if (!known) return null;
+      touch(known);
+      return { sha256, kind: known.kind, bytes: known.bytes, check: known.check, created: false };
     },
 
     /** True when the document is stored (used or not: a look does not count as a use). */
@@ -79,6 +93,7 @@ function createDocumentStore({ maxCount, maxBytes }) {
         text: entry.text,
         bytes: entry.bytes,
         reference: entry.reference,
+        check: entry.check,
         release() {
           if (!released) entry.holds--;
           released = true;

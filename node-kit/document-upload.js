@@ -3,33 +3,18 @@
 // store (document-store.js), refused clearly and without harm when it is not one the runtime can take: 415 unless
 // sent as a kind it takes (uncompressed UTF-8), 413 over the cap before the body is read (or as soon as it passes
 // it), 400 for text that is not UTF-8 or not JSON (the line, column and an excerpt of the first error) or nested
-// deeper than this runtime's serializer can go, or CSV its check refuses. A JSON document's answer has its findings
-// (document-findings.js), said for this runtime. GET /documents lists what is stored. Node 14 syntax.
-const crypto = require('crypto');
-const { HttpError, badRequest } = require('./errors');
-const { readUtf8Body, JSON_TYPE } = require('./json-body');
-const { locateJsonError } = require('./json-syntax-error');
+// deeper than this runtime's serializer can go, or CSV its check refuses, 413 for a JSON document whose value this
+// runtime could not hold (document-memory.js). A JSON document's answer has its findings (document-findings.js),
+// said for this runtime. GET /documents lists what is stored. The body is hashed as it arrives and a document already
+// stored is answered as it was, without reading it again; every step after keeps the event loop turning (the check in
+// slices, the reference in a worker). Node 14 syntax.
+const { HttpError } = require('./errors');
+const { readBody, JSON_TYPE } = require('./json-body');
 const { checkBodyDeclaration } = require('./body-declaration');
-const { scanFindings, describeFindings, NODE_DETAILS } = require('./document-findings');
-
-const sha256Of = (text) => crypto.createHash('sha256').update(text).digest('hex');
-
-/** How deep a JSON text nests (containers inside containers), read outside its strings. */
-function nestingDepth(text) {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return deepest;
-}
+const { checkJsonDocument } = require('./document-check');
+const { describeFindings, NODE_DETAILS } = require('./document-findings');
+const { valueBytes } = require('./document-memory');
+const { nativeReference } = require('./native-reference');
 
 const CSV_TYPE = /^text\/csv\s*(?:;|$)/i;
 
@@ -37,50 +22,67 @@ const CSV_TYPE = /^text\/csv\s*(?:;|$)/i;
 const kindsOf = (csv) => (csv ? ['json', 'csv'] : ['json']);
 const MEDIA_TYPES = { json: 'application/json', csv: 'text/csv' };
 
-/**
- * {sha256, kind, bytes, text, depth} of a request's JSON document, or {sha256, kind: 'csv', bytes, text, rows,
- * reference} of a CSV one when `csv` (text -> Promise<{reference, rows}>, throwing its refusal) is given; or the
- * refusal (see the header). A JSON document's reference is the runtime's to take (documentRoutes' runtime.reference).
- */
-async function readDocument(req, { maxBytes, maxDepth, csv }) {
+/** The kind a request declares its body to be, or the 415 (csv: whether CSV is taken). */
+function kindOf(req, csv) {
   const type = req.headers['content-type'] || '';
   const kind = JSON_TYPE.test(type) ? 'json' : csv && CSV_TYPE.test(type) ? 'csv' : null;
-  if (kind === null) {
-    checkBodyDeclaration(req); // an unreadable declaration is named first
-    const accepted = kindsOf(csv).map((k) => MEDIA_TYPES[k]);
-    const what = csv ? 'as JSON (Content-Type: application/json) or CSV (Content-Type: text/csv)' : 'as JSON: Content-Type: application/json (this service takes no CSV documents)';
-    throw new HttpError(415, `send the document ${what}`, { accepted });
-  }
-  const text = await readUtf8Body(req, maxBytes);
+  if (kind !== null) return kind;
+  checkBodyDeclaration(req); // an unreadable declaration is named first
+  const accepted = kindsOf(csv).map((k) => MEDIA_TYPES[k]);
+  const what = csv ? 'as JSON (Content-Type: application/json) or CSV (Content-Type: text/csv)' : 'as JSON: Content-Type: application/json (this service takes no CSV documents)';
+  throw new HttpError(415, `send the document ${what}`, { accepted });
+}
+
+/** What a document's check found: JSON's {depth, nodes, counts, findings}, or CSV's {rows} and its reference. */
+async function checkText(kind, text, { maxDepth, csv }) {
   if (kind === 'csv') {
     const checked = await csv(text);
-    return { sha256: sha256Of(text), kind, bytes: Buffer.byteLength(text), text, rows: checked.rows, reference: checked.reference };
+    return { check: { rows: checked.rows }, reference: checked.reference };
   }
-  try {
-    JSON.parse(text);
-  } catch (err) {
-    const at = locateJsonError(text) || { line: 1, column: 1, excerpt: text.slice(0, 48), what: err.message };
-    throw badRequest(`the document is not JSON: ${at.what} at line ${at.line}, column ${at.column}`, { line: at.line, column: at.column, excerpt: at.excerpt });
-  }
-  const depth = nestingDepth(text);
-  if (depth > maxDepth) throw badRequest(`the document nests ${depth} levels deep; this service takes at most ${maxDepth}`, { depth, maxDepth });
-  return { sha256: sha256Of(text), kind, bytes: Buffer.byteLength(text), text, depth };
+  return { check: await checkJsonDocument(text, { maxDepth }), reference: null };
 }
 
 /**
- * The default reference of a JSON document (documentRoutes' runtime.reference): the sha256 of native JSON.stringify's
- * text of its value (its parse, for a parse run, serialized again), taken once at upload, natively, so that no
- * approach under test checks itself.
+ * {sha256, kind, bytes, text, check, buffer} of a request's document (check: checkText's, and `reference` for CSV),
+ * or the refusal (see the header). known(sha256) (optional) -> a stored document's {check} or null: one already
+ * stored is not checked again, and is returned with `known: true` and no text.
  */
-const nativeReference = async (document) => sha256Of(JSON.stringify(JSON.parse(document.text)));
+async function readDocument(req, { maxBytes, maxDepth, csv, known }) {
+  const kind = kindOf(req, csv);
+  const { buffer, sha256 } = await readBody(req, maxBytes);
+  const stored = known ? known(sha256) : null;
+  if (stored) return { sha256, kind: stored.kind, bytes: buffer.length, check: stored.check, known: true };
+  const text = buffer.toString('utf8');
+  const checked = await checkText(kind, text, { maxDepth, csv });
+  return { sha256, kind, bytes: buffer.length, text, buffer, check: checked.check, reference: checked.reference };
+}
+
+/**
+ * The reference of a JSON document that passed its check, with the memory its value takes reserved meanwhile: the
+ * runtime's (runtime.reference(document, memory)) or native-reference.js' {hash, bytes}. A value that could never be
+ * held here is refused now, with 413 naming the nodes, before anything parses it.
+ */
+async function referenceOf(document, memory, runtime) {
+  const need = valueBytes({ counts: document.check.counts, bytes: document.bytes });
+  if (need > memory.limitBytes) {
+    const limitNodes = Math.floor((document.check.nodes * memory.limitBytes) / need);
+    throw new HttpError(413, `the document's value would take about ${Math.round(need / 1e6)} MB of this service's heap, which runs on users' documents may take ${Math.round(memory.limitBytes / 1e6)} MB of (DOCUMENT_MEMORY_BYTES): it has ${document.check.nodes} values, and this service holds about ${limitNodes} of this kind`, { nodes: document.check.nodes, limitNodes });
+  }
+  const release = memory.reserve(need, 'checking the document');
+  try {
+    return runtime.reference ? await runtime.reference(document, memory) : await nativeReference(document.buffer, memory.limitBytes);
+  } finally {
+    release();
+  }
+}
 
 /**
  * The routes (app.js addRoutes' form) of a store and its caps {maxDocumentBytes, maxDepth}, with csv (readDocument's)
  * when the service takes CSV documents. A user's documents are theirs: other sites' pages and rebound DNS names
- * reach neither route, as they reach no route but the open ones (app.js, cross-site.js). runtime: {findingDetails ({topic: what this runtime
- * does with it}, default Node's), reference (optional: a JSON document {sha256, kind, bytes, text, depth} -> a promise
- * of the reference its runs are checked against, or the refusal of a document this runtime cannot run; default
- * nativeReference)}.
+ * reach neither route, as they reach no route but the open ones (app.js, cross-site.js). runtime: {findingDetails
+ * ({topic: what this runtime does with it}, default Node's), reference (optional: (a JSON document {sha256, kind,
+ * bytes, text, buffer, check}, the store's memory budget) -> a promise of the reference its runs are checked
+ * against, or the refusal of a document this runtime cannot run; default native-reference.js')}.
  */
 function documentRoutes(store, { maxDocumentBytes, maxDepth }, csv, runtime = {}) {
   const findingDetails = runtime.findingDetails || NODE_DETAILS;
@@ -90,15 +92,13 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth }, csv, runtime = {}
       path: '/documents',
       handlers: [
         async (req, res) => {
-          const document = await readDocument(req, { maxBytes: maxDocumentBytes, maxDepth, csv });
-          const json = document.kind === 'json';
-          // A reference costs a pass over the document: not again for one already stored (a try run hands its document
-          // to every service again before it starts).
-          const reference = !json ? document.reference : store.has(document.sha256) ? null : await (runtime.reference || nativeReference)(document);
-          const kept = store.add({ sha256: document.sha256, kind: document.kind, bytes: document.bytes, text: document.text, reference });
+          const document = await readDocument(req, { maxBytes: maxDocumentBytes, maxDepth, csv, known: (sha256) => store.find(sha256) });
+          const kept = document.known
+            ? document
+            : store.add(Object.assign(document, { reference: document.kind === 'json' ? await referenceOf(document, store.memory, runtime) : document.reference }));
           // Findings are not refusals: the document is kept and runs; the answer says what this runtime does with them.
-          const shape = json ? { depth: document.depth, findings: describeFindings(scanFindings(document.text), findingDetails) } : { rows: document.rows };
-          res.status(kept.created ? 201 : 200).json(Object.assign({ sha256: kept.sha256, kind: kept.kind, bytes: kept.bytes }, shape, { run: `document=${kept.sha256}` }));
+          const check = kept.kind === 'json' ? { depth: kept.check.depth, findings: describeFindings(kept.check.findings, findingDetails) } : { rows: kept.check.rows };
+          res.status(kept.created ? 201 : 200).json(Object.assign({ sha256: kept.sha256, kind: kept.kind, bytes: kept.bytes }, check, { run: `document=${kept.sha256}` }));
         },
       ],
     },
@@ -106,4 +106,4 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth }, csv, runtime = {}
   ];
 }
 
-module.exports = { readDocument, documentRoutes, nativeReference, nestingDepth, kindsOf };
+module.exports = { readDocument, documentRoutes, kindsOf };

@@ -14,6 +14,7 @@ const { round } = require('@lab/loop-kit/round');
 const { cpuLayout } = require('./cpus');
 const { HttpError, badRequest, busy } = require('./errors');
 const { createDocumentStore, documentSettings } = require('./document-store');
+const { createMemoryBudget, memorySetting } = require('./document-memory');
 const { documentRoutes, kindsOf } = require('./document-upload');
 const { profileRoutes } = require('./profiler');
 
@@ -91,12 +92,14 @@ function createService(serviceDefinition) {
 
 /**
  * The store of users' documents, its caps (document-store.js' documentSettings, the depth no deeper than the
- * runtime's maxDepth) and kinds (csv: its check, or none), and what documentRoutes needs of the runtime.
+ * runtime's maxDepth, the memory of the runs on them: document-memory.js) and kinds (csv: its check, or none), and
+ * what documentRoutes needs of the runtime.
  */
 function documentsOf({ csv, maxDepth, findingDetails, reference }) {
-  const settings = Object.assign(documentSettings(envInteger), { kinds: kindsOf(csv) });
+  const memory = createMemoryBudget(memorySetting(envInteger));
+  const settings = Object.assign(documentSettings(envInteger), { kinds: kindsOf(csv), memoryBytes: memory.limitBytes, maxNodes: memory.maxNodes });
   if (maxDepth !== undefined) settings.maxDepth = Math.min(settings.maxDepth, maxDepth);
-  const store = createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes });
+  const store = createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes, memory });
   return { store, settings, csv, runtime: { findingDetails, reference } };
 }
 

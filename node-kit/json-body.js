@@ -5,6 +5,7 @@
 // before answering 413 (a 50 MB body is read whole). The body must be what its headers declare (body-declaration.js:
 // 415 otherwise) and valid UTF-8, checked as it arrives (utf8.js: a 400 naming the byte offset, where a decoder
 // would have replaced it silently). Node 14 syntax.
+const crypto = require('crypto');
 const { HttpError, badRequest } = require('./errors');
 const { checkBodyDeclaration } = require('./body-declaration');
 const { Utf8Check } = require('./utf8');
@@ -14,10 +15,11 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const tooLarge = (limitBytes) => new HttpError(413, `the body is larger than ${limitBytes} bytes`, { limitBytes });
 
 /**
- * Resolves the body of req as UTF-8 text, or rejects with HttpError 400 (not UTF-8), 413 (over limitBytes: a declared
- * length before a byte is read, else as soon as it passes) or 415 (compressed, or another charset).
+ * Resolves the body of req, checked as UTF-8, as {buffer, sha256} (the hash taken packet by packet as they arrive), or
+ * rejects with HttpError 400 (not UTF-8), 413 (over limitBytes: a declared length before a byte is read, else as soon
+ * as it passes) or 415 (compressed, or another charset).
  */
-function readUtf8Body(req, limitBytes) {
+function readBody(req, limitBytes) {
   return new Promise((resolve, reject) => {
     try {
       checkBodyDeclaration(req);
@@ -31,6 +33,7 @@ function readUtf8Body(req, limitBytes) {
     }
     const chunks = [];
     const utf8 = new Utf8Check();
+    const hash = crypto.createHash('sha256');
     let bytes = 0;
     const stop = () => {
       req.removeListener('data', onData);
@@ -54,6 +57,7 @@ function readUtf8Body(req, limitBytes) {
         refuse(err);
         return;
       }
+      hash.update(chunk);
       chunks.push(chunk);
     };
     const onEnd = () => {
@@ -64,7 +68,7 @@ function readUtf8Body(req, limitBytes) {
         reject(err);
         return;
       }
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve({ buffer: Buffer.concat(chunks), sha256: hash.digest('hex') });
     };
     const onError = (err) => {
       stop();
@@ -75,6 +79,9 @@ function readUtf8Body(req, limitBytes) {
     req.on('error', onError);
   });
 }
+
+/** readBody's body as UTF-8 text. */
+const readUtf8Body = (req, limitBytes) => readBody(req, limitBytes).then(({ buffer }) => buffer.toString('utf8'));
 
 /**
  * Resolves the parsed body of req, or rejects with HttpError 400 (not JSON, not UTF-8), 413 (over limitBytes) or 415
@@ -99,4 +106,4 @@ const jsonBody = (limitBytes) => (req, res, next) => readJsonBody(req, limitByte
   next();
 }, next);
 
-module.exports = { readJsonBody, readUtf8Body, jsonBody, JSON_TYPE };
+module.exports = { readJsonBody, readBody, readUtf8Body, jsonBody, JSON_TYPE };

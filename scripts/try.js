@@ -27,8 +27,7 @@ const { readManifests, documentServicesOf } = require('@lab/lab-topology/manifes
 const { nativeLab } = require('@lab/lab-topology/topology');
 const { startNativeSubset, answers } = require('./native-subset');
 const { documentSettings } = require('@lab/node-kit/document-store');
-const { locateJsonError } = require('@lab/node-kit/json-syntax-error');
-const { nestingDepth } = require('@lab/node-kit/document-upload');
+const { checkJsonDocument } = require('@lab/node-kit/document-check');
 const { Utf8Check } = require('@lab/node-kit/utf8');
 const { HttpError } = require('@lab/node-kit/errors');
 const { checkCsvDocument } = require('@lab/csv-parsers/user-document');
@@ -53,16 +52,16 @@ function integerSetting(name, fallback, min, max) {
   return value;
 }
 
-/** Throws InputError naming where the text stops being JSON or how deep it nests. */
-function checkJson(file, text, caps) {
+/** Throws InputError naming where the text stops being JSON or how deep it nests (the services' one check). */
+async function checkJson(file, text, caps) {
   try {
-    JSON.parse(text);
+    await checkJsonDocument(text, { maxDepth: caps.maxDepth });
   } catch (err) {
-    const at = locateJsonError(text) || { line: 1, column: 1, what: err.message, excerpt: text.slice(0, 48) };
-    throw new InputError(`${file}:${at.line}:${at.column}: not JSON: ${at.what}\n  near: ${JSON.stringify(at.excerpt)}`);
+    if (!(err instanceof HttpError)) throw err;
+    const at = err.details;
+    if (at.line !== undefined) throw new InputError(`${file}:${at.line}:${at.column}: not JSON: ${err.what}\n  near: ${JSON.stringify(at.excerpt)}`);
+    throw new InputError(`${file}: nests ${at.depth} levels deep; the lab takes at most ${caps.maxDepth} (DOCUMENT_MAX_DEPTH)`);
   }
-  const depth = nestingDepth(text);
-  if (depth > caps.maxDepth) throw new InputError(`${file}: nests ${depth} levels deep; the lab takes at most ${caps.maxDepth} (DOCUMENT_MAX_DEPTH)`);
 }
 
 /** Resolves the number of records, or throws InputError naming the record where the text stops being CSV. */
@@ -106,7 +105,7 @@ async function readDocumentFile(file) {
   const text = bytes.toString('utf8');
   const kind = kindOf(file, text);
   if (kind === 'json') {
-    checkJson(file, text, caps);
+    await checkJson(file, text, caps);
     return { bytes, kind };
   }
   return { bytes, kind, rows: await checkCsv(file, text) };

@@ -199,7 +199,8 @@ function documentUploadSuite(test, assert, makeService, { findingDetails = NODE_
     assert.deepStrictEqual((await put(url, '{"a": [1, "-0"]}')).json.findings, [], 'no findings: an empty list');
     const documents = (await request(`${url}/info`)).json.documents;
     assert.ok(documents.kinds[0] === 'json' && documents.kinds.every((k) => ['json', 'csv'].includes(k)), JSON.stringify(documents.kinds));
-    assert.deepStrictEqual(documents, { maxCount: 3, maxBytes: 8192, maxDocumentBytes: 4096, maxDepth: 50, kinds: documents.kinds });
+    assert.deepStrictEqual(documents, { maxCount: 3, maxBytes: 8192, maxDocumentBytes: 4096, maxDepth: 50, kinds: documents.kinds, memoryBytes: documents.memoryBytes, maxNodes: documents.maxNodes });
+    assert.ok(Number.isSafeInteger(documents.memoryBytes) && Number.isSafeInteger(documents.maxNodes) && documents.maxNodes > 0 && documents.maxNodes < documents.memoryBytes, JSON.stringify(documents));
   });
 
   test('a CSV document is stored where the service runs CSV (its /info documents.kinds), else refused with 415', async (t) => {

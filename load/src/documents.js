@@ -71,11 +71,11 @@ function createDriverDocuments(settings, targets) {
 
   return {
     async put(req) {
-      const document = await readDocument(req, { maxBytes: settings.maxDocumentBytes, maxDepth: settings.maxDepth, csv: checkCsv });
-      // The driver runs nothing on the value: only its text is kept, to be handed on.
-      const kept = store.add({ sha256: document.sha256, kind: document.kind, bytes: document.bytes, text: document.text, reference: document.reference });
+      // A document the driver holds is not read again; the driver runs nothing on the value and keeps only the text.
+      const document = await readDocument(req, { maxBytes: settings.maxDocumentBytes, maxDepth: settings.maxDepth, csv: checkCsv, known: (sha256) => store.find(sha256) });
+      const kept = document.known ? document : store.add(document);
       const services = await handOff(document.sha256);
-      const shape = document.kind === 'csv' ? { rows: document.rows } : { depth: document.depth };
+      const shape = document.kind === 'csv' ? { rows: document.check.rows } : { depth: document.check.depth };
       return {
         status: kept.created ? 201 : 200,
         body: Object.assign({ sha256: document.sha256, kind: document.kind, bytes: document.bytes }, shape, { run: `POST /runs?suite=try&document=${document.sha256}`, services }),
