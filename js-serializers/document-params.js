@@ -1,7 +1,6 @@
 'use strict';
 // The parameters of a run over a records document or a user's own, written once for the workloads that share them
 // (stringify adds its own `body`), and how a run finds its input. Node 14 syntax.
-const fastParse = require('./fast-parse');
 const { HttpError } = require('@lab/node-kit/errors');
 
 const DOCUMENT_PARAMS = {
@@ -32,27 +31,7 @@ function runInput(params, inputs, documents) {
   return { spec: null, held, reference: Promise.resolve({ hash: held.reference.hash, reference: 'native' }) };
 }
 
-// The value of the user's document parsed last: the store keeps texts only (node-kit/document-store.js), and runs on
-// one document come in a row (a try suite runs every approach on it), so one parse serves them all while memory
-// holds one value, not one per stored document.
-let lastParsed = { sha256: null, value: null };
-
-/**
- * A promise of the held document's value: the last one parsed, or its text parsed by fast-parse, which yields every
- * yieldMs (a 20 MB document is 100-300 ms of parsing, which must not stall the service before its run starts).
- */
-function documentValue(held, yieldMs) {
-  if (lastParsed.sha256 !== held.sha256) {
-    const value = fastParse.parse(held.text, { yieldMs });
-    lastParsed = { sha256: held.sha256, value };
-    value.catch(() => {
-      if (lastParsed.value === value) lastParsed = { sha256: null, value: null };
-    });
-  }
-  return lastParsed.value;
-}
-
 /** The case label of a run's metrics: records, or a user's document. */
 const caseOf = (params) => (params.document === '' ? 'records' : 'document');
 
-module.exports = { DOCUMENT_PARAMS, runInput, documentValue, caseOf };
+module.exports = { DOCUMENT_PARAMS, runInput, caseOf };

@@ -7,6 +7,8 @@
 // stop rejects at its next yield once the signal is aborted; native and yieldable-json cannot. Third-party libraries
 // are passed in by the service, which pins their versions. Node 14 syntax.
 const fastParse = require('./fast-parse');
+const { badRequest } = require('@lab/node-kit/errors');
+const { oneAtATime } = require('./one-at-a-time');
 const { nextTurn } = require('@lab/loop-kit/event-loop');
 const { pieces } = require('./text-hash');
 
@@ -21,12 +23,32 @@ function fast(text, { yieldMs, signal, stats }) {
   return fastParse.parse(text, { yieldMs, signal, stats });
 }
 
-/** yieldable-json's parseAsync (default intensity): no way to stop it or to learn how often it yielded. */
+// yieldable-json's parse rebuilds a string at each of its escapes, work quadratic in a string's escapes that no
+// timeoutMs stops (a 720 KB escaped string took 67 s; 33 MB held a core for over 20 minutes): it is refused a document
+// past this many characters copied (json-text-scan.js' escapeWork), which it copies at 1.5-5 per ns here, a second or
+// two at most.
+const YIELDABLE_MAX_ESCAPE_WORK = 2e9;
+
+/**
+ * yieldable-json's parseAsync (default intensity): no way to stop it or to learn how often it yielded. Its admit(),
+ * which the workload calls before the timed section, refuses a stored document whose escapes it could not get
+ * through (400 naming the approaches that can), then waits for its turn: the library keeps its place in the text in
+ * a global (utils/index-of-generator.js assigns `chunk` undeclared), so two parses at once break each other ("Bad
+ * object"), and its runs take turns.
+ */
 function yieldable(yieldableJson) {
-  return function yieldableParse(text, { stats }) {
+  const turns = oneAtATime();
+  function yieldableParse(text, { stats }) {
     stats.yields = null;
     return new Promise((resolve, reject) => yieldableJson.parseAsync(text, (err, value) => (err ? reject(err) : resolve(value))));
+  }
+  yieldableParse.admit = ({ check, signal, allowed }) => {
+    if (check && check.escapeWork > YIELDABLE_MAX_ESCAPE_WORK) {
+      throw badRequest(`yieldable cannot finish this document: it rebuilds a string at each of its escapes, ${check.escapeWork} characters copied here, and is given at most ${YIELDABLE_MAX_ESCAPE_WORK} (it cannot be stopped); ${allowed.join(', ')} can`, { parameter: 'approach', allowed });
+    }
+    return turns.take(signal);
   };
+  return yieldableParse;
 }
 
 // json-ext is fed slices of the text of this many characters.
@@ -56,4 +78,4 @@ function jsonExt(jsonExtLibrary) {
   };
 }
 
-module.exports = { native, fast, yieldable, jsonExt };
+module.exports = { native, fast, yieldable, jsonExt, YIELDABLE_MAX_ESCAPE_WORK };

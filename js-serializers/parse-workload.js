@@ -7,6 +7,7 @@ const { runControlled, controlFields } = require('@lab/node-kit/run-control');
 const { hashText } = require('./text-hash');
 const fastStringify = require('./fast-stringify');
 const { DOCUMENT_PARAMS, runInput, caseOf } = require('./document-params');
+const { reserve, valueBytesOf } = require('./document-values');
 const { withPlugins } = require('./serializer-plugins');
 const approachesModule = require('./parse-approaches');
 
@@ -39,14 +40,22 @@ function parseWorkload(approaches, inputs, documents, plugins) {
     caseOf,
     async run({ approach, params }, { signal: clientSignal } = {}) {
       const input = runInput(params, inputs, documents);
+      let release = () => {};
       try {
+        // A run on a stored document holds the value it makes until it is checked.
+        if (input.held) release = reserve(documents.memory, valueBytesOf(input.held), `a parse run of ${approach} on the stored document`);
         const { text, bytes } = input.held ? input.held : await generatedText(input.spec);
         const expected = await input.reference;
         const stats = { yields: 0 };
-        const run = await runControlled((signal) => approachOf(approach)(text, { yieldMs: params.yieldMs, signal, stats }), {
-          timeoutMs: params.timeoutMs,
-          clientSignal,
-        });
+        const parse = approachOf(approach);
+        // An approach may refuse the document or wait for its turn first (yieldable: parse-approaches.js), untimed.
+        const endTurn = parse.admit ? await parse.admit({ check: input.held ? input.held.check : null, signal: clientSignal, allowed: names().filter((n) => n !== approach) }) : () => {};
+        let run;
+        try {
+          run = await runControlled((signal) => parse(text, { yieldMs: params.yieldMs, signal, stats }), { timeoutMs: params.timeoutMs, clientSignal });
+        } finally {
+          endTurn();
+        }
         const check = run.timing.interrupted ? null : await hashText(fastStringify.chunks(run.value, { yieldMs: params.yieldMs }), { yieldMs: params.yieldMs });
         const result = {
           ms: run.timing.ms,
@@ -58,6 +67,7 @@ function parseWorkload(approaches, inputs, documents, plugins) {
         };
         return Object.assign(result, controlFields(run));
       } finally {
+        release();
         if (input.held) input.held.release();
       }
     },

@@ -10,6 +10,7 @@ const { envInteger } = require('@lab/node-kit');
 const { badRequest, busy } = require('@lab/node-kit/errors');
 const { loadPlugin, defaultName, describeError } = require('./serializer-plugin');
 const { checkPlugin } = require('./plugin-check');
+const { guardPlugin } = require('./plugin-guard');
 const { WORK_BUDGET } = require('./conformance/conformance');
 
 // A plugin as fast as native passes both corpora in about 25 s on Node 14 and 17 s on Node 24 (2-core Xeon); one
@@ -18,6 +19,9 @@ const { WORK_BUDGET } = require('./conformance/conformance');
 const DEFAULT_CHECK_TIMEOUT_MS = 300000;
 // A client retrying a run of a plugin still being checked waits this long first.
 const RETRY_AFTER_SECONDS = 5;
+// How long past its slice (yieldMs) a plugin has to stop once its run's signal aborted, before the run ends without
+// it (plugin-guard.js): many times the slice a plugin is asked to keep.
+const DEFAULT_ABORT_GRACE_MS = 2000;
 
 /** The settings from the environment: the folder (empty: no plugins; relative: to the working directory), the cap. */
 function pluginSettings() {
@@ -25,6 +29,7 @@ function pluginSettings() {
   return {
     dir: dir === '' ? '' : path.resolve(dir),
     checkTimeoutMs: envInteger('SERIALIZER_PLUGIN_CHECK_TIMEOUT_MS', DEFAULT_CHECK_TIMEOUT_MS),
+    abortGraceMs: envInteger('SERIALIZER_PLUGIN_ABORT_GRACE_MS', DEFAULT_ABORT_GRACE_MS),
     // A case is cut off by work, not by the clock (conformance.js): this many times native's CPU time on it.
     caseWorkBudget: WORK_BUDGET,
   };
@@ -57,6 +62,17 @@ function serializerPlugins(settings, approaches, log = (line) => console.error(`
     }
     for (const source of sources) plugins.push(load(source, builtIn, plugins, log));
   }
+  // What a plugin does wrong at run time marks it failing for both workloads: it is refused from then on.
+  const guards = plugins.filter((p) => !p.why).map((plugin) => {
+    const mark = (why) => {
+      if (plugin.why) return;
+      plugin.why = why;
+      log(`${plugin.name}: failing: ${why}`);
+    };
+    const guard = guardPlugin(plugin.source, mark, settings.abortGraceMs === undefined ? DEFAULT_ABORT_GRACE_MS : settings.abortGraceMs);
+    for (const workload of Object.keys(plugin.approaches)) plugin.approaches[workload] = guard.wrap(workload, plugin.approaches[workload]);
+    return guard;
+  });
   let closed = false;
   let stopCurrent = null;
   const runCheck = (plugin, workload) => {
@@ -82,12 +98,18 @@ function serializerPlugins(settings, approaches, log = (line) => console.error(`
   const usable = (workload) => plugins.filter((p) => !p.why && p.workloads[workload] && p.workloads[workload].state === 'ok');
   return {
     names: (workload) => usable(workload).map((p) => p.name),
-    approach: (workload, name) => usable(workload).find((p) => p.name === name).approaches[workload],
+    approach(workload, name) {
+      const plugin = usable(workload).find((p) => p.name === name);
+      // Marked failing since the run's parameters were read: refused as a run that names it now is.
+      if (!plugin) throw refusal(plugins.filter((p) => p.name === name), workload, usable(workload).map((p) => p.name));
+      return plugin.approaches[workload];
+    },
     unavailable: (workload, name, allowed) => refusal(plugins.filter((p) => p.name === name), workload, allowed),
     info: () => ({
       dir: settings.dir === '' ? null : settings.dir,
       error: dirError,
       checkTimeoutMs: settings.checkTimeoutMs,
+      abortGraceMs: settings.abortGraceMs,
       caseWorkBudget: settings.caseWorkBudget,
       plugins: plugins.map(describe),
     }),
@@ -95,6 +117,7 @@ function serializerPlugins(settings, approaches, log = (line) => console.error(`
     close() {
       closed = true;
       if (stopCurrent) stopCurrent();
+      for (const guard of guards) guard.close();
       return settled;
     },
   };
@@ -102,14 +125,17 @@ function serializerPlugins(settings, approaches, log = (line) => console.error(`
 
 /**
  * A workload's approaches with the plugins': all ({name: approach}, the built-in ones) and plugins (the registry, or
- * null) -> {names() (built-in first, then the checked plugins), approachOf(name), unavailable(name) (params.js)}.
+ * null) -> {names() (built-in first, then the checked plugins), approachOf(name), isPlugin(name), unavailable(name)
+ * (params.js)}.
  */
 function withPlugins(workload, all, plugins) {
   const builtIn = Object.keys(all);
   const names = () => (plugins ? builtIn.concat(plugins.names(workload)) : builtIn);
+  const isPlugin = (name) => !Object.prototype.hasOwnProperty.call(all, name);
   return {
     names,
-    approachOf: (name) => (Object.prototype.hasOwnProperty.call(all, name) ? all[name] : plugins.approach(workload, name)),
+    isPlugin,
+    approachOf: (name) => (isPlugin(name) ? plugins.approach(workload, name) : all[name]),
     unavailable: (name) => (plugins ? plugins.unavailable(workload, name, names()) : null),
   };
 }

@@ -8,7 +8,9 @@ const { runControlled, controlFields } = require('@lab/node-kit/run-control');
 const { badRequest } = require('@lab/node-kit/errors');
 const { createTextHash, hashText } = require('./text-hash');
 const { writeText } = require('./sink-writer');
-const { DOCUMENT_PARAMS, runInput, documentValue, caseOf } = require('./document-params');
+const fastParse = require('./fast-parse');
+const { DOCUMENT_PARAMS, runInput, caseOf } = require('./document-params');
+const { createValueCache, reserve, valueBytesOf, outputBytesOf } = require('./document-values');
 const { withPlugins } = require('./serializer-plugins');
 const approachesModule = require('./stringify-approaches');
 
@@ -23,7 +25,35 @@ const PARAMS = Object.assign({}, DOCUMENT_PARAMS, {
  */
 function stringifyWorkload(approaches, inputs, documents, plugins) {
   const all = Object.assign({ native: approachesModule.native }, approaches);
-  const { names, approachOf, unavailable } = withPlugins('stringify', all, plugins);
+  const { names, approachOf, isPlugin, unavailable } = withPlugins('stringify', all, plugins);
+  const memory = documents ? documents.memory : null;
+  const values = createValueCache(memory);
+
+  /**
+   * The value a run serializes and what it holds of the heap until release(): a user's document's (the cached one,
+   * and room for its output), or the generated one. A plugin gets a value of its own, parsed again from the text, so
+   * that one that changes its input changes nothing another run or the reference reads (issue 57).
+   */
+  async function valueFor(approach, params, input) {
+    const own = isPlugin(approach);
+    if (!input.held) return { value: own ? await fastParse.parse(await inputs.text(input.spec), { yieldMs: params.yieldMs }) : await inputs.input(input.spec), release: () => {} };
+    const output = reserve(memory, outputBytesOf(input.held) + (own ? valueBytesOf(input.held) : 0), `a stringify run of ${approach} on the stored document`);
+    try {
+      if (own) return { value: await fastParse.parse(input.held.text, { yieldMs: params.yieldMs }), release: output };
+      const lease = await values.lease(input.held, params.yieldMs);
+      return {
+        value: lease.value,
+        release: () => {
+          lease.release();
+          output();
+        },
+      };
+    } catch (err) {
+      output();
+      throw err;
+    }
+  }
+
   return {
     get approaches() {
       return names();
@@ -36,8 +66,12 @@ function stringifyWorkload(approaches, inputs, documents, plugins) {
     async run({ approach, params }, options = {}) {
       const input = runInput(params, inputs, documents);
       try {
-        const value = await (input.held ? documentValue(input.held, params.yieldMs) : inputs.input(input.spec));
-        return await stringifyRun(approachOf(approach), value, await input.reference, params, options);
+        const { value, release } = await valueFor(approach, params, input);
+        try {
+          return await stringifyRun(approachOf(approach), value, await input.reference, params, options);
+        } finally {
+          release();
+        }
       } finally {
         if (input.held) input.held.release();
       }

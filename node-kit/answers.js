@@ -43,7 +43,10 @@ function sendError(res, err, req = res.req) {
 function logUnexpected(err, where) {
   if (err instanceof HttpError) return;
   const place = Object.keys(where).map((k) => `${k}=${where[k]}`).join(' ');
-  console.error(`unexpected error (${place}): ${err && err.stack ? err.stack : String(err)}`);
+  // A library may reject with an object that is no Error (yieldable-json's ParseError: a name, a message, and the
+  // whole text it parsed): its name and message, never all of it.
+  const what = err && err.stack ? err.stack : err && typeof err.message === 'string' ? `${err.name || 'error'}: ${err.message}` : String(err);
+  console.error(`unexpected error (${place}): ${what}`);
 }
 
 module.exports = { sendError, asClientError, logUnexpected };

@@ -32,10 +32,10 @@ async function scanInSlices(text, { framesDepth = Infinity, yieldMs = DEFAULT_YI
 }
 
 /**
- * Checks a JSON document's text: resolves {depth, nodes, counts, findings}, or rejects with the 400 of a text that is
- * not JSON ({line, column, excerpt}: where it stops being JSON) or, for a JSON text, that nests deeper than maxDepth
- * ({depth, maxDepth}). Not JSON comes first: a text both broken and deep is refused for where it breaks. The first
- * refusal also carries `what` was found there, in words.
+ * Checks a JSON document's text: resolves {depth, nodes, counts, escapeWork, findings}, or rejects with the 400 of a
+ * text that is not JSON ({line, column, excerpt}: where it stops being JSON) or, for a JSON text, that nests deeper
+ * than maxDepth ({depth, maxDepth}). Not JSON comes first: a text both broken and deep is refused for where it breaks.
+ * The first refusal also carries `what` was found there, in words.
  */
 async function checkJsonDocument(text, { maxDepth, yieldMs, stats }) {
   const scanned = await scanInSlices(text, { framesDepth: maxDepth, yieldMs, stats });
@@ -45,7 +45,7 @@ async function checkJsonDocument(text, { maxDepth, yieldMs, stats }) {
     throw Object.assign(badRequest(`the document is not JSON: ${at.what} at line ${at.line}, column ${at.column}`, { line: at.line, column: at.column, excerpt: at.excerpt }), { what: at.what });
   }
   if (scanned.depth > maxDepth) throw badRequest(`the document nests ${scanned.depth} levels deep; this service takes at most ${maxDepth}`, { depth: scanned.depth, maxDepth });
-  return { depth: scanned.depth, nodes: scanned.nodes, counts: scanned.counts, findings: scanned.findings };
+  return { depth: scanned.depth, nodes: scanned.nodes, counts: scanned.counts, escapeWork: scanned.escapeWork, findings: scanned.findings };
 }
 
 module.exports = { checkJsonDocument, scanInSlices };

@@ -63,17 +63,22 @@ async function readDocument(req, { maxBytes, maxDepth, csv, known }) {
  * held here is refused now, with 413 naming the nodes, before anything parses it.
  */
 async function referenceOf(document, memory, runtime) {
-  const need = valueBytes({ counts: document.check.counts, bytes: document.bytes });
-  if (need > memory.limitBytes) {
+  const value = valueBytes({ counts: document.check.counts, bytes: document.bytes });
+  const tooLarge = (need) => {
     const limitNodes = Math.floor((document.check.nodes * memory.limitBytes) / need);
-    throw new HttpError(413, `the document's value would take about ${Math.round(need / 1e6)} MB of this service's heap, which runs on users' documents may take ${Math.round(memory.limitBytes / 1e6)} MB of (DOCUMENT_MEMORY_BYTES): it has ${document.check.nodes} values, and this service holds about ${limitNodes} of this kind`, { nodes: document.check.nodes, limitNodes });
-  }
-  const release = memory.reserve(need, 'checking the document');
+    return new HttpError(413, `a run on the document would hold about ${Math.round(need / 1e6)} MB of this service's heap, of the ${Math.round(memory.limitBytes / 1e6)} MB runs on users' documents may take (DOCUMENT_MEMORY_BYTES): it has ${document.check.nodes} values, and this service holds about ${limitNodes} of this kind`, { nodes: document.check.nodes, limitNodes });
+  };
+  if (value > memory.limitBytes) throw tooLarge(value);
+  const release = memory.reserve(value, 'checking the document');
+  let reference;
   try {
-    return runtime.reference ? await runtime.reference(document, memory) : await nativeReference(document.buffer, memory.limitBytes);
+    reference = runtime.reference ? await runtime.reference(document, memory) : await nativeReference(document.buffer, memory.limitBytes);
   } finally {
     release();
   }
+  // A stringify run holds the value and its text (two bytes a character at most) at once.
+  if (typeof reference.bytes === 'number' && value + 2 * reference.bytes > memory.limitBytes) throw tooLarge(value + 2 * reference.bytes);
+  return reference;
 }
 
 /**

@@ -73,10 +73,13 @@ class JsonTextScan {
     this.framesDepth = framesDepth;
     this.frames = []; // the findings' view of the open containers up to framesDepth: {object, key | index, keys}
     this.counts = { objects: 0, arrays: 0, members: 0, strings: 0, scalars: 0 };
+    // Σ over strings and keys of escapes × length: what a reader that rebuilds a string at each of its escapes does
+    // (yieldable-json's parse, quadratic: a service bounds it, js-serializers/parse-approaches.js).
+    this.escapeWork = 0;
     this.found = new Map(); // topic -> {topic, path, count}
     this.error = null; // {offset, what}
     this.token = null; // the string or number being read (one of the two below), across calls of step() if need be
-    this.stringToken = { string: true, key: false, start: 0, decoded: null, pieceFrom: 0, pendingHigh: false, lone: false };
+    this.stringToken = { string: true, key: false, start: 0, decoded: null, pieceFrom: 0, pendingHigh: false, lone: false, escapes: 0 };
     this.numberToken = { string: false, start: 0, state: 'int', validEnd: 0, integer: true };
     this.finished = false;
   }
@@ -110,7 +113,10 @@ class JsonTextScan {
     return this;
   }
 
-  /** {error: {offset, what} | null, depth, nodes, counts, findings: [{topic, path, count}] in TOPICS' order}. */
+  /**
+   * {error: {offset, what} | null, depth, nodes, counts, escapeWork, findings: [{topic, path, count}] in TOPICS'
+   * order}.
+   */
   result() {
     const c = this.counts;
     return {
@@ -118,6 +124,7 @@ class JsonTextScan {
       depth: this.deepest,
       nodes: c.objects + c.arrays + c.strings + c.scalars,
       counts: Object.assign({}, c),
+      escapeWork: this.escapeWork,
       findings: TOPICS.filter((t) => this.found.has(t)).map((t) => this.found.get(t)),
     };
   }
@@ -214,6 +221,7 @@ class JsonTextScan {
     t.pieceFrom = i + 1;
     t.pendingHigh = false;
     t.lone = false;
+    t.escapes = 0;
     this.token = t;
     this.at = i + 1;
   }
@@ -253,6 +261,7 @@ class JsonTextScan {
           this.fail(i, `an unknown escape \\${escaped}`);
           return true;
         }
+        t.escapes++;
         if (t.decoded !== null) {
           t.decoded.push(text.slice(t.pieceFrom, i), String.fromCharCode(unit));
           t.pieceFrom = i + (escaped === 'u' ? 6 : 2);
@@ -277,6 +286,7 @@ class JsonTextScan {
 
   endString(t, quoteAt) {
     this.token = null;
+    this.escapeWork += t.escapes * (quoteAt - t.start - 1);
     const lone = t.lone || t.pendingHigh;
     const frame = this.frame();
     if (t.key) {

@@ -14,17 +14,19 @@ const { NODE_DETAILS } = require('@lab/node-kit/document-findings');
 // Small caps for the test, read by node-kit when the service is made.
 const SETTINGS = { DOCUMENT_MAX_BYTES: '4096', DOCUMENTS_MAX_BYTES: '8192', DOCUMENTS_MAX_COUNT: '3', DOCUMENT_MAX_DEPTH: '50' };
 
-async function documentService(t, makeService) {
+/** The service made with SETTINGS and more (settings beside them), started; {url, close, server, service}. */
+async function documentService(t, makeService, more = {}) {
   const saved = {};
-  for (const [name, value] of Object.entries(SETTINGS)) {
+  for (const [name, value] of Object.entries(Object.assign({}, SETTINGS, more))) {
     saved[name] = process.env[name];
     process.env[name] = value;
   }
   try {
     // Awaited inside the try: a service made asynchronously (wasm-runner) reads the settings before they are restored.
-    const server = await startService(await makeService());
+    const service = await makeService();
+    const server = await startService(service);
     t.after(server.close);
-    return server;
+    return Object.assign(server, { service });
   } finally {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
@@ -135,6 +137,71 @@ function serializationRunsSuite(test, assert, makeService) {
 }
 
 /**
+ * Runs on a stored document are admitted by the memory they will hold (node-kit/document-memory.js; issue 57: four
+ * parses of a 64 MiB `[{},…]` took node14-fibers down with every stored document): a document whose value could not
+ * fit is refused at upload with 413, a run while others hold the budget gets 503 with Retry-After, and the cached value
+ * of the document stringified last gives way to a run that needs its room. Nothing here depends on timing: the test
+ * holds the budget itself, as runs in flight would.
+ */
+function memorySuite(test, assert, makeService) {
+  const objects = `[${'{},'.repeat(1300)}{}]`; // 1 301 objects: about 90 KB of heap as the model prices it
+
+  test("a run is admitted by the memory it will hold: 503 while the budget is held, 413 for a value that never fits", async (t) => {
+    const small = await documentService(t, makeService, { DOCUMENT_MEMORY_BYTES: '50000' });
+    const refused = await put(small.url, objects);
+    assert.strictEqual(refused.status, 413, JSON.stringify(refused.json));
+    assert.strictEqual(refused.json.nodes, 1302);
+    assert.ok(refused.json.limitNodes > 0 && refused.json.limitNodes < 1302, JSON.stringify(refused.json));
+    assert.deepStrictEqual((await request(`${small.url}/documents`)).json.documents, [], 'nothing was kept');
+
+    const { url, service } = await documentService(t, makeService, { DOCUMENT_MEMORY_BYTES: '300000' });
+    const memory = service.documents.memory;
+    const { sha256 } = (await put(url, objects)).json;
+    const held = memory.reserve(250000, 'what the test holds, as runs in flight would');
+    for (const workload of ['parse', 'stringify']) {
+      const busy = await request(`${url}/run/${workload}?approach=native&document=${sha256}`);
+      assert.strictEqual(busy.status, 503, busy.text);
+      assert.ok(busy.headers['retry-after'], 'says when to come back');
+      assert.strictEqual(busy.json.limitBytes, 300000);
+    }
+    held();
+    assert.strictEqual(memory.reservedBytes(), 0, 'the refused runs hold nothing');
+    const stringified = await request(`${url}/run/stringify?approach=native&document=${sha256}`);
+    assert.strictEqual(stringified.json.validated, true, stringified.text);
+    assert.ok(memory.reservedBytes() > 0, 'the value stringified last is kept, and counted');
+    const room = memory.reserve(250000, 'a run that needs the cached value gone');
+    assert.strictEqual(memory.reservedBytes(), 250000, 'the cached value gave way');
+    room();
+    assert.strictEqual((await request(`${url}/run/parse?approach=native&document=${sha256}`)).json.validated, true);
+    assert.strictEqual(memory.reservedBytes(), 0, 'every run released what it held');
+  });
+}
+
+/**
+ * yieldable-json's parse, which no timeoutMs stops, bounded (issue 57): its runs take turns, since it keeps its place
+ * in a global and two at once break each other ("Bad array"), and a document whose escapes it would take minutes over
+ * (it rebuilds a string at each) is refused for it, naming the approaches that can.
+ */
+function yieldableSuite(test, assert, makeService) {
+  test('yieldable parse: runs at once all validate, taking turns; a document of many escapes is refused for it alone', async (t) => {
+    const { url } = await documentService(t, makeService, { DOCUMENT_MAX_BYTES: '200000', DOCUMENTS_MAX_BYTES: '400000' });
+    const records = JSON.stringify(Array.from({ length: 140 }, (_, i) => ({ id: i, name: `n${i}"q"` })));
+    const { sha256 } = (await put(url, records)).json;
+    const together = await Promise.all([1, 2, 3].map(() => request(`${url}/run/parse?approach=yieldable&document=${sha256}`)));
+    for (const answer of together) assert.deepStrictEqual([answer.status, answer.json.validated], [200, true], answer.text);
+
+    const escaped = JSON.stringify(['\n'.repeat(64000)]); // 64 000 escapes in a string of 128 000 characters
+    const many = (await put(url, escaped)).json.sha256;
+    const refused = await request(`${url}/run/parse?approach=yieldable&document=${many}`);
+    assert.strictEqual(refused.status, 400, refused.text.slice(0, 300));
+    assert.strictEqual(refused.json.parameter, 'approach');
+    assert.ok(refused.json.allowed.includes('native') && !refused.json.allowed.includes('yieldable'), refused.text);
+    assert.match(refused.json.error, /rebuilds a string at each of its escapes/);
+    assert.strictEqual((await request(`${url}/run/parse?approach=native&document=${many}`)).json.validated, true);
+  });
+}
+
+/**
  * A rebound DNS name reaches no route but /healthz and /metrics, whatever the route (a run naming a document the
  * service lacks listed every stored sha256, and body=1 sent a document back, through a rebound name: issue 57); and
  * another site's page cannot make the browser start anything, not even with a GET it cannot read.
@@ -182,7 +249,11 @@ function sameSiteSuite(test, assert, makeService) {
  * the stringify and parse workloads, whose own tests run its workloads on a document).
  */
 function documentUploadSuite(test, assert, makeService, { findingDetails = NODE_DETAILS, serialization = true } = {}) {
-  if (serialization) serializationRunsSuite(test, assert, makeService);
+  if (serialization) {
+    serializationRunsSuite(test, assert, makeService);
+    memorySuite(test, assert, makeService);
+    yieldableSuite(test, assert, makeService);
+  }
   sameSiteSuite(test, assert, makeService);
 
   test('a JSON document is kept by its sha256, listed, and its caps are in /info', async (t) => {

@@ -6,6 +6,7 @@
 // assertion depends on how fast anything runs: a check's end is waited for, and the service bounds it.
 const path = require('path');
 const { startService, request, sumOf } = require('@lab/test-kit');
+const { startProcess, stopProcess } = require('@lab/test-kit/service-process');
 const { put } = require('@lab/test-kit/document-uploads');
 const { readVectors } = require('@lab/payloads/js/vectors');
 const { WORK_BUDGET } = require('../conformance/conformance');
@@ -13,6 +14,7 @@ const { WORK_BUDGET } = require('../conformance/conformance');
 const EXAMPLE_DIR = path.join(__dirname, '..', '..', 'plugins');
 const FAILING_DIR = path.join(__dirname, 'plugins', 'failing');
 const BLOCKING_DIR = path.join(__dirname, 'plugins', 'blocking');
+const HOSTILE_DIR = path.join(__dirname, 'plugins', 'hostile');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -28,12 +30,14 @@ async function settledPlugins(url) {
 const byName = (plugins, name) => plugins.plugins.find((p) => p.name === name);
 
 /**
- * makeService(options) with options.plugins: {dir, checkTimeoutMs, caseWorkBudget} (serializer-plugins.js).
- * checkInfo(info) (optional): more checks of /info once the example plugin has passed.
+ * makeService(options) with options.plugins: {dir, checkTimeoutMs, abortGraceMs, caseWorkBudget}
+ * (serializer-plugins.js); serverEntry: the service's main (src/server.js), run as a process of its own where what is
+ * tested is that the process lives on. checkInfo(info) (optional): more checks of /info once the example plugin has
+ * passed.
  */
-function pluginsSuite(test, assert, makeService, checkInfo) {
+function pluginsSuite(test, assert, { makeService, serverEntry, checkInfo }) {
   const pinned = readVectors().documents.find((v) => v.document === 'records' && v.size === 100);
-  const settings = (dir, checkTimeoutMs) => ({ plugins: { dir, checkTimeoutMs: checkTimeoutMs || 300000, caseWorkBudget: WORK_BUDGET } });
+  const settings = (dir, checkTimeoutMs, abortGraceMs) => ({ plugins: { dir, checkTimeoutMs: checkTimeoutMs || 300000, abortGraceMs: abortGraceMs || 2000, caseWorkBudget: WORK_BUDGET } });
 
   test('plugins: the example plugin passes the conformance corpus and runs validated like every approach', async () => {
     const server = await startService(makeService(settings(EXAMPLE_DIR)));
@@ -104,6 +108,60 @@ function pluginsSuite(test, assert, makeService, checkInfo) {
       assert.strictEqual((await request(`${server.url}/healthz`)).status, 200);
     } finally {
       await server.close();
+    }
+  });
+
+  test('plugins: a plugin that misbehaves at run time fails its own run and is marked failing; the service and other approaches go on', async () => {
+    // The service as a process of its own (a test runner takes what is uncaught in its own process for a failure of
+    // the test), with a short grace after a run's signal aborted, so that the plugin that never settles is given up on
+    // soon.
+    const server = await startProcess(serverEntry, { SERIALIZER_PLUGINS_DIR: HOSTILE_DIR, SERIALIZER_PLUGIN_ABORT_GRACE_MS: '50' });
+    const run = (query) => request(`${server.url}/run/${query}`);
+    try {
+      const plugins = await settledPlugins(server.url);
+      assert.deepStrictEqual(plugins.plugins.map((p) => [p.name, p.state]), [['leaves-a-rejection', 'ok'], ['mutates', 'ok'], ['never-settles', 'ok'], ['throws-from-a-timer', 'ok']]);
+      const { sha256 } = (await put(server.url, '{"hostile": true, "orders": [{"id": 1, "lines": [1, 2]}]}')).json;
+      const ran = async (query, validated) => {
+        const answer = await run(query);
+        assert.strictEqual(answer.status, 200, `${query}: ${answer.text}`);
+        assert.strictEqual(answer.json.validated, validated, `${query}: ${answer.text}`);
+      };
+      // A plugin that changes its input changes nothing another run reads: the stored document's value, or the
+      // generated one.
+      await ran(`stringify?approach=native&document=${sha256}`, true);
+      for (const input of [`document=${sha256}`, 'size=17']) {
+        await ran(`stringify?approach=mutates&${input}`, true);
+        for (const approach of ['native', 'fast', 'mutates']) await ran(`stringify?approach=${approach}&${input}`, true);
+        await ran(`parse?approach=native&${input}`, true);
+      }
+      // A plugin that throws from a timer once its run's deadline passed: its run ends (interrupted, as its signal
+      // asked), and it is marked failing.
+      const timer = await run(`stringify?approach=throws-from-a-timer&document=${sha256}&timeoutMs=1`);
+      assert.strictEqual(timer.status, 200, timer.text);
+      assert.deepStrictEqual([timer.json.interrupted, timer.json.validated], [true, false], timer.text);
+      // Its plugin rejects a promise no one waits for: the run fails (500, counted as an error), the plugin is marked.
+      const rejection = await run(`stringify?approach=leaves-a-rejection&document=${sha256}`);
+      assert.ok(rejection.status === 500 || (rejection.status === 200 && rejection.json.validated), rejection.text);
+      // Four runs of a plugin that never settles, every slot: each ends its grace after its deadline, interrupted.
+      const never = await Promise.all([1, 2, 3, 4].map(() => run(`parse?approach=never-settles&document=${sha256}&timeoutMs=1`)));
+      for (const answer of never) assert.deepStrictEqual([answer.status, answer.json.interrupted], [200, true], answer.text);
+      const after = await settledPlugins(server.url);
+      for (const [name, why] of [['throws-from-a-timer', /threw outside its promise/], ['leaves-a-rejection', /left a promise rejection unhandled/], ['never-settles', /did not stop within \d+ ms of its abort signal/]]) {
+        const plugin = byName(after, name);
+        assert.strictEqual(plugin.state, 'failing', JSON.stringify(plugin));
+        assert.match(plugin.why, why, name);
+        const workload = Object.keys(plugin.workloads)[0];
+        const refused = await run(`${workload}?approach=${name}&document=${sha256}`);
+        assert.strictEqual(refused.status, 400, refused.text);
+        assert.match(refused.json.error, /cannot be used/);
+      }
+      assert.strictEqual(byName(after, 'mutates').state, 'ok', 'changing its input marks no plugin: it is kept from harm instead');
+      // The slots are free and the service is the process that started.
+      await ran(`parse?approach=native&document=${sha256}`, true);
+      assert.strictEqual((await request(`${server.url}/healthz`)).status, 200);
+      assert.strictEqual(server.exitCode, null);
+    } finally {
+      assert.strictEqual(await stopProcess(server), 0, 'it stops as it should, on SIGTERM');
     }
   });
 

@@ -4,6 +4,7 @@
 const test = require('test');
 const assert = require('assert');
 const { pluginsSuite } = require('@lab/js-serializers/test/plugins-suite');
+const path = require('path');
 const { makeService } = require('../src/service');
 
-pluginsSuite(test, assert, makeService);
+pluginsSuite(test, assert, { makeService, serverEntry: path.join(__dirname, '..', 'src', 'server.js') });
