@@ -24,7 +24,7 @@ async function createWasmRunner() {
   // The caps node-kit's store applies (the same settings, read from the same environment), and the most nodes a
   // document may have for its runs to fit this module's memory and this process's heap (memory-model.js).
   const settings = documentSettings(envInteger);
-  const limits = memoryLimits(wasm, settings);
+  const limits = memoryLimits(wasm, settings, { maxNodesSetting: envInteger('DOCUMENT_MAX_NODES', 0) });
   const worker = createDocumentWorker();
   const documentRuns = { worker, memory: createRunMemory(limits.budgets), values: createDocumentValues() };
   return createService({

@@ -73,10 +73,11 @@ function limitNodes(budgets, approach, op, bytes) {
 /**
  * The service's limits: budgets {wasmBytes, jsBytes} for the document runs in flight together, and maxNodes, the most
  * nodes a stored document may have: one with which the cheapest run fits alone whatever its text within
- * maxDocumentBytes, and the worker's check too. wasmModule: the loaded module (its maximum and its size at start).
- * The same figures for the same build and heap limit, whatever ran before.
+ * maxDocumentBytes, and the worker's check too, or maxNodesSetting (DOCUMENT_MAX_NODES) when that is lower and not 0.
+ * wasmModule: the loaded module (its maximum and its size at start). The same figures for the same build and heap
+ * limit, whatever ran before.
  */
-function memoryLimits(wasmModule, { maxDocumentBytes }) {
+function memoryLimits(wasmModule, { maxDocumentBytes }, { maxNodesSetting = 0 } = {}) {
   const budgets = {
     wasmBytes: wasmModule.maximumMemory - wasmModule.initialMemory - WASM_SPARE_BYTES,
     jsBytes: Math.floor(JS_HEAP_SHARE * v8.getHeapStatistics().heap_size_limit) - JS_SERVICE_BYTES,
@@ -85,7 +86,8 @@ function memoryLimits(wasmModule, { maxDocumentBytes }) {
   for (const approach of Object.keys(MODEL).filter((a) => a !== 'check')) {
     for (const op of OPS_MEASURED) best = Math.max(best, limitNodes(budgets, approach, op, maxDocumentBytes));
   }
-  return { budgets, maxNodes: Math.min(best, limitNodes(budgets, 'check', null, maxDocumentBytes)) };
+  const fits = Math.min(best, limitNodes(budgets, 'check', null, maxDocumentBytes));
+  return { budgets, maxNodes: maxNodesSetting > 0 ? Math.min(fits, maxNodesSetting) : fits };
 }
 
 module.exports = { MODEL, JS_VALUE, JS_RUN, OPS_MEASURED, runNeeds, limitNodes, memoryLimits };
