@@ -57,6 +57,7 @@ function createDocumentWorker({ yieldMs = 5 } = {}) {
   async function send(job, text, options) {
     if (closed) throw new Error('the document worker is closed');
     const bytes = await utf8InSlices(text, { yieldMs });
+    if (closed) throw new Error('the document worker is closed');
     if (worker === null) worker = start();
     const current = worker;
     await current.ready;

@@ -13,7 +13,7 @@ const PIECE_CHARS = 1 << 20;
 /** Runs work() -> done (one piece) in slices of about yieldMs, at most maxPieces pieces a slice. */
 function inSlices(work, { yieldMs, maxPieces, stats }) {
   return runSlices((deadline) => {
-    let done = false;
+    let done;
     let count = 0;
     do {
       done = work();
