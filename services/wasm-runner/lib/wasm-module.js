@@ -15,6 +15,10 @@ class WasmModule {
     this.emscriptenVersion = module.UTF8ToString(module._wr_emscripten_version());
     /** The nesting limit every C++ reader enforces (src/value_limits.h). */
     this.maxDepth = module._wr_max_depth();
+    /** The most the linear memory may grow to (CMakeLists.txt's WASM_MAXIMUM_MEMORY). */
+    this.maximumMemory = module._wr_maximum_memory();
+    /** Its size at start: the static data, the stack and the first of the heap. */
+    this.initialMemory = module.HEAPU8.length;
     const takingNameAndSeed = (name) => module.cwrap(name, 'number', ['string', 'number']);
     // The approaches' operations (lib/transfer/*-approach.js call them): roundTrip and count take the size of the
     // input written with reserveInput, create a case name and seed; embind's take and return JS values.
@@ -43,6 +47,10 @@ class WasmModule {
       typedCreateDocument: module._wr_typed_create_document,
       embindCreateDocument: module.embindCreateDocument,
       documentLoad: module._wr_document_load,
+      documentBegin: module._wr_document_begin,
+      documentBuffer: module._wr_document_buffer,
+      documentContinue: module._wr_document_continue,
+      documentMsgpack: module._wr_document_msgpack,
       documentDrop: module._wr_document_drop,
       documentTreeHash: module._wr_document_tree_hash,
       treeHash: module._wr_tree_hash,
@@ -73,6 +81,24 @@ class WasmModule {
   /** The size of WASM memory in bytes. */
   heapBytes() {
     return this.module.HEAPU8.length;
+  }
+
+  /** Bytes malloc holds now. */
+  memoryInUse() {
+    return this.module._wr_memory_in_use() >>> 0;
+  }
+
+  /** The most bytes malloc ever took from the linear memory in this instance: the peak of what ran in it. */
+  memoryPeak() {
+    return this.module._wr_memory_peak() >>> 0;
+  }
+
+  /**
+   * Gives back the buffers the approaches reuse between calls (the input, the outputs, the last tree): after a run on
+   * a large document, or a failed call, the module holds no more than before it (src/exchange_buffers.h).
+   */
+  releaseMemory() {
+    this.module._wr_release_memory();
   }
 
   /** Throws the module's last error, prefixed with what failed. */
@@ -138,6 +164,33 @@ class WasmModule {
     return id;
   }
 
+  /**
+   * Starts a kept tree read step by step from MessagePack (src/documents.h): {id, write(bytes, offset)} where write
+   * copies a piece of the `size` bytes in; then continueDocument(id, ...) until it says done. Throws when memory is short.
+   */
+  beginDocument(size) {
+    const id = this.exports.documentBegin(size) >>> 0;
+    if (id === 0) this.fail('the document as C++ keeps it');
+    const write = (bytes, offset) => {
+      // Memory may have grown since the last piece: ask for the address and the view again.
+      this.heap().set(bytes, (this.exports.documentBuffer(id) >>> 0) + offset);
+    };
+    return { id, write };
+  }
+
+  /** Reads at most maxValues values and about maxBytes bytes more of a tree begun with beginDocument; true once kept. */
+  continueDocument(id, maxValues, maxBytes) {
+    const status = this.exports.documentContinue(id, maxValues, maxBytes);
+    if (status === 0) this.fail('the document as C++ keeps it');
+    return status === 2;
+  }
+
+  /** A kept tree as MessagePack bytes: a copy in an ArrayBuffer of its own (transferable to another thread). */
+  documentMsgpack(id) {
+    this.check(this.exports.documentMsgpack(id), `document tree ${id} as MessagePack`);
+    return new Uint8Array(this.outputView());
+  }
+
   dropDocument(id) {
     this.exports.documentDrop(id);
   }
@@ -171,19 +224,22 @@ class WasmModule {
   }
 }
 
+/** A new instance of the module, with memory of its own: a worker's, or a measurement's (bench/memory-model.js). */
+function createWasmModule() {
+  if (!fs.existsSync(path.join(BUILD_DIR, `${MODULE_NAME}.wasm`))) {
+    throw new Error(`no WASM module in ${BUILD_DIR}: run \`make setup\` first`);
+  }
+  const createModule = require(path.join(BUILD_DIR, `${MODULE_NAME}.js`));
+  const wasmBinary = fs.readFileSync(path.join(BUILD_DIR, `${MODULE_NAME}.wasm`));
+  return createModule({ wasmBinary }).then((module) => new WasmModule(module));
+}
+
 let loaded = null;
 
-/** The module, instantiated once per process. */
+/** The module, instantiated once per process (per thread: a worker has its own). */
 function loadWasmModule() {
-  if (!loaded) {
-    if (!fs.existsSync(path.join(BUILD_DIR, `${MODULE_NAME}.wasm`))) {
-      throw new Error(`no WASM module in ${BUILD_DIR}: run \`make setup\` first`);
-    }
-    const createModule = require(path.join(BUILD_DIR, `${MODULE_NAME}.js`));
-    const wasmBinary = fs.readFileSync(path.join(BUILD_DIR, `${MODULE_NAME}.wasm`));
-    loaded = createModule({ wasmBinary }).then((module) => new WasmModule(module));
-  }
+  if (!loaded) loaded = createWasmModule();
   return loaded;
 }
 
-module.exports = { loadWasmModule };
+module.exports = { loadWasmModule, createWasmModule };

@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include "typed_codec.h"
+
 namespace wasm_runner {
 namespace {
 
@@ -70,6 +72,15 @@ void keep_tree(Value tree) { tree_slot() = std::move(tree); }
 void drop_tree() { tree_slot().reset(); }
 
 const Value* last_tree() { return tree_slot() ? &*tree_slot() : nullptr; }
+
+void release_exchange_memory() {
+  drop_tree();
+  set_output_view(nullptr, 0);
+  std::vector<char>().swap(input());
+  std::vector<char>().swap(reused_output_buffer());
+  typed_release_encode_buffers();
+  typed_release_decode_buffers();
+}
 
 void set_error(std::string message) { error_slot() = std::move(message); }
 

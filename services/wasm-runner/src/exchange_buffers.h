@@ -39,6 +39,12 @@ const Value* last_tree();
 void set_error(std::string message);
 const std::string& last_error();
 
+// Gives back every buffer above: the tree, the output (and the bytes it points into: msgpack's and the typed
+// writer's reused buffers), the input buffer and the typed reader's string table. The module is then as it was
+// before its first call but for the documents it keeps (documents.h): a run on a large document, or a failed call,
+// leaves nothing behind that the next call would have to fit beside. A call after it grows them again.
+void release_exchange_memory();
+
 // Records a failed call: its message for wr_last_error(), and no tree. Returns 0, the exports' failure code.
 int fail_call(std::string message);
 

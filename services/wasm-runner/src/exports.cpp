@@ -5,6 +5,8 @@
 #include <emscripten/version.h>
 #include <yyjson.h>
 
+#include <malloc.h>
+
 #include <cstdint>
 #include <string>
 
@@ -172,7 +174,52 @@ EMSCRIPTEN_KEEPALIVE uint32_t wr_document_load(size_t size) {
   return id == 0 ? fail_call(error) : id;
 }
 
+// The same tree read step by step from MessagePack (documents.h): begin reserves room for `size` bytes, which JS writes
+// at wr_document_buffer(id); each continue reads at most `max_values` values and about `max_bytes` bytes. They return
+// 0 on failure (the id is then gone), and continue 1 while there is more to read, 2 once the tree is kept.
+EMSCRIPTEN_KEEPALIVE uint32_t wr_document_begin(size_t size) {
+  std::string error;
+  const uint32_t id = begin_document(size, error);
+  if (id == 0) set_error(error);
+  return id;
+}
+
+EMSCRIPTEN_KEEPALIVE char* wr_document_buffer(uint32_t id) { return document_buffer(id); }
+
+EMSCRIPTEN_KEEPALIVE int wr_document_continue(uint32_t id, size_t max_values, size_t max_bytes) {
+  std::string error;
+  switch (continue_document(id, max_values, max_bytes, error)) {
+    case Loading::kMore:
+      return 1;
+    case Loading::kDone:
+      return 2;
+    case Loading::kFailed:
+      break;
+  }
+  set_error(error);
+  return 0;
+}
+
+// A kept tree as MessagePack in the output: what the worker that read it from JSON hands the service's module.
+EMSCRIPTEN_KEEPALIVE int wr_document_msgpack(uint32_t id) {
+  const Value* tree = document_tree(id);
+  if (tree == nullptr) {
+    set_error("no document tree " + std::to_string(id) + " is loaded");
+    return 0;
+  }
+  std::string error;
+  return encode_msgpack(*tree, error) ? 1 : 0;
+}
+
 EMSCRIPTEN_KEEPALIVE void wr_document_drop(uint32_t id) { drop_document(id); }
+
+// Memory (lib/documents/memory-model.js): what malloc holds now, the most it ever took from the linear memory (its
+// footprint's high-water mark: what a run's peak is measured by), and the most the linear memory may grow to
+// (CMakeLists.txt). wr_release_memory gives the exchange buffers back (exchange_buffers.h).
+EMSCRIPTEN_KEEPALIVE size_t wr_memory_in_use() { return mallinfo().uordblks; }
+EMSCRIPTEN_KEEPALIVE size_t wr_memory_peak() { return mallinfo().usmblks; }
+EMSCRIPTEN_KEEPALIVE double wr_maximum_memory() { return double(WR_MAXIMUM_MEMORY); }
+EMSCRIPTEN_KEEPALIVE void wr_release_memory() { release_exchange_memory(); }
 
 // The hash of a kept document's tree (tree_walk.h), or null for an id not loaded.
 EMSCRIPTEN_KEEPALIVE const char* wr_document_tree_hash(uint32_t id) {

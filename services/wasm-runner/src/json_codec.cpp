@@ -12,6 +12,23 @@ struct DocDeleter {
   void operator()(yyjson_mut_doc* doc) const { yyjson_mut_doc_free(doc); }
 };
 
+// yyjson 0.10.0's reader stores a container's length shifted into its 64-bit tag from a size_t, `ctn_len <<
+// YYJSON_TAG_BIT` (yyjson.c, arr_end and obj_end), and size_t is 32 bits in wasm32: an array of 2^24 items or more,
+// or an object of 2^24 members or more, reads as its length modulo 2^24 (16 777 217 zeros as `[0]`). Its subtree's
+// end (uni.ofs, the offset to its next sibling) is right whatever the length, so the walk counts the slots up to it
+// (an object's keys and values alike) instead of trusting yyjson_arr_size and yyjson_obj_size.
+yyjson_val* first_child(yyjson_val* container) { return container + 1; }
+
+size_t children(yyjson_val* container) {
+  const auto* end = reinterpret_cast<const uint8_t*>(container) + container->uni.ofs;
+  size_t slots = 0;
+  for (yyjson_val* child = first_child(container); reinterpret_cast<const uint8_t*>(child) < end;
+       child = unsafe_yyjson_get_next(child)) {
+    ++slots;
+  }
+  return slots;
+}
+
 // yyjson reads without recursion; this walk recurses once per level, hence the depth it carries.
 bool to_value(yyjson_val* json, Value& out, std::string& error, int depth) {
   switch (yyjson_get_type(json)) {
@@ -42,11 +59,11 @@ bool to_value(yyjson_val* json, Value& out, std::string& error, int depth) {
         error = too_deep_error();
         return false;
       }
-      Array items(yyjson_arr_size(json));
-      size_t index, max;
-      yyjson_val* item;
-      yyjson_arr_foreach(json, index, max, item) {
-        if (!to_value(item, items[index], error, depth + 1)) return false;
+      Array items(children(json));
+      yyjson_val* item = first_child(json);
+      for (Value& slot : items) {
+        if (!to_value(item, slot, error, depth + 1)) return false;
+        item = unsafe_yyjson_get_next(item);
       }
       out = Value(std::move(items));
       return true;
@@ -56,12 +73,13 @@ bool to_value(yyjson_val* json, Value& out, std::string& error, int depth) {
         error = too_deep_error();
         return false;
       }
-      Object members(yyjson_obj_size(json));
-      size_t index, max;
-      yyjson_val *key, *item;
-      yyjson_obj_foreach(json, index, max, key, item) {
-        members[index].key.assign(yyjson_get_str(key), yyjson_get_len(key));
-        if (!to_value(item, members[index].value, error, depth + 1)) return false;
+      Object members(children(json) / 2);
+      yyjson_val* key = first_child(json);
+      for (Member& member : members) {
+        yyjson_val* item = key + 1;  // a key is a string: its value is the next slot
+        member.key.assign(yyjson_get_str(key), yyjson_get_len(key));
+        if (!to_value(item, member.value, error, depth + 1)) return false;
+        key = unsafe_yyjson_get_next(item);
       }
       out = Value(std::move(members));
       return true;
@@ -101,7 +119,10 @@ bool json_decode(const char* bytes, size_t size, Value& out, std::string& error)
   std::unique_ptr<yyjson_doc, DocDeleter> doc(
       yyjson_read_opts(const_cast<char*>(bytes), size, YYJSON_READ_NOFLAG, nullptr, &read_error));
   if (!doc) {
-    error = std::string("invalid JSON at byte ") + std::to_string(read_error.pos) + ": " + read_error.msg;
+    // yyjson names a failed allocation like a syntax error, with the byte it had reached: say what it is.
+    const bool memory = read_error.code == YYJSON_READ_ERROR_MEMORY_ALLOCATION;
+    error = std::string(memory ? "out of memory reading the JSON, at byte " : "invalid JSON at byte ") +
+            std::to_string(read_error.pos) + ": " + read_error.msg;
     return false;
   }
   return to_value(yyjson_doc_get_root(doc.get()), out, error, 0);

@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "utf8.h"
 #include "value_limits.h"
@@ -11,19 +13,126 @@ namespace wasm_runner {
 namespace {
 
 // A bounds-checked cursor over the input: every read first checks that the bytes are there.
+// A container read_head opened, and its item count: its items (or members) are in place, each still to be read, or
+// (a Reader that only reserves) room is reserved for them.
+struct Opened {
+  Array* items = nullptr;
+  Object* members = nullptr;
+  size_t count = 0;
+};
+
 class Reader {
  public:
-  Reader(const char* bytes, size_t size, std::string& error)
-      : start_(reinterpret_cast<const uint8_t*>(bytes)), at_(start_), end_(start_ + size), error_(error) {}
+  // reserve_only: a container's items are not made when it is opened, only room for them (SteppedDecoder adds each as
+  // it reads it: making 16 million items at once is a quarter of a second in one step).
+  Reader(const char* bytes, size_t size, std::string& error, bool reserve_only = false)
+      : start_(reinterpret_cast<const uint8_t*>(bytes)), at_(start_), end_(start_ + size), error_(error),
+        reserve_only_(reserve_only) {}
 
-  bool read_document(Value& out) {
-    if (!read(out, 0)) return false;
-    if (at_ != end_) return fail(std::to_string(end_ - at_) + " bytes after the value");
-    return true;
+  bool read_document(Value& out) { return read(out, 0) && at_end(); }
+
+  bool at_end() { return at_ == end_ || fail(std::to_string(end_ - at_) + " bytes after the value"); }
+
+  size_t offset() const { return size_t(at_ - start_); }
+
+  // One value into `out`: a scalar or a string whole; an array or a map as its container, sized, with `opened`
+  // pointing at its items to read next (by read, or by SteppedDecoder one at a time). `depth` is out's.
+  bool read_head(Value& out, int depth, Opened& opened) {
+    if (!need(1, "a value")) return false;
+    const uint8_t tag = *at_++;
+    size_t count;
+    if (tag <= 0x7F) return integer(tag, out);
+    if (tag >= 0xE0) return integer(int8_t(tag), out);
+    if (tag <= 0x8F) return map(tag & 0x0F, out, depth, opened);
+    if (tag <= 0x9F) return array(tag & 0x0F, out, depth, opened);
+    if (tag <= 0xBF) return string(tag & 0x1F, out.make_string());
+    switch (tag) {
+      case 0xCC:
+      case 0xCD:
+      case 0xCE:
+      case 0xCF: {
+        const size_t bytes = size_t(1) << (tag - 0xCC);
+        if (!need(bytes, "an unsigned integer")) return false;
+        const uint64_t number = big_endian(bytes);
+        if (number > uint64_t(MAX_SAFE_INTEGER)) {
+          out = Value::number(double(number));
+          return true;
+        }
+        return integer(int64_t(number), out);
+      }
+      case 0xD0:
+      case 0xD1:
+      case 0xD2:
+      case 0xD3: {
+        const size_t bytes = size_t(1) << (tag - 0xD0);
+        if (!need(bytes, "a signed integer")) return false;
+        // Sign-extend from the top bit of the `bytes`-wide number.
+        const uint64_t raw = big_endian(bytes);
+        const unsigned shift = unsigned(64 - 8 * bytes);
+        return integer(int64_t(raw << shift) >> shift, out);
+      }
+      case 0xD9:
+      case 0xDA:
+      case 0xDB:
+        return length(size_t(1) << (tag - 0xD9), "a string length", count) && string(count, out.make_string());
+      case 0xDC:
+      case 0xDD:
+        return length(size_t(2) << (tag - 0xDC), "an array length", count) && array(count, out, depth, opened);
+      case 0xDE:
+      case 0xDF:
+        return length(size_t(2) << (tag - 0xDE), "a map length", count) && map(count, out, depth, opened);
+      case 0xCB:
+        return floating(8, out);
+      case 0xCA:
+        return floating(4, out);
+      case 0xC0:
+        out = Value::null();
+        return true;
+      case 0xC2:
+      case 0xC3:
+        out = Value::boolean(tag == 0xC3);
+        return true;
+      case 0xC4:
+      case 0xC5:
+      case 0xC6:
+        return refuse("a bin", tag);
+      case 0xC1:
+        return refuse("the never-used type byte", tag);
+      default:  // 0xC7-0xC9 ext 8/16/32, 0xD4-0xD8 fixext
+        return refuse("an ext", tag);
+    }
+  }
+
+  // A string header (fixstr, str 8/16/32) and its bytes: the only thing a map key may be.
+  bool key(std::string& out) {
+    if (!need(1, "a map key")) return false;
+    const uint8_t tag = *at_;
+    size_t size;
+    if ((tag & 0xE0) == 0xA0) {
+      ++at_;
+      return string(tag & 0x1F, out);
+    }
+    if (tag < 0xD9 || tag > 0xDB) return fail("a map key that is not a string (type byte 0x" + hex(tag) + ")");
+    ++at_;
+    return length(size_t(1) << (tag - 0xD9), "a string length", size) && string(size, out);
   }
 
  private:
-  size_t offset() const { return size_t(at_ - start_); }
+  // A whole value, its items read recursively (once per level: MAX_DEPTH bounds it).
+  bool read(Value& out, int depth) {
+    Opened opened;
+    if (!read_head(out, depth, opened)) return false;
+    if (opened.items) {
+      for (Value& item : *opened.items) {
+        if (!read(item, depth + 1)) return false;
+      }
+    } else if (opened.members) {
+      for (Member& member : *opened.members) {
+        if (!key(member.key) || !read(member.value, depth + 1)) return false;
+      }
+    }
+    return true;
+  }
   size_t left() const { return size_t(end_ - at_); }
 
   bool fail(const std::string& what) {
@@ -66,40 +175,30 @@ class Reader {
     return true;
   }
 
-  // A string header (fixstr, str 8/16/32) and its bytes: the only thing a map key may be.
-  bool key(std::string& out) {
-    if (!need(1, "a map key")) return false;
-    const uint8_t tag = *at_;
-    size_t size;
-    if ((tag & 0xE0) == 0xA0) {
-      ++at_;
-      return string(tag & 0x1F, out);
-    }
-    if (tag < 0xD9 || tag > 0xDB) return fail("a map key that is not a string (type byte 0x" + hex(tag) + ")");
-    ++at_;
-    return length(size_t(1) << (tag - 0xD9), "a string length", size) && string(size, out);
-  }
-
-  bool array(size_t count, Value& out, int depth) {
+  bool array(size_t count, Value& out, int depth, Opened& opened) {
     if (depth == MAX_DEPTH) return fail(too_deep_error());
     // Every item takes at least one byte: a count past that is refused before anything is allocated for it.
     if (count > left()) return fail("array of " + std::to_string(count) + " items past the end of the input");
-    Array items(count);
-    for (Value& item : items) {
-      if (!read(item, depth + 1)) return false;
+    opened.items = &out.make_array();
+    opened.count = count;
+    if (reserve_only_) {
+      opened.items->reserve(count);
+    } else {
+      opened.items->resize(count);
     }
-    out = Value(std::move(items));
     return true;
   }
 
-  bool map(size_t count, Value& out, int depth) {
+  bool map(size_t count, Value& out, int depth, Opened& opened) {
     if (depth == MAX_DEPTH) return fail(too_deep_error());
     if (count > left() / 2) return fail("map of " + std::to_string(count) + " entries past the end of the input");
-    Object members(count);
-    for (Member& member : members) {
-      if (!key(member.key) || !read(member.value, depth + 1)) return false;
+    opened.members = &out.make_object();
+    opened.count = count;
+    if (reserve_only_) {
+      opened.members->reserve(count);
+    } else {
+      opened.members->resize(count);
     }
-    out = Value(std::move(members));
     return true;
   }
 
@@ -125,81 +224,6 @@ class Reader {
     return std::string{kHex[byte >> 4], kHex[byte & 0xF]};
   }
 
-  bool read(Value& out, int depth) {
-    if (!need(1, "a value")) return false;
-    const uint8_t tag = *at_++;
-    size_t count;
-    if (tag <= 0x7F) return integer(tag, out);
-    if (tag >= 0xE0) return integer(int8_t(tag), out);
-    if (tag <= 0x8F) return map(tag & 0x0F, out, depth);
-    if (tag <= 0x9F) return array(tag & 0x0F, out, depth);
-    if (tag <= 0xBF) {
-      std::string text;
-      if (!string(tag & 0x1F, text)) return false;
-      out = Value(std::move(text));
-      return true;
-    }
-    switch (tag) {
-      case 0xCC:
-      case 0xCD:
-      case 0xCE:
-      case 0xCF: {
-        const size_t bytes = size_t(1) << (tag - 0xCC);
-        if (!need(bytes, "an unsigned integer")) return false;
-        const uint64_t number = big_endian(bytes);
-        if (number > uint64_t(MAX_SAFE_INTEGER)) {
-          out = Value::number(double(number));
-          return true;
-        }
-        return integer(int64_t(number), out);
-      }
-      case 0xD0:
-      case 0xD1:
-      case 0xD2:
-      case 0xD3: {
-        const size_t bytes = size_t(1) << (tag - 0xD0);
-        if (!need(bytes, "a signed integer")) return false;
-        // Sign-extend from the top bit of the `bytes`-wide number.
-        const uint64_t raw = big_endian(bytes);
-        const unsigned shift = unsigned(64 - 8 * bytes);
-        return integer(int64_t(raw << shift) >> shift, out);
-      }
-      case 0xD9:
-      case 0xDA:
-      case 0xDB: {
-        std::string text;
-        if (!length(size_t(1) << (tag - 0xD9), "a string length", count) || !string(count, text)) return false;
-        out = Value(std::move(text));
-        return true;
-      }
-      case 0xDC:
-      case 0xDD:
-        return length(size_t(2) << (tag - 0xDC), "an array length", count) && array(count, out, depth);
-      case 0xDE:
-      case 0xDF:
-        return length(size_t(2) << (tag - 0xDE), "a map length", count) && map(count, out, depth);
-      case 0xCB:
-        return floating(8, out);
-      case 0xCA:
-        return floating(4, out);
-      case 0xC0:
-        out = Value::null();
-        return true;
-      case 0xC2:
-      case 0xC3:
-        out = Value::boolean(tag == 0xC3);
-        return true;
-      case 0xC4:
-      case 0xC5:
-      case 0xC6:
-        return refuse("a bin", tag);
-      case 0xC1:
-        return refuse("the never-used type byte", tag);
-      default:  // 0xC7-0xC9 ext 8/16/32, 0xD4-0xD8 fixext
-        return refuse("an ext", tag);
-    }
-  }
-
   bool refuse(const char* what, uint8_t tag) {
     --at_;  // name the type byte itself
     return fail(std::string(what) + " (type byte 0x" + hex(tag) +
@@ -210,6 +234,7 @@ class Reader {
   const uint8_t* at_;
   const uint8_t* end_;
   std::string& error_;
+  bool reserve_only_;
 };
 
 class Writer {
@@ -290,6 +315,79 @@ class Writer {
 };
 
 }  // namespace
+
+// The reader's state between steps: the bytes it owns, the tree so far, and the containers still being filled.
+struct MsgpackSteppedDecoder::State {
+  struct Frame {
+    Opened opened;
+    size_t next = 0;
+  };
+
+  explicit State(char* owned, size_t size) : bytes(owned), reader(owned, size, error, true) {}
+  ~State() { std::free(bytes); }
+
+  char* bytes;
+  std::string error;
+  Reader reader;
+  Value root;
+  bool started = false;
+  std::vector<Frame> open;  // at most MAX_DEPTH deep: read_head refuses deeper
+
+  // The slot the next value goes into (after its key, for a member), or null when the tree is complete. False when
+  // a key cannot be read.
+  bool next_slot(Value*& slot) {
+    if (!started) {
+      started = true;
+      slot = &root;
+      return true;
+    }
+    while (!open.empty() && open.back().next == open.back().opened.count) open.pop_back();
+    if (open.empty()) {
+      slot = nullptr;
+      return true;
+    }
+    Frame& top = open.back();
+    ++top.next;
+    // Within the room reserved: never a reallocation, so the frames' pointers into the tree stay valid.
+    if (top.opened.items) {
+      slot = &top.opened.items->emplace_back();
+      return true;
+    }
+    Member& member = top.opened.members->emplace_back();
+    slot = &member.value;
+    return reader.key(member.key);
+  }
+};
+
+MsgpackSteppedDecoder::MsgpackSteppedDecoder() = default;
+MsgpackSteppedDecoder::~MsgpackSteppedDecoder() = default;
+
+char* MsgpackSteppedDecoder::reserve(size_t size) {
+  // malloc, not new: too little memory is a refusal here, where new would abort the module.
+  char* bytes = static_cast<char*>(std::malloc(size == 0 ? 1 : size));
+  if (bytes != nullptr) state_ = std::make_unique<State>(bytes, size);
+  return bytes;
+}
+
+MsgpackSteppedDecoder::Step MsgpackSteppedDecoder::step(size_t max_values, size_t max_bytes) {
+  State& state = *state_;
+  const size_t from = state.reader.offset();
+  for (size_t values = 0; values < max_values && state.reader.offset() - from < max_bytes; ++values) {
+    Value* slot;
+    if (!state.next_slot(slot)) return Step::kFailed;
+    if (slot == nullptr) return state.reader.at_end() ? Step::kDone : Step::kFailed;
+    Opened opened;
+    if (!state.reader.read_head(*slot, int(state.open.size()), opened)) return Step::kFailed;
+    if (opened.count > 0) state.open.push_back(State::Frame{opened, 0});
+  }
+  return Step::kMore;
+}
+
+char* MsgpackSteppedDecoder::buffer() const { return state_ ? state_->bytes : nullptr; }
+
+const std::string& MsgpackSteppedDecoder::error() const { return state_->error; }
+
+Value MsgpackSteppedDecoder::take() { return std::move(state_->root); }
 
 bool msgpack_decode(const char* bytes, size_t size, Value& out, std::string& error) {
   return Reader(bytes, size, error).read_document(out);

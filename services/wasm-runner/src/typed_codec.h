@@ -59,4 +59,8 @@ constexpr uint32_t TYPED_MAX_PAYLOAD = (uint32_t(1) << (32 - TYPED_TAG_BITS)) - 
 // of objects alike cross once). Returns the header (kHeaderWords words), valid until the next call.
 const uint32_t* typed_encode(const Value& value);
 
+// Free the buffers typed_encode and typed_decode reuse across calls (exchange_buffers.h's release_exchange_memory).
+void typed_release_encode_buffers();
+void typed_release_decode_buffers();
+
 }  // namespace wasm_runner

@@ -242,11 +242,17 @@ class TapeReader {
   size_t shape_words_ = 0;
 };
 
+std::vector<StringRef>& string_table() {
+  static std::vector<StringRef> strings;  // reused: it only grows
+  return strings;
+}
+
 }  // namespace
 
 bool typed_decode(const char* input, size_t size, Value& out, std::string& error) {
-  static std::vector<StringRef> strings;  // reused: it only grows
-  return TapeReader(input, size, strings, error).read_document(out);
+  return TapeReader(input, size, string_table(), error).read_document(out);
 }
+
+void typed_release_decode_buffers() { std::vector<StringRef>().swap(string_table()); }
 
 }  // namespace wasm_runner

@@ -214,10 +214,15 @@ struct TapeWriter {
 
 uint32_t address_of(const void* p) { return uint32_t(reinterpret_cast<uintptr_t>(p)); }
 
+TapeWriter& tape_writer() {
+  static TapeWriter writer;
+  return writer;
+}
+
 }  // namespace
 
 const uint32_t* typed_encode(const Value& value) {
-  static TapeWriter writer;
+  TapeWriter& writer = tape_writer();
   writer.clear();
   writer.write(value);
   uint32_t* header = writer.header;
@@ -232,5 +237,7 @@ const uint32_t* typed_encode(const Value& value) {
   header[kShapeWords] = uint32_t(writer.shape_words.size());
   return header;
 }
+
+void typed_release_encode_buffers() { tape_writer() = TapeWriter{}; }
 
 }  // namespace wasm_runner

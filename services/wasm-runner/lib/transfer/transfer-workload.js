@@ -77,12 +77,13 @@ async function slicedOps(runOp, wasm, { iterations, yieldMs }, maxOps, signal, p
 
 /**
  * What the last op's answer must equal, and what it does: {hash, bytes} of its JSON text (the value that came back
- * for roundtrip and create; the count's decimal text for count) and {hash, reference} expected.
+ * for roundtrip and create; the count's decimal text for count) and {hash, reference} expected (for count, the
+ * input's node count, `nodes`).
  */
-async function checkAnswer(op, last, input, expected) {
+async function checkAnswer(op, last, nodes, expected) {
   if (op === 'count') {
     const text = String(last.count);
-    return { hash: sha256(text), bytes: text.length, expected: { hash: sha256(String(countNodes(input))), reference: 'node-count' } };
+    return { hash: sha256(text), bytes: text.length, expected: { hash: sha256(String(nodes)), reference: 'node-count' } };
   }
   const text = JSON.stringify(last.value);
   return { hash: sha256(text), bytes: Buffer.byteLength(text), expected: await expected() };
@@ -91,27 +92,30 @@ async function checkAnswer(op, last, input, expected) {
 /**
  * The workload definition for node-kit's createService. wasm: a loaded WasmModule (lib/wasm-module.js). Options:
  * metrics (transfer-metrics.js's, observed for every validated run), approaches (default approaches.js's; the tests
- * pass ones that answer wrongly).
+ * pass ones that answer wrongly), documents (node-kit's store of users' documents) with documentRuns {worker, memory,
+ * values} (lib/documents/document-worker.js, run-memory.js, document-values.js: what a run on one needs,
+ * document-input.js).
  */
-function createTransferWorkload(wasm, { metrics = null, approaches = APPROACHES, documents = null } = {}) {
+function createTransferWorkload(wasm, { metrics = null, approaches = APPROACHES, documents = null, documentRuns = {} } = {}) {
   const inputs = createInputs(CACHED_INPUTS);
 
-  /** {spec, input, referenceTree, expected() -> Promise<{hash, reference}>, release()} of a run's parameters. */
+  /** {spec, input, nodes, referenceTree, expected() -> Promise<{hash, reference}>, release()} of a run's parameters. */
   async function runInput(approach, params) {
     if (params.document) { // else '' (the default), or left out by a caller in the tests: a transfer case
-      const held = documentInput(documents, wasm, { approach, op: params.op, sha256: params.document, approaches: Object.keys(approaches) });
-      return { spec: { case: 'document', treeId: held.treeId }, input: held.value, referenceTree: held.referenceTree, expected: async () => held.expected, release: held.release };
+      const service = Object.assign({ documents, wasm }, documentRuns);
+      const held = await documentInput(service, { approach, op: params.op, sha256: params.document, approaches: Object.keys(approaches), yieldMs: params.yieldMs });
+      return { spec: { case: 'document', treeId: held.treeId }, input: held.value, nodes: held.nodes, referenceTree: held.referenceTree, expected: async () => held.expected, release: held.release };
     }
     const spec = { document: 'transfer', seed: params.seed, case: params.case };
     const input = await inputs.input(spec);
-    return { spec, input, referenceTree: wasm.referenceTreeHash(spec.case, spec.seed), expected: () => inputs.reference(spec), release: () => {} };
+    return { spec, input, nodes: countNodes(input), referenceTree: wasm.referenceTreeHash(spec.case, spec.seed), expected: () => inputs.reference(spec), release: () => {} };
   }
 
   /** The timed ops of one run on its input (runInput's), their validation and the answer. */
-  async function runOn(approach, params, { signal: clientSignal } = {}, { spec, input, referenceTree, expected }) {
+  async function runOn(approach, params, { signal: clientSignal } = {}, { spec, input, nodes, referenceTree, expected }) {
     const runOp = opOf(approaches[approach], params.op, wasm, input, spec);
     // create makes the case itself, the same value as the input: every op handles the input's nodes.
-    const maxOps = maxSliceOps(params.yieldMs, countNodes(input));
+    const maxOps = maxSliceOps(params.yieldMs, nodes);
 
     const progress = { times: new Float64Array(params.iterations), done: 0, yields: 0, last: null };
     const run = await runControlled(
@@ -119,7 +123,7 @@ function createTransferWorkload(wasm, { metrics = null, approaches = APPROACHES,
       { timeoutMs: 0, clientSignal }, // no deadline: the run stops early only when its client goes away
     );
     const treeHash = run.timing.interrupted ? null : run.value;
-    const answer = treeHash === null ? null : await checkAnswer(params.op, progress.last, input, expected);
+    const answer = treeHash === null ? null : await checkAnswer(params.op, progress.last, nodes, expected);
     let ms = 0;
     for (let i = 0; i < progress.done; i++) ms += progress.times[i];
     const validated = answer !== null && answer.hash === answer.expected.hash && treeHash === referenceTree;
@@ -153,9 +157,9 @@ function createTransferWorkload(wasm, { metrics = null, approaches = APPROACHES,
       return params.op === 'roundtrip' ? caseName : `${params.op}:${caseName}`;
     },
     async run({ approach, params }, options = {}) {
-      const { spec, input, referenceTree, expected, release } = await runInput(approach, params);
+      const { release, ...input } = await runInput(approach, params);
       try {
-        return await runOn(approach, params, options, { spec, input, referenceTree, expected });
+        return await runOn(approach, params, options, input);
       } finally {
         release();
       }
