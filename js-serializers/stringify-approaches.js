@@ -10,6 +10,7 @@
 const fast = require('./fast-stringify');
 const { asyncStringify } = require('./async-stringify');
 const { nextTurn } = require('@lab/loop-kit/event-loop');
+const { oneAtATime } = require('./one-at-a-time');
 
 /** Native JSON.stringify: one synchronous call, one chunk. The baseline, and the block everyone else avoids. */
 async function* native(value, { stats }) {
@@ -35,15 +36,22 @@ function fastChunks(value, { yieldMs, signal, stats }) {
   return fast.chunks(value, { yieldMs, signal, stats });
 }
 
-/** yieldable-json's stringifyAsync: it yields on its own schedule and has no way to be stopped or to report yields. */
+/**
+ * yieldable-json's stringifyAsync: it yields on its own schedule and has no way to be stopped or to report yields. It
+ * keeps its state in module globals, so that two calls at once break each other ("Circular Structure Detected"): its
+ * admit(), which the workload calls before the timed section, waits for its turn.
+ */
 function yieldable(yieldableJson) {
+  const turns = oneAtATime();
   const stringifyAsync = (value) =>
     new Promise((resolve, reject) => yieldableJson.stringifyAsync(value, (err, text) => (err ? reject(err) : resolve(text))));
-  return async function* yieldableJsonChunks(value, { stats }) {
+  async function* yieldableJsonChunks(value, { stats }) {
     stats.yields = null;
     const text = await stringifyAsync(value);
     if (text !== undefined) yield text;
-  };
+  }
+  yieldableJsonChunks.admit = ({ signal }) => turns.take(signal);
+  return yieldableJsonChunks;
 }
 
 /**

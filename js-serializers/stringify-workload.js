@@ -68,7 +68,14 @@ function stringifyWorkload(approaches, inputs, documents, plugins) {
       try {
         const { value, release } = await valueFor(approach, params, input);
         try {
-          return await stringifyRun(approachOf(approach), value, await input.reference, params, options);
+          const stringify = approachOf(approach);
+          // An approach may have to wait for its turn first (yieldable: stringify-approaches.js), untimed.
+          const endTurn = stringify.admit ? await stringify.admit({ signal: options.signal }) : () => {};
+          try {
+            return await stringifyRun(stringify, value, await input.reference, params, options);
+          } finally {
+            endTurn();
+          }
         } finally {
           release();
         }

@@ -59,14 +59,17 @@ async function readDocument(req, { maxBytes, maxDepth, csv, known }) {
 
 /**
  * The reference of a JSON document that passed its check, with the memory its value takes reserved meanwhile: the
- * runtime's (runtime.reference(document, memory)) or native-reference.js' {hash, bytes}. A value that could never be
- * held here is refused now, with 413 naming the nodes, before anything parses it.
+ * runtime's (runtime.reference(document, memory)) or native-reference.js' {hash, bytes}. A document of more values
+ * than maxNodes, or whose value could never be held here, is refused now, with 413 naming the nodes, before anything
+ * parses it.
  */
-async function referenceOf(document, memory, runtime) {
+async function referenceOf(document, memory, maxNodes, runtime) {
+  const { nodes } = document.check;
+  if (nodes > maxNodes) throw new HttpError(413, `the document has ${nodes} values (nodes); a run here holds at most ${maxNodes} in memory`, { nodes, limitNodes: maxNodes });
   const value = valueBytes({ counts: document.check.counts, bytes: document.bytes });
   const tooLarge = (need) => {
-    const limitNodes = Math.floor((document.check.nodes * memory.limitBytes) / need);
-    return new HttpError(413, `a run on the document would hold about ${Math.round(need / 1e6)} MB of this service's heap, of the ${Math.round(memory.limitBytes / 1e6)} MB runs on users' documents may take (DOCUMENT_MEMORY_BYTES): it has ${document.check.nodes} values, and this service holds about ${limitNodes} of this kind`, { nodes: document.check.nodes, limitNodes });
+    const limitNodes = Math.floor((nodes * memory.limitBytes) / need);
+    return new HttpError(413, `a run on the document would hold about ${Math.round(need / 1e6)} MB of this service's heap, of the ${Math.round(memory.limitBytes / 1e6)} MB runs on users' documents may take (DOCUMENT_MEMORY_BYTES): it has ${nodes} values, and this service holds about ${limitNodes} of this kind`, { nodes, limitNodes });
   };
   if (value > memory.limitBytes) throw tooLarge(value);
   const release = memory.reserve(value, 'checking the document');
@@ -82,14 +85,14 @@ async function referenceOf(document, memory, runtime) {
 }
 
 /**
- * The routes (app.js addRoutes' form) of a store and its caps {maxDocumentBytes, maxDepth}, with csv (readDocument's)
- * when the service takes CSV documents. A user's documents are theirs: other sites' pages and rebound DNS names
- * reach neither route, as they reach no route but the open ones (app.js, cross-site.js). runtime: {findingDetails
- * ({topic: what this runtime does with it}, default Node's), reference (optional: (a JSON document {sha256, kind,
- * bytes, text, buffer, check}, the store's memory budget) -> a promise of the reference its runs are checked
- * against, or the refusal of a document this runtime cannot run; default native-reference.js')}.
+ * The routes (app.js addRoutes' form) of a store and its caps {maxDocumentBytes, maxDepth, maxNodes}, with csv
+ * (readDocument's) when the service takes CSV documents. A user's documents are theirs: other sites' pages and
+ * rebound DNS names reach neither route, as they reach no route but the open ones (app.js, cross-site.js). runtime:
+ * {findingDetails ({topic: what this runtime does with it}, default Node's), reference (optional: (a JSON document
+ * {sha256, kind, bytes, text, buffer, check}, the store's memory budget) -> a promise of the reference its runs are
+ * checked against, or the refusal of a document this runtime cannot run; default native-reference.js')}.
  */
-function documentRoutes(store, { maxDocumentBytes, maxDepth }, csv, runtime = {}) {
+function documentRoutes(store, { maxDocumentBytes, maxDepth, maxNodes }, csv, runtime = {}) {
   const findingDetails = runtime.findingDetails || NODE_DETAILS;
   return [
     {
@@ -100,7 +103,7 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth }, csv, runtime = {}
           const document = await readDocument(req, { maxBytes: maxDocumentBytes, maxDepth, csv, known: (sha256) => store.find(sha256) });
           const kept = document.known
             ? document
-            : store.add(Object.assign(document, { reference: document.kind === 'json' ? await referenceOf(document, store.memory, runtime) : document.reference }));
+            : store.add(Object.assign(document, { reference: document.kind === 'json' ? await referenceOf(document, store.memory, maxNodes, runtime) : document.reference }));
           // Findings are not refusals: the document is kept and runs; the answer says what this runtime does with them.
           const check = kept.kind === 'json' ? { depth: kept.check.depth, findings: describeFindings(kept.check.findings, findingDetails) } : { rows: kept.check.rows };
           res.status(kept.created ? 201 : 200).json(Object.assign({ sha256: kept.sha256, kind: kept.kind, bytes: kept.bytes }, check, { run: `document=${kept.sha256}` }));

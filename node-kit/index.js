@@ -33,7 +33,8 @@ function envInteger(name, fallback) {
  *     or run users' documents (documents: the store, or null),
  *   documents (optional): true to keep users' JSON documents (PUT /documents, document-upload.js), or an object:
  *     csv to keep CSV documents too (text -> Promise<{reference, rows}>, throwing its refusal: readDocument's check),
- *     maxDepth (the deepest the runtime takes, below DOCUMENT_MAX_DEPTH), findingDetails and reference
+ *     maxDepth (the deepest the runtime takes, below DOCUMENT_MAX_DEPTH), maxNodes (the most values a document may have
+ *     for the runtime's own memory, wasm-runner's: below what the heap's budget allows), findingDetails and reference
  *     (documentRoutes' runtime: what the runtime does with each finding, its own reference for a JSON document),
  *   routes (optional): (metrics) -> [{method, path, handlers}] beside the contract's (app.js addRoutes),
  *   close (optional): () -> Promise, run after the server has closed (a worker pool's shutdown),
@@ -95,10 +96,11 @@ function createService(serviceDefinition) {
  * runtime's maxDepth, the memory of the runs on them: document-memory.js) and kinds (csv: its check, or none), and
  * what documentRoutes needs of the runtime.
  */
-function documentsOf({ csv, maxDepth, findingDetails, reference }) {
+function documentsOf({ csv, maxDepth, maxNodes, findingDetails, reference }) {
   const memory = createMemoryBudget(memorySetting(envInteger));
   const settings = Object.assign(documentSettings(envInteger), { kinds: kindsOf(csv), memoryBytes: memory.limitBytes, maxNodes: memory.maxNodes });
   if (maxDepth !== undefined) settings.maxDepth = Math.min(settings.maxDepth, maxDepth);
+  if (maxNodes !== undefined) settings.maxNodes = Math.min(settings.maxNodes, maxNodes);
   const store = createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes, memory });
   return { store, settings, csv, runtime: { findingDetails, reference } };
 }

@@ -89,7 +89,7 @@ test('readJsonBody over HTTP: invalid UTF-8 is a 400 naming the offset, gzip and
           reject(new Error(`not a JSON answer: ${text}`));
         }
       });
-      socket.write(`POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}Content-Length: ${body.length}\r\n\r\n`);
+      socket.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}Content-Length: ${body.length}\r\n\r\n`);
       socket.end(body);
     });
   try {

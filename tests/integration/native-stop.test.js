@@ -123,7 +123,7 @@ async function holdStreamedRun(t) {
   reader.on('error', () => {});
   t.after(() => reader.destroy());
   const started = new Promise((resolve) => reader.once('data', () => resolve(reader.pause())));
-  reader.write('GET /run/stringify?approach=fast&size=20000&body=1 HTTP/1.1\r\nHost: x\r\n\r\n');
+  reader.write('GET /run/stringify?approach=fast&size=20000&body=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
   await started;
 }
 

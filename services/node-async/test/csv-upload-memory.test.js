@@ -58,7 +58,7 @@ async function healthz(port, when, started) {
 
 /** Sends two uploads side by side in 64 KiB chunks, asking /healthz between each pair of chunks; their answers. */
 async function twoUploads(port, started, [first, second]) {
-  const uploads = [first, second].map(({ query, body }) => openUpload(port, `POST /csv?${query} HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: ${body.length}`));
+  const uploads = [first, second].map(({ query, body }) => openUpload(port, `POST /csv?${query} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: ${body.length}`));
   const longest = Math.max(first.body.length, second.body.length);
   for (let at = 0; at < longest; at += CHUNK_BYTES) {
     await Promise.all(uploads.map((upload, i) => upload.send([first, second][i].body.subarray(at, at + CHUNK_BYTES))));

@@ -112,7 +112,7 @@ test('POST /csv answers 503 past CSV_MAX_UPLOADS, and a departing client frees i
 test('POST /csv: uploads that announced a body and send nothing hold no place; a place is taken by the first bytes', async () => {
   await withService({ upload: { maxUploads: 2 } }, async (server) => {
     const port = Number(new URL(server.url).port);
-    const head = 'POST /csv HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: 8\r\nExpect: 100-continue';
+    const head = 'POST /csv HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: 8\r\nExpect: 100-continue';
     // As many clients as places get their 100 Continue, then send nothing (until REQUEST_TIMEOUT_MS would cut them).
     const waiting = [openUpload(port, head), openUpload(port, head), openUpload(port, head)];
     try {

@@ -16,7 +16,7 @@ const JSON_TYPE = 'Content-Type: application/json\r\n';
 
 /** Sends body (a Buffer) in packets of `packet` bytes after the given header lines; resolves {status, body}. */
 async function send(port, target, headers, body, packet = body.length) {
-  const upload = openUpload(port, `POST ${target} HTTP/1.1\r\nHost: x\r\n${headers}Content-Length: ${body.length}`);
+  const upload = openUpload(port, `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}Content-Length: ${body.length}`);
   for (let at = 0; at < body.length; at += packet) await upload.send(body.subarray(at, at + packet));
   const { status, body: answer } = await upload.answer;
   return { status, body: answer };

@@ -57,7 +57,7 @@ test('streamed runs whose client reads nothing are cut, and free their slots', a
   await withSettings(async (server) => {
     const arrived = requestsArrive(server, SLOTS);
     const stalled = Array.from({ length: SLOTS }, () => {
-      const socket = openRaw(server.server.address().port, 'GET /run/stringify?approach=fast&size=20000&body=1 HTTP/1.1\r\nHost: x\r\n\r\n');
+      const socket = openRaw(server.server.address().port, 'GET /run/stringify?approach=fast&size=20000&body=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
       socket.pause(); // never reads: the run fills the socket's buffers and waits
       return socket;
     });
@@ -78,7 +78,7 @@ test('uploads that trickle are answered 408 at the request timeout, and free the
   await withSettings(async (server) => {
     const arrived = requestsArrive(server, SLOTS);
     const port = server.server.address().port;
-    const trickling = Array.from({ length: SLOTS }, () => openRaw(port, 'POST /csv HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: 1000000\r\n\r\na,b\n'));
+    const trickling = Array.from({ length: SLOTS }, () => openRaw(port, 'POST /csv HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: 1000000\r\n\r\na,b\n'));
     const drips = trickling.map((socket) => setInterval(() => socket.write('1,2\n'), 200));
     try {
       await arrived;

@@ -5,7 +5,6 @@ const express = require('express');
 const promClient = require('prom-client');
 const { createService, serve, packageVersions, envInteger } = require('@lab/node-kit');
 const { documentSettings } = require('@lab/node-kit/document-store');
-const { kindsOf } = require('@lab/node-kit/document-upload');
 const { loadWasmModule } = require('./wasm-module');
 const { createTransferWorkload } = require('./transfer/transfer-workload');
 const { createTransferMetrics } = require('./transfer/transfer-metrics');
@@ -21,12 +20,10 @@ const DEFAULT_PORT = 3003;
 /** The service definition, with the WASM module instantiated; tests start it on port 0. */
 async function createWasmRunner() {
   const wasm = await loadWasmModule();
-  // The caps node-kit's store applies (the same settings, read from the same environment), and the most nodes a
-  // document may have for its runs to fit this module's memory and this process's heap (memory-model.js).
-  const settings = documentSettings(envInteger);
-  const limits = memoryLimits(wasm, settings, { maxNodesSetting: envInteger('DOCUMENT_MAX_NODES', 0) });
+  // The most nodes a document may have for its runs to fit this module's memory (memory-model.js), under node-kit's
+  // caps, read from the same environment; the JS heap's share is node-kit's budget.
+  const limits = memoryLimits(wasm, documentSettings(envInteger), { maxNodesSetting: envInteger('DOCUMENT_MAX_NODES', 0) });
   const worker = createDocumentWorker();
-  const documentRuns = { worker, memory: createRunMemory(limits.budgets), values: createDocumentValues() };
   return createService({
     name: 'wasm-runner',
     defaultPort: DEFAULT_PORT,
@@ -36,14 +33,13 @@ async function createWasmRunner() {
       yyjson: wasm.yyjsonVersion,
       emscripten: wasm.emscriptenVersion,
     }),
-    workloads: (metrics, documents) => ({
-      transfer: createTransferWorkload(wasm, { metrics: createTransferMetrics(promClient, metrics.registry, wasm), documents, documentRuns }),
-    }),
+    workloads: (metrics, documents) => {
+      const documentRuns = { worker, memory: documents && createRunMemory(limits.wasmBytes, documents.memory), values: createDocumentValues() };
+      return { transfer: createTransferWorkload(wasm, { metrics: createTransferMetrics(promClient, metrics.registry, wasm), documents, documentRuns }) };
+    },
     // Users' JSON documents (node-kit's store and PUT /documents), no deeper than every C++ reader goes, no larger than
     // a run can hold.
-    documents: { maxDepth: wasm.maxDepth, findingDetails: FINDING_DETAILS, reference: documentReference(worker, limits.maxNodes) },
-    // node-kit's documents section with maxNodes beside its caps (node-kit takes no field of a runtime's there yet).
-    info: { documents: Object.assign({}, settings, { maxDepth: Math.min(settings.maxDepth, wasm.maxDepth), kinds: kindsOf(false), maxNodes: limits.maxNodes }) },
+    documents: { maxDepth: wasm.maxDepth, maxNodes: limits.maxNodes, findingDetails: FINDING_DETAILS, reference: documentReference(worker, limits.maxNodes) },
     close: () => worker.close(),
   });
 }

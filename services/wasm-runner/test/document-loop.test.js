@@ -6,6 +6,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { createDocumentStore } = require('@lab/node-kit/document-store');
+const { createMemoryBudget } = require('@lab/node-kit/document-memory');
+const { JsonTextScan } = require('@lab/node-kit/json-text-scan');
 const { sha256 } = require('@lab/node-kit');
 const { loadWasmModule } = require('../lib/wasm-module');
 const { createDocumentWorker } = require('../lib/documents/document-worker');
@@ -92,10 +94,10 @@ test('preparing a run on a stored document lets the loop turn, for the value and
   const worker = createDocumentWorker({ yieldMs: YIELD_MS });
   t.after(() => worker.close());
   const limits = memoryLimits(wasm, { maxDocumentBytes: 64 * 2 ** 20 });
-  const documents = createDocumentStore({ maxCount: 2, maxBytes: 1 << 25 });
+  const documents = createDocumentStore({ maxCount: 2, maxBytes: 1 << 25, memory: createMemoryBudget(2 ** 31) });
   const reference = await documentReference(worker, limits.maxNodes)({ text: TEXT });
-  documents.add({ sha256: sha256(TEXT), bytes: Buffer.byteLength(TEXT), text: TEXT, reference });
-  const service = { documents, wasm, worker, memory: createRunMemory(limits.budgets), values: createDocumentValues() };
+  documents.add({ sha256: sha256(TEXT), bytes: Buffer.byteLength(TEXT), text: TEXT, reference, check: new JsonTextScan(TEXT).run().result() });
+  const service = { documents, wasm, worker, memory: createRunMemory(limits.wasmBytes, documents.memory), values: createDocumentValues() };
   for (const op of ['roundtrip', 'create']) {
     const { turns, result } = await turnsDuring(() => documentInput(service, { approach: 'typed', op, sha256: sha256(TEXT), approaches: Object.keys(APPROACHES), yieldMs: YIELD_MS }));
     result.release();

@@ -7,6 +7,8 @@ const assert = require('node:assert');
 const { startService, request } = require('@lab/test-kit');
 const { put } = require('@lab/test-kit/document-uploads');
 const { createDocumentStore } = require('@lab/node-kit/document-store');
+const { createMemoryBudget } = require('@lab/node-kit/document-memory');
+const { JsonTextScan } = require('@lab/node-kit/json-text-scan');
 const { sha256 } = require('@lab/node-kit');
 const { createWasmModule, loadWasmModule } = require('../lib/wasm-module');
 const { APPROACHES } = require('../lib/transfer/approaches');
@@ -55,14 +57,14 @@ test('a run that fails after C++ built its tree leaves the module as it was, and
   const wasm = await loadWasmModule();
   const worker = createDocumentWorker();
   t.after(() => worker.close());
-  const documents = createDocumentStore({ maxCount: 2, maxBytes: 1 << 24 });
+  const documents = createDocumentStore({ maxCount: 2, maxBytes: 1 << 24, memory: createMemoryBudget(2 ** 30) });
   const text = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, values: new Array(1000).fill(i) })));
   const limits = memoryLimits(wasm, { maxDocumentBytes: 1 << 24 });
   const reference = await worker.reference(text, { maxNodes: limits.maxNodes });
-  documents.add({ sha256: sha256(text), bytes: text.length, text, reference });
+  documents.add({ sha256: sha256(text), bytes: text.length, text, reference, check: new JsonTextScan(text).run().result() });
   // The json round trip itself, then a failure in JS: C++ has kept its tree and its buffers for the check.
   const failing = { ...APPROACHES, json: { ...APPROACHES.json, roundTrip: (w, value) => { APPROACHES.json.roundTrip(w, value); throw new Error('failed after the op'); } } };
-  const documentRuns = { worker, memory: createRunMemory(limits.budgets), values: createDocumentValues() };
+  const documentRuns = { worker, memory: createRunMemory(limits.wasmBytes, documents.memory), values: createDocumentValues() };
   const workload = createTransferWorkload(wasm, { documents, documentRuns, approaches: failing });
   const params = { op: 'roundtrip', case: 'flat_small', seed: 1, iterations: 3, yieldMs: 5, document: sha256(text) };
   // A run first: what the module allocates once and keeps (the tree hash's string) is in the figure at rest.
@@ -70,7 +72,7 @@ test('a run that fails after C++ built its tree leaves the module as it was, and
   const atRest = wasm.memoryInUse();
   await assert.rejects(workload.run({ approach: 'json', params }), /failed after the op/);
   assert.strictEqual(wasm.memoryInUse(), atRest, 'the tree and buffers of the failed run are given back');
-  assert.deepStrictEqual(documentRuns.memory.taken(), { wasmBytes: 0, jsBytes: 0 });
+  assert.deepStrictEqual([documentRuns.memory.wasmTaken(), documents.memory.reservedBytes()], [0, 0]);
   assert.strictEqual(documentRuns.values.size(), 0);
   for (const approach of ['json', 'typed']) {
     const created = await workload.run({ approach, params: { ...params, op: 'create' } });

@@ -8,8 +8,9 @@ const assert = require('node:assert');
 const { startService, request } = require('@lab/test-kit');
 const { put } = require('@lab/test-kit/document-uploads');
 const { SHAPES, runPeak, checkPeak } = require('../bench/memory-peak');
-const { MODEL, runNeeds, limitNodes, OPS_MEASURED } = require('../lib/documents/memory-model');
-const { createRunMemory } = require('../lib/documents/run-memory');
+const { MODEL, wasmNeeds, limitNodes, OPS_MEASURED } = require('../lib/documents/memory-model');
+const { createRunMemory, jsNeeds } = require('../lib/documents/run-memory');
+const { createMemoryBudget } = require('@lab/node-kit/document-memory');
 const { createWasmRunner } = require('../lib/server');
 
 const APPROACHES = Object.keys(MODEL).filter((a) => a !== 'check');
@@ -23,7 +24,7 @@ for (const shape of ['zeros', 'emptyArrays', 'emptyObjects', 'members', 'doubles
     for (const approach of APPROACHES) {
       for (const op of OPS_MEASURED) {
         const { nodes, bytes, peak } = await runPeak(approach, op, value);
-        const { wasmBytes } = runNeeds(approach, op, { nodes, bytes });
+        const wasmBytes = wasmNeeds(approach, op, { nodes, bytes });
         assert.ok(peak <= wasmBytes, `${approach} ${op}: ${peak} bytes at its peak, the model says ${wasmBytes}`);
       }
     }
@@ -35,20 +36,24 @@ for (const shape of ['zeros', 'emptyArrays', 'emptyObjects', 'members', 'doubles
 
 test('a run that never fits is refused with 400 naming its limit; one that does not fit beside the runs in flight gets 503', () => {
   const document = { nodes: 1000000, bytes: 2000000 };
-  const needs = runNeeds('typed', 'count', document);
-  const memory = createRunMemory({ wasmBytes: needs.wasmBytes + 1000, jsBytes: needs.jsBytes * 10 });
-  const limit = limitNodes({ wasmBytes: needs.wasmBytes + 1000, jsBytes: needs.jsBytes * 10 }, 'json', 'roundtrip', document.bytes);
-  assert.throws(() => memory.admit('json', 'roundtrip', document, APPROACHES), (err) => {
+  // A held document as node-kit's store gives it: its check's counts, its text's bytes and its reference.
+  const held = { bytes: document.bytes, check: { counts: { objects: 0, arrays: 1, members: 0, strings: 0, scalars: document.nodes - 1 } }, reference: document };
+  const needs = wasmNeeds('typed', 'count', document);
+  const js = createMemoryBudget(jsNeeds('count', held) * 10);
+  const memory = createRunMemory(needs + 1000, js);
+  const limit = limitNodes(needs + 1000, 'json', 'roundtrip', document.bytes);
+  assert.throws(() => memory.admit('json', 'roundtrip', held, APPROACHES), (err) => {
     assert.strictEqual(err.status, 400);
     assert.deepStrictEqual(err.details, { parameter: 'approach', nodes: document.nodes, limitNodes: limit, allowed: ['embind', 'msgpack', 'msgpackr', 'typed'] });
     return true;
   });
-  const release = memory.admit('typed', 'count', document, APPROACHES);
-  assert.throws(() => memory.admit('typed', 'count', document, APPROACHES), (err) => err.status === 503 && err.headers['Retry-After'] === '1');
+  const release = memory.admit('typed', 'count', held, APPROACHES);
+  assert.ok(js.reservedBytes() > 0, "its JS values are reserved from node-kit's budget");
+  assert.throws(() => memory.admit('typed', 'count', held, APPROACHES), (err) => err.status === 503 && err.headers['Retry-After'] === '1');
   release();
   release(); // twice: once counted
-  assert.deepStrictEqual(memory.taken(), { wasmBytes: 0, jsBytes: 0 });
-  memory.admit('typed', 'count', document, APPROACHES)();
+  assert.deepStrictEqual([memory.wasmTaken(), js.reservedBytes()], [0, 0]);
+  memory.admit('typed', 'count', held, APPROACHES)();
 });
 
 test('a document of more nodes than maxNodes is refused at upload with 413, and nothing is kept', async (t) => {
@@ -66,7 +71,7 @@ test('a document of more nodes than maxNodes is refused at upload with 413, and 
   const past = await put(server.url, JSON.stringify([new Array(999).fill(0)]));
   assert.strictEqual(past.status, 413);
   assert.deepStrictEqual(past.json, { error: past.json.error, nodes: 1001, limitNodes: 1000 });
-  assert.match(past.json.error, /1001 nodes .* at most 1000/);
+  assert.match(past.json.error, /1001 values \(nodes\); a run here holds at most 1000/);
   const { documents } = (await request(`${server.url}/documents`)).json;
   assert.deepStrictEqual(documents.map((d) => d.sha256), [at.json.sha256]);
 });

@@ -7,22 +7,13 @@
 //   approach builds from what crossed must equal (null when C++ cannot read it, treeError saying why);
 // - uncarried: what some approaches cannot carry, with its JSON pointer (uncarried.js);
 // - nodes and bytes: its node count and the bytes of that text, what its runs need of memory (memory-model.js).
-// All of it is taken by the document worker (document-worker.js), off the event loop. A document of more nodes than
-// the memory model lets a run have here is refused, and nothing is kept.
-const { HttpError } = require('@lab/node-kit');
+// All of it is taken by the document worker (document-worker.js), off the event loop. node-kit has refused a document
+// of more nodes than the memory model lets a run have here before this is asked.
 
 /**
  * documentRoutes' `reference` for wasm-runner: (document {text}) -> a promise of {hash, tree, treeError, uncarried,
- * nodes, bytes}; a 413 {error, nodes, limitNodes} past maxNodes.
+ * nodes, bytes}. maxNodes: the worker stops counting past it.
  */
-function documentReference(worker, maxNodes) {
-  return async (document) => {
-    const reference = await worker.reference(document.text, { maxNodes });
-    if (reference.nodes > maxNodes) {
-      throw new HttpError(413, `the document has ${reference.nodes} nodes (JSON values); a transfer run here holds at most ${maxNodes} in memory`, { nodes: reference.nodes, limitNodes: maxNodes });
-    }
-    return reference;
-  };
-}
+const documentReference = (worker, maxNodes) => (document) => worker.reference(document.text, { maxNodes });
 
 module.exports = { documentReference };

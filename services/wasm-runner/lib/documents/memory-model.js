@@ -2,12 +2,12 @@
 // What a run on a user's document takes of memory, as a function of its nodes (every JSON value) and of the bytes of
 // its canonical JSON text, by approach and op: the WASM module's linear memory, which cannot grow past its maximum
 // (CMakeLists.txt's WASM_MAXIMUM_MEMORY; a C++ allocation past it aborts the module, or fails a yyjson call with
-// "out of memory"), and the JS heap, whose limit ends the process. From it, the most nodes a stored document may
-// have here (maxNodes: PUT /documents refuses more with 413), the most a run of each approach and op may have (a run
-// past it is refused with 400), and what a run reserves while it lasts (run-memory.js: 503 when runs in flight leave
-// too little). README.md ("Memory") has the figures and how they were measured.
-const v8 = require('node:v8');
-
+// "out of memory"), and how many values and texts of the document the run holds on the JS heap, which node-kit's
+// budget prices (node-kit/document-memory.js: one model of a value's heap for every Node service). From it, the most
+// nodes a stored document may have here (maxNodes: PUT /documents refuses more with 413), the most a run of each
+// approach and op may have in WASM memory (a run past it is refused with 400), and what a run reserves while it lasts
+// (run-memory.js: 503 when runs in flight leave too little). README.md ("Memory") has the figures and how they were
+// measured.
 const MB = 2 ** 20;
 const OPS_MEASURED = ['roundtrip', 'count', 'create'];
 
@@ -33,61 +33,42 @@ const MODEL = {
   check: wasm(56, 6.4),
 };
 
-// JS: the value of a document as JSON.parse (or fast-parse) makes it: at most 66 bytes a node (an empty object; a
-// zero is 8, an empty array 40, a one-member object 20 a node) and 1.05 a byte of text (strings; measured on Node
-// 24.21.0, and the same for the values each approach's way back builds). A run holds its input value (roundtrip,
-// count), the last op's answer and the one being built (roundtrip, create), and texts of the document's size (the
-// json approach's JSON.stringify and its answer's, the check of the last answer; UTF-16, 2 bytes a character).
-const JS_VALUE = { perNode: 66, perByte: 1.05 };
+// JS: a run holds its input value (roundtrip, count), the last op's answer and the one being built (roundtrip,
+// create), and texts of the document's size (the json approach's JSON.stringify and its answer's, the check of the
+// last answer; UTF-16, 2 bytes a character).
 const JS_RUN = { roundtrip: { values: 3, texts: 3 }, count: { values: 1, texts: 1 }, create: { values: 2, texts: 3 } };
 
-// What the budgets leave beside the document runs: in WASM, the runs on generated cases (the largest, tree_d6_b4 and
-// numbers_10000, peak under 8 MB each; MAX_CONCURRENT_RUNS of them); in the JS heap, a quarter of it for the
-// collector to work in (a heap run close to its limit spends its time in full collections before it fails) and the
-// service itself (its heap in use stays under 60 MB, README.md's tables).
+// What the WASM budget leaves beside the document runs: the runs on generated cases (the largest, tree_d6_b4 and
+// numbers_10000, peak under 8 MB each; MAX_CONCURRENT_RUNS of them).
 const WASM_SPARE_BYTES = 64 * MB;
-const JS_HEAP_SHARE = 0.75;
-const JS_SERVICE_BYTES = 256 * MB;
 
-/** {wasmBytes, jsBytes} a run of approach and op needs on a document of `nodes` nodes and `bytes` of canonical text. */
-function runNeeds(approach, op, { nodes, bytes }) {
+/** The WASM bytes a run of approach and op needs on a document of `nodes` nodes and `bytes` of canonical text. */
+function wasmNeeds(approach, op, { nodes, bytes }) {
   const model = MODEL[approach][op];
-  const value = JS_VALUE.perNode * nodes + JS_VALUE.perByte * bytes;
-  const js = JS_RUN[op];
-  return {
-    wasmBytes: Math.ceil(model.perNode * nodes + model.perByte * bytes + model.fixedMB * MB),
-    jsBytes: Math.ceil(js.values * value + js.texts * 2 * bytes),
-  };
+  return Math.ceil(model.perNode * nodes + model.perByte * bytes + model.fixedMB * MB);
 }
 
-/** The most nodes a run of approach and op (or the worker's check: approach 'check') may have at `bytes` of text. */
-function limitNodes(budgets, approach, op, bytes) {
+/** The most nodes a run of approach and op (or the worker's check: approach 'check') may have in WASM at `bytes` of text. */
+function limitNodes(wasmBudgetBytes, approach, op, bytes) {
   const model = approach === 'check' ? MODEL.check : MODEL[approach][op];
-  const inWasm = (budgets.wasmBytes - model.perByte * bytes - model.fixedMB * MB) / model.perNode;
-  if (approach === 'check') return Math.max(0, Math.floor(inWasm));
-  const js = JS_RUN[op];
-  const inJs = (budgets.jsBytes - js.values * JS_VALUE.perByte * bytes - js.texts * 2 * bytes) / (js.values * JS_VALUE.perNode);
-  return Math.max(0, Math.floor(Math.min(inWasm, inJs)));
+  return Math.max(0, Math.floor((wasmBudgetBytes - model.perByte * bytes - model.fixedMB * MB) / model.perNode));
 }
 
 /**
- * The service's limits: budgets {wasmBytes, jsBytes} for the document runs in flight together, and maxNodes, the most
- * nodes a stored document may have: one with which the cheapest run fits alone whatever its text within
+ * The service's limits: wasmBytes, the WASM memory the document runs in flight may take together, and maxNodes, the
+ * most nodes a stored document may have: one with which the cheapest run fits alone whatever its text within
  * maxDocumentBytes, and the worker's check too, or maxNodesSetting (DOCUMENT_MAX_NODES) when that is lower and not 0.
- * wasmModule: the loaded module (its maximum and its size at start). The same figures for the same build and heap
- * limit, whatever ran before.
+ * wasmModule: the loaded module (its maximum and its size at start). The same figures for the same build, whatever
+ * ran before.
  */
 function memoryLimits(wasmModule, { maxDocumentBytes }, { maxNodesSetting = 0 } = {}) {
-  const budgets = {
-    wasmBytes: wasmModule.maximumMemory - wasmModule.initialMemory - WASM_SPARE_BYTES,
-    jsBytes: Math.floor(JS_HEAP_SHARE * v8.getHeapStatistics().heap_size_limit) - JS_SERVICE_BYTES,
-  };
+  const wasmBytes = wasmModule.maximumMemory - wasmModule.initialMemory - WASM_SPARE_BYTES;
   let best = 0;
   for (const approach of Object.keys(MODEL).filter((a) => a !== 'check')) {
-    for (const op of OPS_MEASURED) best = Math.max(best, limitNodes(budgets, approach, op, maxDocumentBytes));
+    for (const op of OPS_MEASURED) best = Math.max(best, limitNodes(wasmBytes, approach, op, maxDocumentBytes));
   }
-  const fits = Math.min(best, limitNodes(budgets, 'check', null, maxDocumentBytes));
-  return { budgets, maxNodes: maxNodesSetting > 0 ? Math.min(fits, maxNodesSetting) : fits };
+  const fits = Math.min(best, limitNodes(wasmBytes, 'check', null, maxDocumentBytes));
+  return { wasmBytes, maxNodes: maxNodesSetting > 0 ? Math.min(fits, maxNodesSetting) : fits };
 }
 
-module.exports = { MODEL, JS_VALUE, JS_RUN, OPS_MEASURED, runNeeds, limitNodes, memoryLimits };
+module.exports = { MODEL, JS_RUN, OPS_MEASURED, wasmNeeds, limitNodes, memoryLimits };

@@ -53,7 +53,7 @@ async function documentInput({ documents, wasm, worker, memory, values }, { appr
   try {
     checkRunnable(held, { approach, sha256, approaches });
     const { hash, tree, nodes } = held.reference;
-    releaseMemory = memory.admit(approach, op, held.reference, approaches);
+    releaseMemory = memory.admit(approach, op, held, approaches);
     let value = null;
     if (op === 'create') treeId = await buildDocumentTree(wasm, await worker.msgpack(held.text), { yieldMs });
     else {
