@@ -12,6 +12,7 @@ import lab.jvmserializer.documents.KotlinxTreeApproach
 import lab.jvmserializer.documents.UserDocument
 import lab.jvmserializer.payloads.sha256Hex
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 
 /**
@@ -52,8 +53,21 @@ class DocumentCheckTest {
     @Test
     fun `a departure a finding shows is explained by that finding alone`() {
         val check = check("""{"z": -0, "id": 9007199254740993}""")
-        assertEquals(listOf("negative-zero", "large-integer"), check.findings.map { it.topic })
+        assertEquals(listOf("large-integer", "negative-zero"), check.findings.map { it.topic })
         assertEquals("departs", reading(check, "json"))
         assertEquals(listOf("negative-zero"), check.findingsOf("json").map { it.topic })
+    }
+
+    @Test
+    fun `every instance of a topic is probed, not only the first`() {
+        // kotlinx keeps the first (it fits a Long) and rewrites the second as a double: the finding explains json's
+        // reading only if the second instance is run too.
+        val check = check("[9007199254740993, 123456789012345678901234567890]")
+        assertEquals("departs", reading(check, "json"))
+        assertEquals(listOf("large-integer"), check.findingsOf("json").map { it.topic })
+        val detail = check.findings.single().detail
+        assertTrue(detail.contains("for 123456789012345678901234567890"), detail)
+        // A number JSON.stringify writes otherwise, kept by kotlinx first, then one it rewrites.
+        assertEquals("departs", reading(check("[1.0E-7, 1.5e300]"), "json"))
     }
 }

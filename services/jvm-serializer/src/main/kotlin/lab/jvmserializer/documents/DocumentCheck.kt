@@ -60,7 +60,7 @@ class DocumentCheck(
     companion object {
         /**
          * Checks [text] (already known to be JSON within the depth cap: [scan]) with every approach of [approaches]:
-         * each one's reading, and each finding's detail from running every approach on the finding's first instance.
+         * each one's reading, and each finding's detail from running every approach on the finding's instances.
          */
         fun of(text: String, scan: JsonScan, reference: String, approaches: Map<String, DocumentApproach<*, *>>): DocumentCheck {
             val readings = approaches.mapValues { (_, approach) ->
@@ -73,15 +73,15 @@ class DocumentCheck(
                     Reading(null, true, "too deep for its recursion (stack overflow)")
                 }
             }
-            val findings = scan.topics.map { (topic, instance) ->
-                val outcome = FindingDetails.of(topic, instance.token, approaches)
-                Finding(topic, instance.path, instance.count, outcome.detail, outcome.changedBy)
+            val findings = scan.findings().map { instance ->
+                val outcome = FindingDetails.of(instance, text, approaches)
+                Finding(instance.topic, instance.path, instance.count, outcome.detail, outcome.changedBy)
             }
             return DocumentCheck(scan.depth, reference, findings, readings)
         }
 
         /** The sha256 of a JSON text's canonical form (an approach's output, read as the UTF-8 it was sent as). */
-        fun canonicalSha256(utf8: ByteArray): String = JsonScan.of(String(utf8, Charsets.UTF_8), Int.MAX_VALUE).second.sha256
+        fun canonicalSha256(utf8: ByteArray): String = JsonScan.of(String(utf8, Charsets.UTF_8), Int.MAX_VALUE, findTopics = false).second.sha256
 
         /** A library's message, first line only, capped: never a class name or a stack trace. */
         fun whyNot(e: Throwable): String = (e.message ?: "failed").lineSequence().first().take(200)

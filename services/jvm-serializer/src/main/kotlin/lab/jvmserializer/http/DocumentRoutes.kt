@@ -78,9 +78,8 @@ class DocumentRoutes(
                 throw HttpError(400, "the document is not JSON: ${e.message}", mapOf(
                     "line" to JsonPrimitive(e.line), "column" to JsonPrimitive(e.column), "excerpt" to JsonPrimitive(e.excerpt)))
             } catch (e: JsonScan.TooDeep) {
-                val depth = nestingDepth(text)
-                throw HttpError(400, "the document nests $depth levels deep; this service takes at most ${settings.maxDepth}",
-                    mapOf("depth" to JsonPrimitive(depth), "maxDepth" to JsonPrimitive(settings.maxDepth)))
+                throw HttpError(400, "the document nests ${e.depth} levels deep; this service takes at most ${settings.maxDepth}",
+                    mapOf("depth" to JsonPrimitive(e.depth), "maxDepth" to JsonPrimitive(settings.maxDepth)))
             }
             val document = UserDocument(sha256, bytes.size, text, DocumentCheck.of(text, scan, digest.sha256, approaches))
             val created = store.add(document)
@@ -166,24 +165,6 @@ class DocumentRoutes(
             }
             output.flip()
             return output.toString()
-        }
-
-        /** How deep a JSON text nests, read outside its strings (node-kit/document-upload.js' nestingDepth). */
-        fun nestingDepth(text: String): Int {
-            var depth = 0
-            var deepest = 0
-            var inString = false
-            var i = 0
-            while (i < text.length) {
-                val c = text[i]
-                if (inString) {
-                    if (c == '\\') i++ else if (c == '"') inString = false
-                } else if (c == '"') inString = true
-                else if (c == '[' || c == '{') deepest = maxOf(deepest, ++depth)
-                else if (c == ']' || c == '}') depth--
-                i++
-            }
-            return deepest
         }
     }
 }
