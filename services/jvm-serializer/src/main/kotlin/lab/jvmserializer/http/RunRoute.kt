@@ -25,9 +25,12 @@ class RunRoute(
     private val slots = Semaphore(maxConcurrentRuns)
     private val budget = Semaphore(runBudget)
 
+    /** Row 6: the workload the path names, or its 404 naming those there are. */
+    fun workload(name: String): Workload = workloads[name]
+        ?: throw HttpError(404, "no workload $name", mapOf("allowed" to strings(workloads.keys.toList())))
+
     fun handle(workloadName: String, target: RequestTarget): Answer {
-        val workload = workloads[workloadName]
-            ?: throw HttpError(404, "no workload $workloadName", mapOf("allowed" to strings(workloads.keys.toList())))
+        val workload = workload(workloadName)
         val request = parseRunRequest(workload, target.queryParameters())
         val weight = minOf(workload.weightOf(request.params), runBudget)
         if (!slots.tryAcquire()) {
