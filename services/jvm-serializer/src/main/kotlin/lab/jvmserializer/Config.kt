@@ -18,10 +18,10 @@ data class Config(
      */
     val headersTimeoutMs: Long = 10_000,
     /**
-     * The whole request, head and body, must arrive within this long (the Node services' REQUEST_TIMEOUT_MS; 0: no
-     * limit). What this bounds is the head, with [headersTimeoutMs]: a head gets [headTimeoutMs]. The one body read
-     * (PUT /documents) fails instead when no byte of it arrives for [idleTimeoutMs]; an unread one Jetty does not wait
-     * for (it answers, then closes the connection).
+     * The whole request, head and body, must arrive within this long of its first byte (the Node services'
+     * REQUEST_TIMEOUT_MS; 0: no limit). A head gets the shorter of this and [headersTimeoutMs] ([headTimeoutMs]); the
+     * one body read (PUT /documents) must be whole by then too, and also fails when no byte of it arrives for
+     * [idleTimeoutMs]; an unread one Jetty does not wait for (it answers, then closes the connection).
      */
     val requestTimeoutMs: Long = 60_000,
     /** /run requests executing at once; more get 503 (as in the Node services). */

@@ -17,10 +17,7 @@ import lab.jvmserializer.payloads.sha256Hex
 import lab.jvmserializer.workloads.HttpError
 import lab.jvmserializer.workloads.strings
 import org.eclipse.jetty.http.HttpHeader
-import org.eclipse.jetty.io.Content
 import org.eclipse.jetty.server.Request
-import java.io.ByteArrayOutputStream
-import java.io.IOException
 import java.nio.ByteBuffer
 import java.nio.CharBuffer
 import java.nio.charset.CodingErrorAction
@@ -33,15 +30,19 @@ import java.util.concurrent.Semaphore
  * and an excerpt where the text stops being JSON, 400 naming its depth past [settings]' maxDepth. The id is the
  * sha256 of the body's bytes, which are the text's UTF-8: the Node services' id for the same bytes. Another site's
  * request reaches neither route ([SameSite], checked for every route by [LabHandler]: 403). The answer adds
- * `findings` and `approaches` ([DocumentCheck]). One document is checked at a time: a check builds each library's tree
- * of it, hundreds of MB for a large one, so a second upload meanwhile gets 503 instead of doubling that.
+ * `findings` and `approaches` ([DocumentCheck]). The body is read whole first ([BodyReader]: 408 past
+ * [requestTimeoutMs] from the request's first byte), then checked. One document is checked at a time: a check builds
+ * each library's tree of it, hundreds of MB for a large one, so a second upload meanwhile gets 503 instead of doubling
+ * that; a body still arriving holds no check, so a client that trickles one holds back no other upload.
  */
 class DocumentRoutes(
     val store: DocumentStore,
     private val settings: DocumentSettings,
     private val approaches: Map<String, DocumentApproach<*, *>>,
+    requestTimeoutMs: Long = 0,
 ) {
     private val checking = Semaphore(1)
+    private val body = BodyReader(settings.maxDocumentBytes, requestTimeoutMs)
 
     /** /info's `documents`. */
     fun describe(): JsonObject = buildJsonObject {
@@ -57,12 +58,12 @@ class DocumentRoutes(
     fun put(request: Request): Answer {
         checkDeclaration(request)
         val declared = request.headers.getLongField(HttpHeader.CONTENT_LENGTH)
-        if (declared > settings.maxDocumentBytes) throw tooLarge()
+        if (declared > settings.maxDocumentBytes) throw body.tooLarge()
+        val bytes = body.read(request)
         if (!checking.tryAcquire()) {
-            throw HttpError(503, "another document is being checked; retry when it is stored", headers = mapOf("Retry-After" to "1", "Connection" to "close"))
+            throw HttpError(503, "another document is being checked; retry when it is stored", headers = mapOf("Retry-After" to "1"))
         }
         try {
-            val bytes = readBody(request)
             val text = utf8(bytes)
             val sha256 = sha256Hex(bytes)
             val kept = store.peek(sha256)
@@ -93,31 +94,6 @@ class DocumentRoutes(
         "findings" to JsonArray(document.check.findings.map { it.toJson() }),
         "approaches" to document.check.describeReadings(),
     )))
-
-    /**
-     * The body, refused with 413 as soon as it passes the cap (the rest unread, the connection closed), or with 408
-     * when it stops arriving: Jetty fails the blocked read once no byte came for the idle timeout, which frees the thread.
-     */
-    private fun readBody(request: Request): ByteArray {
-        val out = ByteArrayOutputStream()
-        val buffer = ByteArray(1 shl 16)
-        try {
-            Content.Source.asInputStream(request).use { input ->
-                while (true) {
-                    val n = input.read(buffer)
-                    if (n < 0) break
-                    if (out.size() + n > settings.maxDocumentBytes) throw tooLarge()
-                    out.write(buffer, 0, n)
-                }
-            }
-        } catch (e: IOException) {
-            throw HttpError(408, "the body stopped arriving: no byte of it for the idle timeout (IDLE_TIMEOUT_MS)", headers = CLOSE)
-        }
-        return out.toByteArray()
-    }
-
-    private fun tooLarge() = HttpError(413, "the body is larger than ${settings.maxDocumentBytes} bytes",
-        mapOf("limitBytes" to JsonPrimitive(settings.maxDocumentBytes)), CLOSE)
 
     companion object {
         private val CLOSE = mapOf("Connection" to "close")
