@@ -14,6 +14,8 @@ import lab.jvmserializer.payloads.sha256Hex
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
+import lab.jvmserializer.memory.DocumentShape
+import lab.jvmserializer.memory.MemoryBudget
 
 /**
  * A finding explains only the departures of the approaches it shows changing its instance: an approach that breaks
@@ -29,7 +31,7 @@ class DocumentCheckTest {
 
     private fun check(text: String): DocumentCheck {
         val (scan, digest) = JsonScan.of(text, 10)
-        return DocumentCheck.of(text, scan, digest.sha256, approaches)
+        return DocumentCheck.of(text, scan, DocumentShape(scan.nodes, scan.keys, text.length.toLong()), digest.sha256, approaches)
     }
 
     private fun reading(check: DocumentCheck, approach: String) = check.describeReadings().getValue(approach).jsonObject.getValue("reading").jsonPrimitive.content
@@ -45,7 +47,7 @@ class DocumentCheckTest {
         val store = DocumentStore(2, 1000)
         val sha256 = sha256Hex(text.encodeToByteArray())
         store.add(UserDocument(sha256, text.length, text, check))
-        val runs = DocumentRuns(store, approaches)
+        val runs = DocumentRuns(store, approaches, MemoryBudget(64L shl 20))
         assertEquals(true, runs.run("json", sha256, 1).validated)
         assertEquals(false, runs.run("shouting", sha256, 1).validated)
     }

@@ -62,7 +62,7 @@ class DocumentService(config: Config = Config()) : AutoCloseable {
     val store = DocumentStore(config.documents.maxCount, config.documents.maxBytes)
     val workload = SerdeWorkload(ObjectsInputs(repoVectors(), 20_000), config, store)
     val http = TestServer(listOf(workload), config.copy(host = "127.0.0.1", port = 0),
-        DocumentRoutes(store, config.documents, workload.documentApproaches, config.requestTimeoutMs))
+        DocumentRoutes(store, config.documents, workload.documentApproaches, workload.memory, config.requestTimeoutMs))
 
     override fun close() {
         http.close()

@@ -8,11 +8,10 @@ import lab.jvmserializer.payloads.digestOfText
  * writes its canonical form into sha256, the reference every document run is checked against. The canonical form
  * keeps every token the document holds, in its order, duplicate keys and number literals included, and erases only
  * what JSON says carries no meaning: whitespace, and how a string's characters are spelled (`\u00e9` or `é`, `\/` or
- * `/`). Strings are written as JSON.stringify writes them: `\"`, `\\`, `\b \f \n \r \t`, other controls and lone
- * surrogates as lowercase `\u00xx`, everything else as itself. So an approach whose output, brought to the same form,
- * differs from the document's changed a value, not a spelling. Also counts the document's values and keys (what
- * its trees cost: [DocumentMemory]) and, where asked, notes every instance of each topic where runtimes disagree
- * ([findings]). Iterative: a document as deep as the cap costs no stack.
+ * `/`: [CanonicalStrings]). So an approach whose output, brought to the same form, differs from the document's changed
+ * a value, not a spelling. Also counts the document's values and keys (what its trees cost:
+ * [lab.jvmserializer.memory.MemoryModel]) and, where asked, notes every instance of each topic where runtimes
+ * disagree ([findings]). Iterative: a document as deep as the cap costs no stack.
  */
 class JsonScan private constructor(private val text: String, private val maxDepth: Int, private val findTopics: Boolean) {
     /** The deepest nesting of containers; the first over the cap stops the scan. */
@@ -41,7 +40,7 @@ class JsonScan private constructor(private val text: String, private val maxDept
     private val kinds = ArrayList<Char>()
     private val names = ArrayList<String?>()
     private val positions = ArrayList<Int>()
-    private val seen = ArrayList<HashSet<String>?>()
+    private val seen = ArrayList<KeySet?>()
 
     /** The text nests deeper than the cap: [depth] is how deep it nests in all. */
     class TooDeep(val depth: Int) : IllegalArgumentException("nested $depth levels deep")
@@ -118,7 +117,7 @@ class JsonScan private constructor(private val text: String, private val maxDept
         kinds += c
         names += null
         positions += 0
-        seen += if (c == '{') HashSet() else null
+        seen += if (c == '{') KeySet(::keyAt) else null
         if (kinds.size > depth) depth = kinds.size
         if (depth > maxDepth) throw PastCap()
         skipWhitespace()
@@ -142,7 +141,7 @@ class JsonScan private constructor(private val text: String, private val maxDept
         val top = kinds.size - 1
         names[top] = key
         keys++
-        if (!seen[top]!!.add(key)) note(FindingTopics.DUPLICATE_KEY, keyStart)
+        if (!seen[top]!!.add(key, keyStart)) note(FindingTopics.DUPLICATE_KEY, keyStart)
         emitString(key, keyStart)
         skipWhitespace()
         if (!at(':')) fail("expected ':' after a property name")
@@ -150,6 +149,13 @@ class JsonScan private constructor(private val text: String, private val maxDept
         emit(':')
         skipWhitespace()
         value()
+    }
+
+    /** The key whose opening quote is at [offset], decoded again (a key already read, so it is valid). */
+    private fun keyAt(offset: Int): String {
+        val resume = i
+        i = offset
+        return string().also { i = resume }
     }
 
     /** Reads the string at [i] (its opening quote), decoding its escapes; checks what JSON forbids in it. */
@@ -198,35 +204,8 @@ class JsonScan private constructor(private val text: String, private val maxDept
      * surrogate is one lone-surrogate instance, however many it holds (at its value's or its member's pointer).
      */
     private fun emitString(s: String, start: Int) {
-        var lone = false
-        emit('"')
-        var k = 0
-        while (k < s.length) {
-            val c = s[k]
-            when {
-                c == '"' -> emit("\\\"")
-                c == '\\' -> emit("\\\\")
-                c == '\b' -> emit("\\b")
-                c == '\u000c' -> emit("\\f")
-                c == '\n' -> emit("\\n")
-                c == '\r' -> emit("\\r")
-                c == '\t' -> emit("\\t")
-                c < ' ' -> emit(unicodeEscape(c))
-                Character.isHighSurrogate(c) && k + 1 < s.length && Character.isLowSurrogate(s[k + 1]) -> {
-                    emit(c)
-                    emit(s[k + 1])
-                    k++
-                }
-                Character.isSurrogate(c) -> {
-                    lone = true
-                    emit(unicodeEscape(c))
-                }
-                else -> emit(c)
-            }
-            k++
-        }
-        emit('"')
-        if (lone) note(FindingTopics.LONE_SURROGATE, start)
+        if (CanonicalStrings.append(buffer, s)) note(FindingTopics.LONE_SURROGATE, start)
+        if (buffer.length >= 1 shl 16) flush()
     }
 
     private fun literal(word: String) {
@@ -235,7 +214,7 @@ class JsonScan private constructor(private val text: String, private val maxDept
         emit(word)
     }
 
-    /** `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, written as it stands; notes the topics it is. */
+    /** `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, written as it stands; notes its topic. */
     private fun number() {
         val start = i
         if (at('-')) i++
@@ -301,7 +280,5 @@ class JsonScan private constructor(private val text: String, private val maxDept
             }
             return scan to digest
         }
-
-        private fun unicodeEscape(c: Char) = "\\u%04x".format(c.code)
     }
 }

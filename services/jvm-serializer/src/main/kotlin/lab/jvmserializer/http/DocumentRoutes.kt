@@ -13,6 +13,10 @@ import lab.jvmserializer.documents.DocumentStore
 import lab.jvmserializer.documents.JsonScan
 import lab.jvmserializer.documents.NotJson
 import lab.jvmserializer.documents.UserDocument
+import lab.jvmserializer.memory.DocumentShape
+import lab.jvmserializer.memory.MemoryBudget
+import lab.jvmserializer.memory.UploadMemory
+import lab.jvmserializer.Config
 import lab.jvmserializer.payloads.sha256Hex
 import lab.jvmserializer.workloads.HttpError
 import lab.jvmserializer.workloads.strings
@@ -39,10 +43,12 @@ class DocumentRoutes(
     val store: DocumentStore,
     private val settings: DocumentSettings,
     private val approaches: Map<String, DocumentApproach<*, *>>,
+    private val budget: MemoryBudget,
     requestTimeoutMs: Long = 0,
 ) {
     private val checking = Semaphore(1)
     private val body = BodyReader(settings.maxDocumentBytes, requestTimeoutMs)
+    private val models = approaches.values.map { it.memory }
 
     /** /info's `documents`. */
     fun describe(): JsonObject = buildJsonObject {
@@ -50,6 +56,7 @@ class DocumentRoutes(
         put("maxBytes", store.maxBytes)
         put("maxDocumentBytes", settings.maxDocumentBytes)
         put("maxDepth", settings.maxDepth)
+        put("maxNodes", UploadMemory.maxNodes(models, budget.capacityBytes))
         put("kinds", strings(listOf("json")))
     }
 
@@ -59,30 +66,65 @@ class DocumentRoutes(
         checkDeclaration(request)
         val declared = request.headers.getLongField(HttpHeader.CONTENT_LENGTH)
         if (declared > settings.maxDocumentBytes) throw body.tooLarge()
-        val bytes = body.read(request)
-        if (!checking.tryAcquire()) {
-            throw HttpError(503, "another document is being checked; retry when it is stored", headers = mapOf("Retry-After" to "1"))
-        }
-        try {
-            val text = utf8(bytes)
-            val sha256 = sha256Hex(bytes)
-            val kept = store.peek(sha256)
-            if (kept != null) return answer(200, kept)
-            val (scan, digest) = try {
-                JsonScan.of(text, settings.maxDepth)
-            } catch (e: NotJson) {
-                throw HttpError(400, "the document is not JSON: ${e.message}", mapOf(
-                    "line" to JsonPrimitive(e.line), "column" to JsonPrimitive(e.column), "excerpt" to JsonPrimitive(e.excerpt)))
-            } catch (e: JsonScan.TooDeep) {
-                throw HttpError(400, "the document nests ${e.depth} levels deep; this service takes at most ${settings.maxDepth}",
-                    mapOf("depth" to JsonPrimitive(e.depth), "maxDepth" to JsonPrimitive(settings.maxDepth)))
+        // The upload's share of the heap: it grows as the body arrives, then to the scan's and the readings' needs.
+        budget.reserve(0, "this upload").use { share ->
+            val bytes = body.read(request, share)
+            if (!checking.tryAcquire()) {
+                throw HttpError(503, "another document is being checked; retry when it is stored", headers = mapOf("Retry-After" to "1"))
             }
-            val document = UserDocument(sha256, bytes.size, text, DocumentCheck.of(text, scan, digest.sha256, approaches))
-            val created = store.add(document)
-            return answer(if (created) 201 else 200, document)
-        } finally {
-            checking.release()
+            try {
+                return check(bytes, share)
+            } catch (e: OutOfMemoryError) {
+                // Only if the memory model fell short: the check's garbage is collectable once it unwinds.
+                System.err.println("[${Config.SERVICE_NAME}] PUT /documents: out of memory (${bytes.size} bytes): $e")
+                throw HttpError(503, "out of memory while checking the document; retry later", headers = mapOf("Retry-After" to "1"))
+            } finally {
+                checking.release()
+            }
         }
+    }
+
+    /** The check of a document's [bytes] with its upload's [share] of the heap, and the answer. */
+    private fun check(bytes: ByteArray, share: MemoryBudget.Reservation): Answer {
+        val sha256 = sha256Hex(bytes)
+        store.peek(sha256)?.let { return answer(200, it) }
+        if (!share.resize(UploadMemory.SCAN_PER_BYTE * bytes.size)) throw budget.busy(UploadMemory.SCAN_PER_BYTE * bytes.size, "checking this document")
+        val text = utf8(bytes)
+        val (scan, digest) = try {
+            JsonScan.of(text, settings.maxDepth)
+        } catch (e: NotJson) {
+            throw HttpError(400, "the document is not JSON: ${e.message}", mapOf(
+                "line" to JsonPrimitive(e.line), "column" to JsonPrimitive(e.column), "excerpt" to JsonPrimitive(e.excerpt)))
+        } catch (e: JsonScan.TooDeep) {
+            throw HttpError(400, "the document nests ${e.depth} levels deep; this service takes at most ${settings.maxDepth}",
+                mapOf("depth" to JsonPrimitive(e.depth), "maxDepth" to JsonPrimitive(settings.maxDepth)))
+        }
+        // What the store takes is what this runtime can run: an approach whose check and runs would not fit the whole
+        // budget fails on the document (its runs get 400), and a document none can run is not kept (413).
+        val shape = DocumentShape(scan.nodes, scan.keys, bytes.size.toLong())
+        val needs = approaches.mapValues { (_, approach) -> UploadMemory.checkBytes(approach.memory, shape) }
+        val cannotRun = approaches.filterKeys { needs.getValue(it) > budget.capacityBytes }
+            .mapValues { (name, approach) -> tooLargeFor(needs.getValue(name), approach, shape) }
+        if (cannotRun.size == approaches.size) throw tooManyNodes(shape)
+        val need = needs.filterKeys { it !in cannotRun }.values.max()
+        if (!share.resize(need)) throw budget.busy(need, "checking this document")
+        val document = UserDocument(sha256, bytes.size, text, DocumentCheck.of(text, scan, shape, digest.sha256, approaches, cannotRun))
+        val created = store.add(document)
+        return answer(if (created) 201 else 200, document)
+    }
+
+    /** Why an approach cannot run a document here, in words: what it needs, what runs may hold, what would fit. */
+    private fun tooLargeFor(need: Long, approach: DocumentApproach<*, *>, shape: DocumentShape) =
+        "a run of this document needs about ${MemoryBudget.mib(need)} MiB of heap, more than runs may hold here " +
+            "(${MemoryBudget.mib(budget.capacityBytes)} MiB, RUN_MEMORY_BYTES): the document holds ${shape.nodes} JSON values, " +
+            "at most ${UploadMemory.limitNodes(listOf(approach.memory), shape, budget.capacityBytes)} for this approach at its size"
+
+    /** 413: no approach can run a document of this many values (and this text) within the heap runs may hold. */
+    private fun tooManyNodes(shape: DocumentShape): HttpError {
+        val limit = UploadMemory.limitNodes(models, shape, budget.capacityBytes)
+        return HttpError(413, "the document holds ${shape.nodes} JSON values, more than any approach here can run within the " +
+            "heap runs may hold (${MemoryBudget.mib(budget.capacityBytes)} MiB): at most $limit at its size",
+            mapOf("nodes" to JsonPrimitive(shape.nodes), "limitNodes" to JsonPrimitive(limit)))
     }
 
     private fun answer(status: Int, document: UserDocument): Answer = Answer.json(status, JsonObject(mapOf<String, JsonElement>(

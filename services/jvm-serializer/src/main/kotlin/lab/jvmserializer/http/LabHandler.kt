@@ -79,6 +79,10 @@ class LabHandler(
     private fun answer(request: Request): Pair<Answer, String?> {
         var route: String? = null
         return try {
+            // Jetty's default at an idle timeout fails the request, closing the connection without an answer when no
+            // read or write is pending: a run computing, a check, a 408 about to be written. Declined but while a
+            // body's read waits for bytes ([BodyReader]); a write pending to a client that does not read is still cut.
+            request.addIdleTimeoutListener { BodyReader.idleFails(request) }
             RequestTarget.checkMethod(request.method)
             RequestHead.checkTransferEncoding(request.headers)
             val connection = request.connectionMetaData as? LabConnection
@@ -90,10 +94,6 @@ class LabHandler(
             // Once the route is known (rows 4-6), before its query is read (rows 7-8): a rebound DNS name or another
             // site's page learns nothing, not even which parameters a route takes or which documents are stored.
             if (!matched.route.anyHost) sameSite.check(request)
-            // A run reads and writes nothing while it computes, and Jetty's documented default for an idle timeout
-            // then is to fail the request: decline it. A write pending to a client that does not read is still cut.
-            // A request with a body (PUT /documents) keeps the default: a body that stops arriving fails its read.
-            if (request.method != "PUT") request.addIdleTimeoutListener { false }
             matched.route.answer(matched.params, target, request) to route
         } catch (e: HttpError) {
             Answer.of(e) to route

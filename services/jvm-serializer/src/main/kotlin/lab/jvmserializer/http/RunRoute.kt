@@ -53,9 +53,11 @@ class RunRoute(
                 metrics.countRun(workload.name, request.approach, Outcome.ERROR)
                 throw e
             } catch (e: OutOfMemoryError) {
-                // A run's garbage is collectable once it unwinds, so the service can go on serving.
+                // Only if a memory model fell short (every run reserves its share first): the run's garbage is
+                // collectable once it unwinds, so the service goes on serving, and the client may retry.
                 metrics.countRun(workload.name, request.approach, Outcome.ERROR)
-                throw RuntimeException("out of memory: ${e.message}", e)
+                System.err.println("[${Config.SERVICE_NAME}] run ${workload.name} ${request.approach}: out of memory: $e")
+                throw HttpError(503, "out of memory during the run; retry later", headers = RETRY)
             }
             // A wrong answer is a failed run: counted, but its time is not a measurement (STYLE: verify, then measure).
             if (result.validated) {
