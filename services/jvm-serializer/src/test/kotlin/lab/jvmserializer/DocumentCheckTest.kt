@@ -69,7 +69,17 @@ class DocumentCheckTest {
         assertEquals(listOf("large-integer"), check.findingsOf("json").map { it.topic })
         val detail = check.findings.single().detail
         assertTrue(detail.contains("for 123456789012345678901234567890"), detail)
-        // A number JSON.stringify writes otherwise, kept by kotlinx first, then one it rewrites.
-        assertEquals("departs", reading(check("[1.0E-7, 1.5e300]"), "json"))
+        // -0.0 kept by kotlinx (a Double), then -0 rewritten as 0 (a Long).
+        val zeros = check("[-0.0, -0]")
+        assertEquals("departs", reading(zeros, "json"))
+        assertEquals(listOf("negative-zero"), zeros.findingsOf("json").map { it.topic })
+    }
+
+    @Test
+    fun `a number spelled otherwise with its value kept is no departure`() {
+        // Node's number-format finding: kotlinx writes 1.0E-7 and 1.0, the same doubles, and departs nothing.
+        val check = check("""{"a": [1e-7, 1.0], "b": 9007199254740993}""")
+        assertEquals(listOf("large-integer", "number-format"), check.findings.map { it.topic })
+        assertEquals("same", reading(check, "json"))
     }
 }

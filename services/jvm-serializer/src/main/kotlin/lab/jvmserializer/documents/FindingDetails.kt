@@ -83,7 +83,8 @@ object FindingDetails {
     private fun kept(topic: String, written: String, probe: String): String = when {
         topic == FindingTopics.DUPLICATE_KEY -> " (both kept)"
         written == probe -> " (as written)"
-        else -> " (kept, escaped)"
+        topic == FindingTopics.LONE_SURROGATE -> " (kept, escaped)"
+        else -> " (the same value, spelled otherwise)"
     }
 
     /** Plain words for what a changed instance became, where the text alone does not say it. */

@@ -6,10 +6,11 @@ import lab.jvmserializer.payloads.digestOfText
 /**
  * One pass over a JSON text (RFC 8259, strict: what JSON.parse takes, no more): checks it, measures its nesting, and
  * writes its canonical form into sha256, the reference every document run is checked against. The canonical form
- * keeps every token the document holds, in its order, duplicate keys and number literals included, and erases only
- * what JSON says carries no meaning: whitespace, and how a string's characters are spelled (`\u00e9` or `é`, `\/` or
- * `/`: [CanonicalStrings]). So an approach whose output, brought to the same form, differs from the document's changed
- * a value, not a spelling. Also counts the document's values and keys (what its trees cost:
+ * keeps every token the document holds, in its order, duplicate keys included, and erases only what carries no
+ * meaning: whitespace, how a string's characters are spelled (`\u00e9` or `é`, `\/` or `/`: [CanonicalStrings]), and
+ * how a number's value is spelled (`1.0E-7` or `1e-7`; integers keep every digit, zeros their sign:
+ * [CanonicalNumbers]). So an approach whose output, brought to the same form, differs from the document's changed a
+ * value, not a spelling. Also counts the document's values and keys (what its trees cost:
  * [lab.jvmserializer.memory.MemoryModel]) and, where asked, notes every instance of each topic where runtimes
  * disagree ([findings]). Iterative: a document as deep as the cap costs no stack.
  */
@@ -214,7 +215,7 @@ class JsonScan private constructor(private val text: String, private val maxDept
         emit(word)
     }
 
-    /** `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, written as it stands; notes its topic. */
+    /** `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, written as its value ([CanonicalNumbers]); notes its topic. */
     private fun number() {
         val start = i
         if (at('-')) i++
@@ -231,7 +232,7 @@ class JsonScan private constructor(private val text: String, private val maxDept
             digits()
         }
         val literal = text.substring(start, i)
-        emit(literal)
+        emit(CanonicalNumbers.of(literal))
         if (findTopics) FindingTopics.ofNumber(literal)?.let { note(it, start) }
     }
 
