@@ -1,5 +1,7 @@
 package lab.jvmserializer
 
+import lab.jvmserializer.memory.UploadMemory
+
 /** Every setting of the service: read from the environment once, each with its default (listed in the README). */
 data class Config(
     val host: String = "0.0.0.0",
@@ -18,10 +20,10 @@ data class Config(
      */
     val headersTimeoutMs: Long = 10_000,
     /**
-     * The whole request, head and body, must arrive within this long (the Node services' REQUEST_TIMEOUT_MS; 0: no
-     * limit). What this bounds is the head, with [headersTimeoutMs]: a head gets [headTimeoutMs]. The one body read
-     * (PUT /documents) fails instead when no byte of it arrives for [idleTimeoutMs]; an unread one Jetty does not wait
-     * for (it answers, then closes the connection).
+     * The whole request, head and body, must arrive within this long of its first byte (the Node services'
+     * REQUEST_TIMEOUT_MS; 0: no limit). A head gets the shorter of this and [headersTimeoutMs] ([headTimeoutMs]); the
+     * one body read (PUT /documents) must be whole by then too, and also fails when no byte of it arrives for
+     * [idleTimeoutMs]; an unread one Jetty does not wait for (it answers, then closes the connection).
      */
     val requestTimeoutMs: Long = 60_000,
     /** /run requests executing at once; more get 503 (as in the Node services). */
@@ -44,6 +46,11 @@ data class Config(
     val serdeParallelMinObjects: Int = 64,
     /** Users' documents (PUT /documents): the store's caps and the largest and deepest document taken. */
     val documents: DocumentSettings = DocumentSettings(),
+    /**
+     * The heap runs and upload checks may hold at once (RUN_MEMORY_BYTES; null: [defaultRunMemory] of this JVM's
+     * heap). Each reserves what its memory model says before it allocates; what does not fit now is a 503.
+     */
+    val runMemoryBytes: Long? = null,
     /** Names the service is reached by beside IP addresses and localhost (LAB_HOST_NAMES, with its own name). */
     val hostNames: List<String> = listOf(SERVICE_NAME),
     /** The token POST /profile asks for (LAB_PROFILE_TOKEN, shared with the load driver); null: no such route. */
@@ -52,12 +59,32 @@ data class Config(
     /** The time a request head gets from its first byte: the shorter of the two timeouts that are set; 0: no limit. */
     val headTimeoutMs: Long get() = listOf(headersTimeoutMs, requestTimeoutMs).filter { it > 0 }.minOrNull() ?: 0
 
+    /** The heap runs and upload checks may hold at once: RUN_MEMORY_BYTES, else [defaultRunMemory]. */
+    val runMemory: Long get() = runMemoryBytes ?: defaultRunMemory(Runtime.getRuntime().maxMemory(), documents.maxBytes)
+
     companion object {
         const val SERVICE_NAME = "jvm-serializer"
         const val DEFAULT_PORT = 3004
 
+        /** What the service holds outside runs and uploads: classes' data, Jetty's buffers, metrics, caches' bookkeeping. */
+        const val SERVICE_OWN_BYTES = 64L shl 20
+
+        /**
+         * The heap left to runs and upload checks: the heap, less an eighth left free so that G1 can collect and place
+         * large arrays (each a run of free regions), less the stored documents' texts (two bytes a character at worst,
+         * one byte of UTF-8 each at least), less the service's own. At -Xmx3g: about 2.4 GiB.
+         */
+        fun defaultRunMemory(maxHeap: Long, storedTextBytes: Int): Long =
+            maxHeap - maxHeap / 8 - 2L * storedTextBytes - SERVICE_OWN_BYTES
+
         fun fromEnvironment(env: Map<String, String> = System.getenv()): Config {
             fun value(name: String): String? = env[name]?.takeIf { it.isNotBlank() }
+            fun long(name: String): Long? {
+                val raw = value(name) ?: return null
+                val parsed = raw.toLongOrNull() ?: throw IllegalArgumentException("$name must be an integer, got '$raw'")
+                require(parsed >= 1) { "$name must be at least 1, got $parsed" }
+                return parsed
+            }
             fun int(name: String, default: Int, min: Int): Int {
                 val raw = value(name) ?: return default
                 val parsed = raw.toIntOrNull() ?: throw IllegalArgumentException("$name must be an integer, got '$raw'")
@@ -84,11 +111,17 @@ data class Config(
                     maxDocumentBytes = int("DOCUMENT_MAX_BYTES", defaults.documents.maxDocumentBytes, 1),
                     maxDepth = int("DOCUMENT_MAX_DEPTH", defaults.documents.maxDepth, 1),
                 ),
+                runMemoryBytes = long("RUN_MEMORY_BYTES"),
                 hostNames = listOf(SERVICE_NAME) + (value("LAB_HOST_NAMES") ?: "").split(',').map(String::trim).filter(String::isNotEmpty),
                 profileToken = value("LAB_PROFILE_TOKEN"),
             ).also {
                 require(it.httpThreads > it.maxConcurrentRuns) {
                     "HTTP_THREADS (${it.httpThreads}) must exceed MAX_CONCURRENT_RUNS (${it.maxConcurrentRuns}) so /healthz stays answered"
+                }
+                val scan = UploadMemory.SCAN_PER_BYTE * it.documents.maxDocumentBytes
+                require(it.runMemory >= scan) {
+                    "the heap runs may hold (RUN_MEMORY_BYTES or its default, ${it.runMemory}) must hold the check of the largest " +
+                        "document taken (DOCUMENT_MAX_BYTES ${it.documents.maxDocumentBytes} × ${UploadMemory.SCAN_PER_BYTE} = $scan): raise the heap or lower DOCUMENT_MAX_BYTES"
                 }
             }
         }

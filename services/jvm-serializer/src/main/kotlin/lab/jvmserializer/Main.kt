@@ -3,7 +3,6 @@ package lab.jvmserializer
 import lab.jvmserializer.documents.DocumentStore
 import lab.jvmserializer.http.DocumentRoutes
 import lab.jvmserializer.http.LabServer
-import lab.jvmserializer.http.SameSite
 import lab.jvmserializer.payloads.Vectors
 import lab.jvmserializer.serde.ObjectsInputs
 import lab.jvmserializer.serde.SerdeWorkload
@@ -21,7 +20,7 @@ fun main() {
     }
     val store = DocumentStore(config.documents.maxCount, config.documents.maxBytes)
     val serde = SerdeWorkload(ObjectsInputs(Vectors.fromClasspath(), config.inputCacheObjects), config, store)
-    val server = LabServer(config, listOf(serde), documents = DocumentRoutes(store, config.documents, serde.documentApproaches, SameSite(config.hostNames)))
+    val server = LabServer(config, listOf(serde), documents = DocumentRoutes(store, config.documents, serde.documentApproaches, serde.memory, config.requestTimeoutMs))
     val port = server.start()
     log("listening on ${config.host}:$port (max heap ${Runtime.getRuntime().maxMemory() / (1 shl 20)} MiB, " +
         "${Runtime.getRuntime().availableProcessors()} CPUs, serde pool ${config.serdeThreads} threads)")

@@ -9,10 +9,11 @@ import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertThrows
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
+import lab.jvmserializer.memory.DocumentShape
 
 /** The store's bounds: bytes as well as count, never dropping a held document, 503 and 413 when it cannot take one. */
 class DocumentStoreTest {
-    private fun doc(id: String, bytes: Int) = UserDocument(id, bytes, "", DocumentCheck(1, "", emptyList(), emptyMap()))
+    private fun doc(id: String, bytes: Int) = UserDocument(id, bytes, "", DocumentCheck(1, DocumentShape(1, 0, bytes.toLong()), "", emptyList(), emptyMap()))
 
     @Test
     fun `bytes bound it as well as count, least recently used first`() {

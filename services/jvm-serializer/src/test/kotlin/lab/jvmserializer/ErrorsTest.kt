@@ -167,9 +167,9 @@ class ErrorsTest {
         listOf("GET /run/%2e%2e/healthz", "GET /run/nope", "POST /run/serde", "GET /run/serde?size=%FF").map { line ->
             dynamicTest(line) {
                 RawHttp.connect(service.port).use { socket ->
-                    socket.send("$line HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+                    socket.send("$line HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
                     assertTrue(RawHttp.readResponse(socket.getInputStream()).status >= 400)
-                    socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                    socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                     assertEquals(200, RawHttp.readResponse(socket.getInputStream()).status)
                 }
             }

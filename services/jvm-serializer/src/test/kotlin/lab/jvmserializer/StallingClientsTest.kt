@@ -122,10 +122,10 @@ class StallingClientsTest {
         val config = Config(host = "127.0.0.1", port = 0, idleTimeoutMs = 600_000, headersTimeoutMs = 300, requestTimeoutMs = 300)
         TestServer(listOf(held, serdeWorkload()), config).use { service ->
             RawHttp.connect(service.port).use { socket ->
-                socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 assertEquals(200, RawHttp.readResponse(socket.getInputStream()).status)
                 Thread.sleep(1000) // not a measurement: lets both head timeouts pass between two requests
-                socket.send("GET /run/held HTTP/1.1\r\nHost: x\r\n\r\n")
+                socket.send("GET /run/held HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 assertTrue(held.entered.await(30, TimeUnit.SECONDS), "the run started")
                 Thread.sleep(1000) // and again while the run holds the request, its head long complete
                 held.release.countDown()

@@ -6,7 +6,6 @@ import kotlinx.serialization.json.jsonObject
 import lab.jvmserializer.documents.DocumentStore
 import lab.jvmserializer.http.DocumentRoutes
 import lab.jvmserializer.http.LabServer
-import lab.jvmserializer.http.SameSite
 import lab.jvmserializer.payloads.Vectors
 import lab.jvmserializer.serde.ObjectsInputs
 import lab.jvmserializer.serde.SerdeWorkload
@@ -63,7 +62,7 @@ class DocumentService(config: Config = Config()) : AutoCloseable {
     val store = DocumentStore(config.documents.maxCount, config.documents.maxBytes)
     val workload = SerdeWorkload(ObjectsInputs(repoVectors(), 20_000), config, store)
     val http = TestServer(listOf(workload), config.copy(host = "127.0.0.1", port = 0),
-        DocumentRoutes(store, config.documents, workload.documentApproaches, SameSite(config.hostNames)))
+        DocumentRoutes(store, config.documents, workload.documentApproaches, workload.memory, config.requestTimeoutMs))
 
     override fun close() {
         http.close()

@@ -2,6 +2,7 @@ package lab.jvmserializer.documents
 
 import kotlinx.serialization.json.Json
 import kotlinx.serialization.json.JsonElement
+import lab.jvmserializer.memory.MemoryModel
 import tools.jackson.core.StreamReadConstraints
 import tools.jackson.core.StreamWriteConstraints
 import tools.jackson.core.json.JsonFactory
@@ -19,6 +20,9 @@ import tools.jackson.dataformat.cbor.CBORMapper
  * count). [library] names the tree the approach shares with others (one parsed input serves them).
  */
 abstract class DocumentApproach<T : Any, W : Any>(val library: String) {
+    /** What its trees and runs cost, measured (README, "Memory: users' documents"). */
+    abstract val memory: MemoryModel
+
     abstract fun parse(text: String): T
     abstract fun serialize(tree: T): W
     abstract fun deserialize(wire: W): T
@@ -56,6 +60,8 @@ class DocumentTrip(val wire: ByteArray, val text: ByteArray, val serializeNanos:
 
 /** kotlinx.serialization's Json on a JsonElement: parseToJsonElement's tree, its serializer both ways. */
 open class KotlinxTreeApproach(protected val json: Json = Json) : DocumentApproach<JsonElement, String>(KOTLINX) {
+    override val memory get() = MODEL
+
     override fun parse(text: String): JsonElement = json.parseToJsonElement(text)
     override fun serialize(tree: JsonElement): String = json.encodeToString(JsonElement.serializer(), tree)
     override fun deserialize(wire: String): JsonElement = json.parseToJsonElement(wire)
@@ -64,6 +70,10 @@ open class KotlinxTreeApproach(protected val json: Json = Json) : DocumentApproa
 
     companion object {
         const val KOTLINX = "kotlinx"
+
+        // JsonObject on a LinkedHashMap, JsonArray on an ArrayList, every number or string a JsonLiteral holding its
+        // text as a String; writing goes through a char[] that doubles, then a String, then UTF-8 bytes.
+        val MODEL = MemoryModel(treePerNode = 80, treePerKey = 100, treePerTextByte = 2, runPerNode = 30, runPerTextByte = 8)
     }
 }
 
@@ -75,6 +85,7 @@ open class KotlinxTreeApproach(protected val json: Json = Json) : DocumentApproa
 class JacksonTreeApproach private constructor(
     private val wireMapper: ObjectMapper,
     private val textMapper: ObjectMapper,
+    override val memory: MemoryModel,
 ) : DocumentApproach<JsonNode, ByteArray>(JACKSON) {
     override fun parse(text: String): JsonNode = textMapper.readTree(text)
     override fun serialize(tree: JsonNode): ByteArray = wireMapper.writeValueAsBytes(tree)
@@ -94,13 +105,21 @@ class JacksonTreeApproach private constructor(
             JsonFactory.builder().streamReadConstraints(reads(maxDepth, maxBytes)).streamWriteConstraints(writes(maxDepth)).build(),
         ).build()
 
-        fun json(maxDepth: Int, maxBytes: Int): JacksonTreeApproach = jsonMapper(maxDepth, maxBytes).let { JacksonTreeApproach(it, it) }
+        // ObjectNode on a LinkedHashMap made even when empty, ArrayNode on an ArrayList, small ints and "" shared;
+        // writing goes through Jackson's segmented byte buffer and one copy out of it.
+        val JSON_MODEL = MemoryModel(treePerNode = 88, treePerKey = 100, treePerTextByte = 2, runPerNode = 10, runPerTextByte = 6)
+
+        // The same tree, and CBOR bytes (never longer than the JSON here) before the tree is written as JSON.
+        val CBOR_MODEL = MemoryModel(treePerNode = 88, treePerKey = 100, treePerTextByte = 2, runPerNode = 10, runPerTextByte = 9)
+
+        fun json(maxDepth: Int, maxBytes: Int): JacksonTreeApproach = jsonMapper(maxDepth, maxBytes).let { JacksonTreeApproach(it, it, JSON_MODEL) }
 
         fun cbor(maxDepth: Int, maxBytes: Int) = JacksonTreeApproach(
             CBORMapper.builder(
                 CBORFactory.builder().streamReadConstraints(reads(maxDepth, maxBytes)).streamWriteConstraints(writes(maxDepth)).build(),
             ).build(),
             jsonMapper(maxDepth, maxBytes),
+            CBOR_MODEL,
         )
     }
 }

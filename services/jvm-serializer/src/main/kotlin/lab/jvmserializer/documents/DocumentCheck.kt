@@ -5,6 +5,7 @@ import kotlinx.serialization.json.JsonObject
 import kotlinx.serialization.json.JsonPrimitive
 import kotlinx.serialization.json.buildJsonObject
 import kotlinx.serialization.json.put
+import lab.jvmserializer.memory.DocumentShape
 
 /**
  * A document approach's reading of a stored document, taken once at upload ([DocumentApproach.reading]): the sha256
@@ -35,6 +36,8 @@ class Finding(val topic: String, val path: String, val count: Int, val detail: S
  */
 class DocumentCheck(
     val depth: Int,
+    /** What its trees and runs cost ([lab.jvmserializer.memory.MemoryModel]). */
+    val shape: DocumentShape,
     val reference: String,
     val findings: List<Finding>,
     val readings: Map<String, Reading>,
@@ -60,10 +63,21 @@ class DocumentCheck(
     companion object {
         /**
          * Checks [text] (already known to be JSON within the depth cap: [scan]) with every approach of [approaches]:
-         * each one's reading, and each finding's detail from running every approach on the finding's first instance.
+         * each one's reading, and each finding's detail from running every approach on the finding's instances. An
+         * approach named in [cannotRun] is not run at all (the heap cannot hold its run of the document: the reason);
+         * its reading fails with that reason.
          */
-        fun of(text: String, scan: JsonScan, reference: String, approaches: Map<String, DocumentApproach<*, *>>): DocumentCheck {
-            val readings = approaches.mapValues { (_, approach) ->
+        fun of(
+            text: String,
+            scan: JsonScan,
+            shape: DocumentShape,
+            reference: String,
+            approaches: Map<String, DocumentApproach<*, *>>,
+            cannotRun: Map<String, String> = emptyMap(),
+        ): DocumentCheck {
+            val readings = approaches.mapValues { (name, approach) ->
+                val tooLarge = cannotRun[name]
+                if (tooLarge != null) return@mapValues Reading(null, true, tooLarge)
                 try {
                     val canonical = canonicalSha256(approach.reading(text))
                     Reading(canonical, canonical != reference, null)
@@ -73,15 +87,16 @@ class DocumentCheck(
                     Reading(null, true, "too deep for its recursion (stack overflow)")
                 }
             }
-            val findings = scan.topics.map { (topic, instance) ->
-                val outcome = FindingDetails.of(topic, instance.token, approaches)
-                Finding(topic, instance.path, instance.count, outcome.detail, outcome.changedBy)
+            val runnable = approaches.filterKeys { it !in cannotRun }
+            val findings = scan.findings().map { instance ->
+                val outcome = FindingDetails.of(instance, text, runnable)
+                Finding(instance.topic, instance.path, instance.count, outcome.detail, outcome.changedBy)
             }
-            return DocumentCheck(scan.depth, reference, findings, readings)
+            return DocumentCheck(scan.depth, shape, reference, findings, readings)
         }
 
         /** The sha256 of a JSON text's canonical form (an approach's output, read as the UTF-8 it was sent as). */
-        fun canonicalSha256(utf8: ByteArray): String = JsonScan.of(String(utf8, Charsets.UTF_8), Int.MAX_VALUE).second.sha256
+        fun canonicalSha256(utf8: ByteArray): String = JsonScan.of(String(utf8, Charsets.UTF_8), Int.MAX_VALUE, findTopics = false).second.sha256
 
         /** A library's message, first line only, capped: never a class name or a stack trace. */
         fun whyNot(e: Throwable): String = (e.message ?: "failed").lineSequence().first().take(200)

@@ -3,6 +3,8 @@ package lab.jvmserializer.documents
 import kotlinx.serialization.json.JsonArray
 import kotlinx.serialization.json.JsonElement
 import kotlinx.serialization.json.JsonPrimitive
+import lab.jvmserializer.memory.MemoryBudget
+import lab.jvmserializer.payloads.Digest
 import lab.jvmserializer.payloads.digestOf
 import lab.jvmserializer.serde.MultithreadedJsonApproach
 import lab.jvmserializer.serde.PhaseStats
@@ -13,12 +15,13 @@ import lab.jvmserializer.workloads.strings
 
 /**
  * `serde` on a user's document: `repeat` timed round trips of [approaches]' one, every repetition checked against the
- * approach's reading taken at upload ([DocumentCheck]). The prepared input (a tree) is made before any timing and the
- * last one is kept: the try suite runs one approach after another on one document, and one tree at a time is what
- * the heap can spare for a 64 MB document.
+ * approach's reading taken at upload ([DocumentCheck]). A run first holds its share of the [budget] (its approach's
+ * memory model on the document's shape: the decoded tree and the round trip's buffers), and its input tree, made before
+ * any timing, holds its own while it is kept ([PreparedInputs]): a run the heap cannot take now is a 503, never an
+ * OutOfMemoryError midway. Each repetition keeps only its digests, so `repeat` costs no memory.
  */
-class DocumentRuns(val store: DocumentStore, val approaches: Map<String, DocumentApproach<*, *>>) {
-    private var lastInput: Triple<String, String, Any>? = null // (inputKind, sha256, input)
+class DocumentRuns(val store: DocumentStore, val approaches: Map<String, DocumentApproach<*, *>>, private val budget: MemoryBudget) {
+    private val inputs = PreparedInputs(budget)
 
     /** The run budget's weight of a document run: its text in objects' worth of JSON (payloads/SPEC.md's ~1348 bytes). */
     fun weightOf(sha256: String): Int = maxOf(1, (store.bytesOf(sha256) ?: 0) / MultithreadedJsonApproach.SPEC_OBJECT_CHARS)
@@ -35,27 +38,28 @@ class DocumentRuns(val store: DocumentStore, val approaches: Map<String, Documen
                     "parameter" to JsonPrimitive("approach"),
                     "allowed" to strings(check.readings.filterValues { it.error == null }.keys.toList())))
             }
-            val input = inputFor(approach, held.document)
-            val trips = ArrayList<DocumentTrip>(repeat)
-            val canonical = ArrayList<String>(repeat)
-            repeat(repeat) {
-                if (Thread.interrupted()) throw InterruptedException("interrupted between repetitions")
-                val trip = approach.roundTrip(input)
-                trips += trip
-                canonical += DocumentCheck.canonicalSha256(trip.text)
+            val trips = ArrayList<Checked>(repeat)
+            budget.reserve(approach.memory.transientBytes(check.shape), "a $approachName run on this document").use {
+                inputs.take(approach, held.document).use { prepared ->
+                    repeat(repeat) {
+                        if (Thread.interrupted()) throw InterruptedException("interrupted between repetitions")
+                        val trip = approach.roundTrip(prepared.input)
+                        trips += Checked(digestOf(trip.wire), DocumentCheck.canonicalSha256(trip.text), trip.serializeNanos, trip.deserializeNanos)
+                    }
+                }
             }
-            // A reading that departs is accepted only where a finding shows this approach changing its instance.
+            // A reading that departs is accepted only where a finding shows this approach changing one of its instances.
             val explained = check.explains(approachName)
-            val valid = canonical.map { explained && it == reading.canonicalSha256 }
+            val valid = trips.map { explained && it.canonical == reading.canonicalSha256 }
             val shown = valid.indexOf(false).takeIf { it >= 0 } ?: 0
-            val wire = digestOf(trips[shown].wire)
+            val wire = trips[shown].wire
             val serialize = PhaseStats.of(trips.map { it.serializeNanos })
             val deserialize = PhaseStats.of(trips.map { it.deserializeNanos })
             val extra = mutableMapOf<String, JsonElement>(
                 "serializeMs" to JsonPrimitive(serialize.meanMs),
                 "deserializeMs" to JsonPrimitive(deserialize.meanMs),
                 "stats" to kotlinx.serialization.json.JsonObject(mapOf("serialize" to serialize.toJson(), "deserialize" to deserialize.toJson())),
-                "textSha256" to JsonPrimitive(canonical[shown]),
+                "textSha256" to JsonPrimitive(trips[shown].canonical),
             )
             if (reading.departs) extra["findings"] = JsonArray(check.findingsOf(approachName).map { it.toJson() })
             return RunResult(
@@ -69,12 +73,8 @@ class DocumentRuns(val store: DocumentStore, val approaches: Map<String, Documen
         }
     }
 
-    @Synchronized
-    private fun inputFor(approach: DocumentApproach<*, *>, document: UserDocument): Any {
-        lastInput?.let { (kind, sha256, input) -> if (kind == approach.inputKind && sha256 == document.sha256) return input }
-        lastInput = null // the old tree is garbage before the new one is built
-        return approach.prepare(document.text).also { lastInput = Triple(approach.inputKind, document.sha256, it) }
-    }
+    /** A repetition as checked: the wire's digest, the canonical sha256 of its text, each phase's time. */
+    private class Checked(val wire: Digest, val canonical: String, val serializeNanos: Long, val deserializeNanos: Long)
 
     companion object {
         /** The run's text, in canonical form, is the document's ([JsonScan]). */

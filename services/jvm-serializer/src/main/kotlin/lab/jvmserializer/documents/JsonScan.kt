@@ -2,34 +2,36 @@ package lab.jvmserializer.documents
 
 import lab.jvmserializer.payloads.Digest
 import lab.jvmserializer.payloads.digestOfText
-import java.math.BigInteger
-
-/** Where a text stops being JSON: 1-based line and column, a short excerpt around it, and what was wrong. */
-class NotJson(val what: String, val line: Int, val column: Int, val excerpt: String) :
-    IllegalArgumentException("$what at line $line, column $column")
-
-/** The first instance of a finding's topic in a document ([JsonScan]): a JSON pointer, the token, how many. */
-class Instance(val path: String, val token: String) {
-    var count = 1
-}
 
 /**
  * One pass over a JSON text (RFC 8259, strict: what JSON.parse takes, no more): checks it, measures its nesting, and
  * writes its canonical form into sha256, the reference every document run is checked against. The canonical form
- * keeps every token the document holds, in its order, duplicate keys and number literals included, and erases only
- * what JSON says carries no meaning: whitespace, and how a string's characters are spelled (`\u00e9` or `é`, `\/` or
- * `/`). Strings are written as JSON.stringify writes them: `\"`, `\\`, `\b \f \n \r \t`, other controls and lone
- * surrogates as lowercase `\u00xx`, everything else as itself. So an approach whose output, brought to the same form,
- * differs from the document's changed a value, not a spelling. Also notes the first instance and the count of every
- * topic where runtimes disagree ([topics]). Iterative: a document as deep as the cap costs no stack.
+ * keeps every token the document holds, in its order, duplicate keys included, and erases only what carries no
+ * meaning: whitespace, how a string's characters are spelled (`\u00e9` or `é`, `\/` or `/`: [CanonicalStrings]), and
+ * how a number's value is spelled (`1.0E-7` or `1e-7`; integers keep every digit, zeros their sign:
+ * [CanonicalNumbers]). So an approach whose output, brought to the same form, differs from the document's changed a
+ * value, not a spelling. Also counts the document's values and keys (what its trees cost:
+ * [lab.jvmserializer.memory.MemoryModel]) and, where asked, notes every instance of each topic where runtimes
+ * disagree ([findings]). Iterative: a document as deep as the cap costs no stack.
  */
-class JsonScan private constructor(private val text: String, private val maxDepth: Int) {
-    /** The deepest nesting of containers; the first over the cap stops the scan ([TooDeep]). */
+class JsonScan private constructor(private val text: String, private val maxDepth: Int, private val findTopics: Boolean) {
+    /** The deepest nesting of containers; the first over the cap stops the scan. */
     var depth = 0
         private set
 
-    /** topic -> its first instance and count (FindingTopics' names). */
-    val topics = LinkedHashMap<String, Instance>()
+    /** Every JSON value: each object, array, string, number, true, false and null (keys are not values). */
+    var nodes = 0L
+        private set
+
+    /** Every member of every object (a repeated key counts each time). */
+    var keys = 0L
+        private set
+
+    // topic -> its instances (FindingTopics' names), in the order first met.
+    private val topics = HashMap<String, Instance>()
+
+    /** The topics found, in the contract's order ([FindingTopics.ORDER]). */
+    fun findings(): List<Instance> = FindingTopics.ORDER.mapNotNull { topics[it] }
 
     private var i = 0
     private lateinit var out: Appendable
@@ -37,11 +39,18 @@ class JsonScan private constructor(private val text: String, private val maxDept
 
     // The open containers: kind ('{' or '['), the current key or index, the keys seen (duplicate-key).
     private val kinds = ArrayList<Char>()
-    private val keys = ArrayList<String?>()
+    private val names = ArrayList<String?>()
     private val positions = ArrayList<Int>()
-    private val seen = ArrayList<HashSet<String>?>()
+    private val seen = ArrayList<KeySet?>()
 
+    /** The text nests deeper than the cap: [depth] is how deep it nests in all. */
     class TooDeep(val depth: Int) : IllegalArgumentException("nested $depth levels deep")
+
+    /** Where the scan stopped reading JSON; [JsonSyntax.locate] says where, as the Node services do. */
+    private class Invalid(what: String) : IllegalArgumentException(what)
+
+    /** Past the cap: the scan stops here, and [of] reads the rest of the text's syntax without building anything. */
+    private class PastCap : RuntimeException(null, null, false, false)
 
     private fun emit(c: Char) {
         buffer.append(c)
@@ -89,13 +98,17 @@ class JsonScan private constructor(private val text: String, private val maxDept
     /** A value, or the opening of a container (whose members the loop in [run] reads). */
     private fun value() {
         if (i >= text.length) fail("unexpected end of the text: a value was expected")
+        nodes++
         when (val c = text[i]) {
             '{', '[' -> open(c)
-            '"' -> emitString(string())
+            '"' -> {
+                val start = i
+                emitString(string(), start)
+            }
             't' -> literal("true")
             'f' -> literal("false")
             'n' -> literal("null")
-            else -> if (c == '-' || c in '0'..'9') number() else fail("unexpected character ${describe(c)}: a value was expected")
+            else -> if (c == '-' || c in '0'..'9') number() else fail("a value was expected")
         }
     }
 
@@ -103,11 +116,11 @@ class JsonScan private constructor(private val text: String, private val maxDept
         i++
         emit(c)
         kinds += c
-        keys += null
+        names += null
         positions += 0
-        seen += if (c == '{') HashSet() else null
+        seen += if (c == '{') KeySet(::keyAt) else null
         if (kinds.size > depth) depth = kinds.size
-        if (depth > maxDepth) throw TooDeep(depth)
+        if (depth > maxDepth) throw PastCap()
         skipWhitespace()
         if (at(if (c == '{') '}' else ']')) close() else if (c == '{') member() else value()
     }
@@ -116,7 +129,7 @@ class JsonScan private constructor(private val text: String, private val maxDept
         emit(text[i])
         i++
         kinds.removeAt(kinds.size - 1)
-        keys.removeAt(keys.size - 1)
+        names.removeAt(names.size - 1)
         positions.removeAt(positions.size - 1)
         seen.removeAt(seen.size - 1)
     }
@@ -127,9 +140,10 @@ class JsonScan private constructor(private val text: String, private val maxDept
         val keyStart = i
         val key = string()
         val top = kinds.size - 1
-        keys[top] = key
-        if (!seen[top]!!.add(key)) note(DUPLICATE_KEY, text.substring(keyStart, i))
-        emitString(key)
+        names[top] = key
+        keys++
+        if (!seen[top]!!.add(key, keyStart)) note(FindingTopics.DUPLICATE_KEY, keyStart)
+        emitString(key, keyStart)
         skipWhitespace()
         if (!at(':')) fail("expected ':' after a property name")
         i++
@@ -138,13 +152,20 @@ class JsonScan private constructor(private val text: String, private val maxDept
         value()
     }
 
+    /** The key whose opening quote is at [offset], decoded again (a key already read, so it is valid). */
+    private fun keyAt(offset: Int): String {
+        val resume = i
+        i = offset
+        return string().also { i = resume }
+    }
+
     /** Reads the string at [i] (its opening quote), decoding its escapes; checks what JSON forbids in it. */
     private fun string(): String {
         val start = i
         i++
         val sb = StringBuilder()
         while (true) {
-            if (i >= text.length) failAt(start, "unterminated string")
+            if (i >= text.length) fail("unterminated string")
             val c = text[i]
             when {
                 c == '"' -> {
@@ -152,7 +173,7 @@ class JsonScan private constructor(private val text: String, private val maxDept
                     return sb.toString()
                 }
                 c == '\\' -> {
-                    if (i + 1 >= text.length) failAt(start, "unterminated string")
+                    if (i + 1 >= text.length) fail("unterminated string")
                     when (val e = text[i + 1]) {
                         '"', '\\', '/' -> sb.append(e)
                         'b' -> sb.append('\b')
@@ -166,11 +187,11 @@ class JsonScan private constructor(private val text: String, private val maxDept
                             sb.append(hex.toInt(16).toChar())
                             i += 4
                         }
-                        else -> fail("bad escaped character ${describe(e)}")
+                        else -> fail("bad escaped character")
                     }
                     i += 2
                 }
-                c < ' ' -> fail("bad control character ${describe(c)} in a string")
+                c < ' ' -> fail("a control character in a string")
                 else -> {
                     sb.append(c)
                     i++
@@ -179,70 +200,40 @@ class JsonScan private constructor(private val text: String, private val maxDept
         }
     }
 
-    /** Writes [s] as JSON.stringify would; a lone surrogate is a finding (at its value's or its member's pointer). */
-    private fun emitString(s: String) {
-        emit('"')
-        var k = 0
-        while (k < s.length) {
-            val c = s[k]
-            when {
-                c == '"' -> emit("\\\"")
-                c == '\\' -> emit("\\\\")
-                c == '\b' -> emit("\\b")
-                c == '\u000c' -> emit("\\f")
-                c == '\n' -> emit("\\n")
-                c == '\r' -> emit("\\r")
-                c == '\t' -> emit("\\t")
-                c < ' ' -> emit(unicodeEscape(c))
-                Character.isHighSurrogate(c) && k + 1 < s.length && Character.isLowSurrogate(s[k + 1]) -> {
-                    emit(c)
-                    emit(s[k + 1])
-                    k++
-                }
-                Character.isSurrogate(c) -> {
-                    note(LONE_SURROGATE, unicodeEscape(c))
-                    emit(unicodeEscape(c))
-                }
-                else -> emit(c)
-            }
-            k++
-        }
-        emit('"')
+    /**
+     * Writes [s] (read from the string token at [start]) as JSON.stringify would; a string with an unpaired
+     * surrogate is one lone-surrogate instance, however many it holds (at its value's or its member's pointer).
+     */
+    private fun emitString(s: String, start: Int) {
+        if (CanonicalStrings.append(buffer, s)) note(FindingTopics.LONE_SURROGATE, start)
+        if (buffer.length >= 1 shl 16) flush()
     }
 
     private fun literal(word: String) {
-        if (!text.startsWith(word, i)) fail("unexpected character ${describe(text[i])}: a value was expected")
+        if (!text.startsWith(word, i)) fail("a value was expected")
         i += word.length
         emit(word)
     }
 
-    /** `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, written as it stands; notes the topics it is. */
+    /** `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, written as its value ([CanonicalNumbers]); notes its topic. */
     private fun number() {
         val start = i
         if (at('-')) i++
         if (at('0')) i++ else if (i < text.length && text[i] in '1'..'9') digits() else fail("no digit after a minus sign")
-        var integer = true
         if (at('.')) {
-            integer = false
             i++
             if (!(i < text.length && text[i] in '0'..'9')) fail("no digit after a decimal point")
             digits()
         }
         if (at('e') || at('E')) {
-            integer = false
             i++
             if (at('+') || at('-')) i++
             if (!(i < text.length && text[i] in '0'..'9')) fail("no digit in an exponent")
             digits()
         }
         val literal = text.substring(start, i)
-        emit(literal)
-        val mantissa = literal.substringBefore('e').substringBefore('E')
-        when {
-            literal[0] == '-' && mantissa.all { it == '-' || it == '0' || it == '.' } -> note(NEGATIVE_ZERO, literal)
-            integer && literal.length > 15 && BigInteger(literal).abs() > MAX_SAFE_INTEGER -> note(LARGE_INTEGER, literal)
-            !integer && java.lang.Double.toString(literal.toDouble()) != literal -> note(NUMBER_FORMAT, literal)
-        }
+        emit(CanonicalNumbers.of(literal))
+        if (findTopics) FindingTopics.ofNumber(literal)?.let { note(it, start) }
     }
 
     private fun digits() {
@@ -253,53 +244,42 @@ class JsonScan private constructor(private val text: String, private val maxDept
         while (i < text.length && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) i++
     }
 
-    /** Counts an instance of [topic]; the first keeps its JSON pointer (a key's: its member's). */
-    private fun note(topic: String, token: String) {
-        topics[topic]?.let { it.count++; return }
-        topics[topic] = Instance(pointer(), token)
+    /** Counts an instance of [topic] that starts at [offset]; the first keeps its JSON pointer (a key's: its member's). */
+    private fun note(topic: String, offset: Int) {
+        if (!findTopics) return
+        topics[topic]?.let { it.add(offset); return }
+        topics[topic] = Instance(topic, pointer(), offset)
     }
 
     /** RFC 6901: each key with `~` as `~0` and `/` as `~1`; an object's current key is the member being read. */
     private fun pointer(): String = buildString {
         for (k in kinds.indices) {
             append('/')
-            if (kinds[k] == '{') append((keys[k] ?: "").replace("~", "~0").replace("/", "~1")) else append(positions[k])
+            if (kinds[k] == '{') append((names[k] ?: "").replace("~", "~0").replace("/", "~1")) else append(positions[k])
         }
     }
 
-    private fun fail(what: String): Nothing = failAt(i, what)
-
-    private fun failAt(at: Int, what: String): Nothing {
-        val lineStart = text.lastIndexOf('\n', at - 1) + 1
-        val line = 1 + text.substring(0, lineStart).count { it == '\n' }
-        val lineEnd = text.indexOf('\n', at).let { if (it < 0) text.length else it }
-        val excerpt = text.substring(maxOf(lineStart, at - EXCERPT_CHARS), minOf(lineEnd, at + EXCERPT_CHARS))
-        throw NotJson(what, line, at - lineStart + 1, excerpt)
-    }
-
-    private fun describe(c: Char) = if (c < ' ' || c == '\u007f') unicodeEscape(c) else "'$c'"
+    private fun fail(what: String): Nothing = throw Invalid(what)
 
     companion object {
-        const val LARGE_INTEGER = "large-integer"
-        const val NEGATIVE_ZERO = "negative-zero"
-        const val DUPLICATE_KEY = "duplicate-key"
-        const val LONE_SURROGATE = "lone-surrogate"
-        const val NUMBER_FORMAT = "number-format"
-        const val EXCERPT_CHARS = 24
-
-        /** JavaScript's Number.MAX_SAFE_INTEGER: past it a JSON.parse in Node rounds an integer. */
-        val MAX_SAFE_INTEGER: BigInteger = BigInteger.valueOf((1L shl 53) - 1)
-
         /**
-         * Scans [text]: the scan (depth, topics) and the digest of the canonical form. Throws [NotJson] where it stops
-         * being JSON, [TooDeep] past [maxDepth] (before reading further).
+         * Scans [text]: the scan (depth, counts, and with [findTopics] the findings) and the digest of the canonical
+         * form. A text that is not JSON throws [NotJson], placed as node-kit places it ([JsonSyntax.locate]) wherever
+         * this scan stopped; a JSON text nested deeper than [maxDepth] throws [TooDeep]. Not JSON is told first: past
+         * the cap the canonical form is no longer built, and the rest of the text's syntax is read by the same loop
+         * that places errors, so a text that is both gets the answer every runtime gives it.
          */
-        fun of(text: String, maxDepth: Int): Pair<JsonScan, Digest> {
-            val scan = JsonScan(text, maxDepth)
-            val digest = scan.run()
+        fun of(text: String, maxDepth: Int, findTopics: Boolean = true): Pair<JsonScan, Digest> {
+            val scan = JsonScan(text, maxDepth, findTopics)
+            val digest = try {
+                scan.run()
+            } catch (e: Invalid) {
+                // The two readers are held to the same vectors; were they ever to disagree, the answer is still a 400.
+                throw JsonSyntax.locate(text) ?: NotJson(e.message ?: "not JSON", 1, 1, text.take(48))
+            } catch (e: PastCap) {
+                throw JsonSyntax.locate(text) ?: TooDeep(JsonSyntax.nestingDepth(text))
+            }
             return scan to digest
         }
-
-        private fun unicodeEscape(c: Char) = "\\u%04x".format(c.code)
     }
 }

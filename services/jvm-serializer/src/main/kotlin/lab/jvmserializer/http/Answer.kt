@@ -28,7 +28,30 @@ class Answer(val status: Int, val contentType: String, val body: ByteArray, val 
         const val JSON_TYPE = "application/json; charset=utf-8"
 
         fun json(status: Int, body: JsonElement, headers: Map<String, String> = emptyMap()) =
-            Answer(status, JSON_TYPE, Json.encodeToString(JsonElement.serializer(), body).encodeToByteArray(), headers)
+            Answer(status, JSON_TYPE, wellFormed(Json.encodeToString(JsonElement.serializer(), body)).encodeToByteArray(), headers)
+
+        /**
+         * JSON text with each unpaired surrogate written as a `\u` escape, as JSON.stringify writes it in Node: kotlinx
+         * writes the code unit itself, which UTF-8 cannot hold (it would arrive as `?`). An answer can hold one where
+         * it names a user's key (a finding's path) or cuts an excerpt between the two halves of a pair. Outside strings
+         * JSON has only ASCII, so every surrogate is inside a string, where the escape means the same code unit.
+         */
+        fun wellFormed(text: String): String {
+            if (text.none { Character.isSurrogate(it) }) return text
+            val out = StringBuilder(text.length + 16)
+            var i = 0
+            while (i < text.length) {
+                val c = text[i]
+                if (Character.isHighSurrogate(c) && i + 1 < text.length && Character.isLowSurrogate(text[i + 1])) {
+                    out.append(c).append(text[i + 1])
+                    i += 2
+                    continue
+                }
+                if (Character.isSurrogate(c)) out.append("\\u%04x".format(c.code)) else out.append(c)
+                i++
+            }
+            return out.toString()
+        }
 
         fun of(error: HttpError) = json(error.status, error.body(), error.headers)
 

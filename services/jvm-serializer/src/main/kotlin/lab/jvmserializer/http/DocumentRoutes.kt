@@ -13,14 +13,15 @@ import lab.jvmserializer.documents.DocumentStore
 import lab.jvmserializer.documents.JsonScan
 import lab.jvmserializer.documents.NotJson
 import lab.jvmserializer.documents.UserDocument
+import lab.jvmserializer.memory.DocumentShape
+import lab.jvmserializer.memory.MemoryBudget
+import lab.jvmserializer.memory.UploadMemory
+import lab.jvmserializer.Config
 import lab.jvmserializer.payloads.sha256Hex
 import lab.jvmserializer.workloads.HttpError
 import lab.jvmserializer.workloads.strings
 import org.eclipse.jetty.http.HttpHeader
-import org.eclipse.jetty.io.Content
 import org.eclipse.jetty.server.Request
-import java.io.ByteArrayOutputStream
-import java.io.IOException
 import java.nio.ByteBuffer
 import java.nio.CharBuffer
 import java.nio.charset.CodingErrorAction
@@ -32,17 +33,22 @@ import java.util.concurrent.Semaphore
  * soon as the body passes it), 400 naming the byte offset of a sequence that is not UTF-8, 400 with the line, column
  * and an excerpt where the text stops being JSON, 400 naming its depth past [settings]' maxDepth. The id is the
  * sha256 of the body's bytes, which are the text's UTF-8: the Node services' id for the same bytes. Another site's
- * request reaches neither route ([SameSite]: 403). The answer adds
- * `findings` and `approaches` ([DocumentCheck]). One document is checked at a time: a check builds each library's tree
- * of it, hundreds of MB for a large one, so a second upload meanwhile gets 503 instead of doubling that.
+ * request reaches neither route ([SameSite], checked for every route by [LabHandler]: 403). The answer adds
+ * `findings` and `approaches` ([DocumentCheck]). The body is read whole first ([BodyReader]: 408 past
+ * [requestTimeoutMs] from the request's first byte), then checked. One document is checked at a time: a check builds
+ * each library's tree of it, hundreds of MB for a large one, so a second upload meanwhile gets 503 instead of doubling
+ * that; a body still arriving holds no check, so a client that trickles one holds back no other upload.
  */
 class DocumentRoutes(
     val store: DocumentStore,
     private val settings: DocumentSettings,
     private val approaches: Map<String, DocumentApproach<*, *>>,
-    private val sameSite: SameSite = SameSite(emptyList()),
+    private val budget: MemoryBudget,
+    requestTimeoutMs: Long = 0,
 ) {
     private val checking = Semaphore(1)
+    private val body = BodyReader(settings.maxDocumentBytes, requestTimeoutMs)
+    private val models = approaches.values.map { it.memory }
 
     /** /info's `documents`. */
     fun describe(): JsonObject = buildJsonObject {
@@ -50,44 +56,75 @@ class DocumentRoutes(
         put("maxBytes", store.maxBytes)
         put("maxDocumentBytes", settings.maxDocumentBytes)
         put("maxDepth", settings.maxDepth)
+        put("maxNodes", UploadMemory.maxNodes(models, budget.capacityBytes))
         put("kinds", strings(listOf("json")))
     }
 
-    fun list(request: Request): Answer {
-        sameSite.check(request)
-        return Answer.json(200, store.describe())
-    }
+    fun list(): Answer = Answer.json(200, store.describe())
 
     fun put(request: Request): Answer {
-        sameSite.check(request)
         checkDeclaration(request)
         val declared = request.headers.getLongField(HttpHeader.CONTENT_LENGTH)
-        if (declared > settings.maxDocumentBytes) throw tooLarge()
-        if (!checking.tryAcquire()) {
-            throw HttpError(503, "another document is being checked; retry when it is stored", headers = mapOf("Retry-After" to "1", "Connection" to "close"))
-        }
-        try {
-            val bytes = readBody(request)
-            val text = utf8(bytes)
-            val sha256 = sha256Hex(bytes)
-            val kept = store.peek(sha256)
-            if (kept != null) return answer(200, kept)
-            val (scan, digest) = try {
-                JsonScan.of(text, settings.maxDepth)
-            } catch (e: NotJson) {
-                throw HttpError(400, "the document is not JSON: ${e.message}", mapOf(
-                    "line" to JsonPrimitive(e.line), "column" to JsonPrimitive(e.column), "excerpt" to JsonPrimitive(e.excerpt)))
-            } catch (e: JsonScan.TooDeep) {
-                val depth = nestingDepth(text)
-                throw HttpError(400, "the document nests $depth levels deep; this service takes at most ${settings.maxDepth}",
-                    mapOf("depth" to JsonPrimitive(depth), "maxDepth" to JsonPrimitive(settings.maxDepth)))
+        if (declared > settings.maxDocumentBytes) throw body.tooLarge()
+        // The upload's share of the heap: it grows as the body arrives, then to the scan's and the readings' needs.
+        budget.reserve(0, "this upload").use { share ->
+            val bytes = body.read(request, share)
+            if (!checking.tryAcquire()) {
+                throw HttpError(503, "another document is being checked; retry when it is stored", headers = mapOf("Retry-After" to "1"))
             }
-            val document = UserDocument(sha256, bytes.size, text, DocumentCheck.of(text, scan, digest.sha256, approaches))
-            val created = store.add(document)
-            return answer(if (created) 201 else 200, document)
-        } finally {
-            checking.release()
+            try {
+                return check(bytes, share)
+            } catch (e: OutOfMemoryError) {
+                // Only if the memory model fell short: the check's garbage is collectable once it unwinds.
+                System.err.println("[${Config.SERVICE_NAME}] PUT /documents: out of memory (${bytes.size} bytes): $e")
+                throw HttpError(503, "out of memory while checking the document; retry later", headers = mapOf("Retry-After" to "1"))
+            } finally {
+                checking.release()
+            }
         }
+    }
+
+    /** The check of a document's [bytes] with its upload's [share] of the heap, and the answer. */
+    private fun check(bytes: ByteArray, share: MemoryBudget.Reservation): Answer {
+        val sha256 = sha256Hex(bytes)
+        store.peek(sha256)?.let { return answer(200, it) }
+        if (!share.resize(UploadMemory.SCAN_PER_BYTE * bytes.size)) throw budget.busy(UploadMemory.SCAN_PER_BYTE * bytes.size, "checking this document")
+        val text = utf8(bytes)
+        val (scan, digest) = try {
+            JsonScan.of(text, settings.maxDepth)
+        } catch (e: NotJson) {
+            throw HttpError(400, "the document is not JSON: ${e.message}", mapOf(
+                "line" to JsonPrimitive(e.line), "column" to JsonPrimitive(e.column), "excerpt" to JsonPrimitive(e.excerpt)))
+        } catch (e: JsonScan.TooDeep) {
+            throw HttpError(400, "the document nests ${e.depth} levels deep; this service takes at most ${settings.maxDepth}",
+                mapOf("depth" to JsonPrimitive(e.depth), "maxDepth" to JsonPrimitive(settings.maxDepth)))
+        }
+        // What the store takes is what this runtime can run: an approach whose check and runs would not fit the whole
+        // budget fails on the document (its runs get 400), and a document none can run is not kept (413).
+        val shape = DocumentShape(scan.nodes, scan.keys, bytes.size.toLong())
+        val needs = approaches.mapValues { (_, approach) -> UploadMemory.checkBytes(approach.memory, shape) }
+        val cannotRun = approaches.filterKeys { needs.getValue(it) > budget.capacityBytes }
+            .mapValues { (name, approach) -> tooLargeFor(needs.getValue(name), approach, shape) }
+        if (cannotRun.size == approaches.size) throw tooManyNodes(shape)
+        val need = needs.filterKeys { it !in cannotRun }.values.max()
+        if (!share.resize(need)) throw budget.busy(need, "checking this document")
+        val document = UserDocument(sha256, bytes.size, text, DocumentCheck.of(text, scan, shape, digest.sha256, approaches, cannotRun))
+        val created = store.add(document)
+        return answer(if (created) 201 else 200, document)
+    }
+
+    /** Why an approach cannot run a document here, in words: what it needs, what runs may hold, what would fit. */
+    private fun tooLargeFor(need: Long, approach: DocumentApproach<*, *>, shape: DocumentShape) =
+        "a run of this document needs about ${MemoryBudget.mib(need)} MiB of heap, more than runs may hold here " +
+            "(${MemoryBudget.mib(budget.capacityBytes)} MiB, RUN_MEMORY_BYTES): the document holds ${shape.nodes} JSON values, " +
+            "at most ${UploadMemory.limitNodes(listOf(approach.memory), shape, budget.capacityBytes)} for this approach at its size"
+
+    /** 413: no approach can run a document of this many values (and this text) within the heap runs may hold. */
+    private fun tooManyNodes(shape: DocumentShape): HttpError {
+        val limit = UploadMemory.limitNodes(models, shape, budget.capacityBytes)
+        return HttpError(413, "the document holds ${shape.nodes} JSON values, more than any approach here can run within the " +
+            "heap runs may hold (${MemoryBudget.mib(budget.capacityBytes)} MiB): at most $limit at its size",
+            mapOf("nodes" to JsonPrimitive(shape.nodes), "limitNodes" to JsonPrimitive(limit)))
     }
 
     private fun answer(status: Int, document: UserDocument): Answer = Answer.json(status, JsonObject(mapOf<String, JsonElement>(
@@ -99,31 +136,6 @@ class DocumentRoutes(
         "findings" to JsonArray(document.check.findings.map { it.toJson() }),
         "approaches" to document.check.describeReadings(),
     )))
-
-    /**
-     * The body, refused with 413 as soon as it passes the cap (the rest unread, the connection closed), or with 408
-     * when it stops arriving: Jetty fails the blocked read once no byte came for the idle timeout, which frees the thread.
-     */
-    private fun readBody(request: Request): ByteArray {
-        val out = ByteArrayOutputStream()
-        val buffer = ByteArray(1 shl 16)
-        try {
-            Content.Source.asInputStream(request).use { input ->
-                while (true) {
-                    val n = input.read(buffer)
-                    if (n < 0) break
-                    if (out.size() + n > settings.maxDocumentBytes) throw tooLarge()
-                    out.write(buffer, 0, n)
-                }
-            }
-        } catch (e: IOException) {
-            throw HttpError(408, "the body stopped arriving: no byte of it for the idle timeout (IDLE_TIMEOUT_MS)", headers = CLOSE)
-        }
-        return out.toByteArray()
-    }
-
-    private fun tooLarge() = HttpError(413, "the body is larger than ${settings.maxDocumentBytes} bytes",
-        mapOf("limitBytes" to JsonPrimitive(settings.maxDocumentBytes)), CLOSE)
 
     companion object {
         private val CLOSE = mapOf("Connection" to "close")
@@ -166,24 +178,6 @@ class DocumentRoutes(
             }
             output.flip()
             return output.toString()
-        }
-
-        /** How deep a JSON text nests, read outside its strings (node-kit/document-upload.js' nestingDepth). */
-        fun nestingDepth(text: String): Int {
-            var depth = 0
-            var deepest = 0
-            var inString = false
-            var i = 0
-            while (i < text.length) {
-                val c = text[i]
-                if (inString) {
-                    if (c == '\\') i++ else if (c == '"') inString = false
-                } else if (c == '"') inString = true
-                else if (c == '[' || c == '{') deepest = maxOf(deepest, ++depth)
-                else if (c == ']' || c == '}') depth--
-                i++
-            }
-            return deepest
         }
     }
 }

@@ -29,6 +29,17 @@ class HeadDeadlineParser(handler: RequestHandler, config: HttpConfiguration, com
     @Volatile
     private var deadline: Long? = null
 
+    /**
+     * System.nanoTime() of the current request's first byte (a blank line before it included), kept after its head
+     * is complete: the whole request, body included, is timed from it (REQUEST_TIMEOUT_MS).
+     */
+    @Volatile
+    var requestStartedNanos: Long = 0
+        private set
+
+    // A head is being received: its first byte has been parsed and it is not yet complete.
+    private var receiving = false
+
     /** Nanoseconds left to the head being received (0 or less: overdue); null while none is being received. */
     fun nanosLeft(): Long? = deadline?.let { it - System.nanoTime() }
 
@@ -39,7 +50,11 @@ class HeadDeadlineParser(handler: RequestHandler, config: HttpConfiguration, com
 
     override fun parseNext(buffer: ByteBuffer): Boolean {
         // The parser stays in a head state (START) while it skips blank lines before a request: those count too.
-        if (deadline == null && timeoutNanos > 0 && buffer.hasRemaining() && inHeaderState()) deadline = System.nanoTime() + timeoutNanos
+        if (!receiving && buffer.hasRemaining() && inHeaderState()) {
+            receiving = true
+            requestStartedNanos = System.nanoTime()
+            if (timeoutNanos > 0) deadline = requestStartedNanos + timeoutNanos
+        }
         if ((nanosLeft() ?: 1) <= 0) {
             // As Jetty's parser does with a head it refuses: drop what it has not parsed, then report it.
             BufferUtil.clear(buffer)
@@ -47,7 +62,10 @@ class HeadDeadlineParser(handler: RequestHandler, config: HttpConfiguration, com
             return false
         }
         val handle = super.parseNext(buffer)
-        if (!inHeaderState()) deadline = null
+        if (!inHeaderState()) {
+            deadline = null
+            receiving = false
+        }
         return handle
     }
 
@@ -60,6 +78,7 @@ class HeadDeadlineParser(handler: RequestHandler, config: HttpConfiguration, com
         if (deadline == null || !inHeaderState()) return false
         timedOut = true
         deadline = null
+        receiving = false
         badMessage(HttpException.RuntimeException(HttpStatus.REQUEST_TIMEOUT_408, "the request head did not arrive in time"))
         return true
     }

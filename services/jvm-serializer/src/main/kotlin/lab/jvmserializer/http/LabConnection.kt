@@ -24,6 +24,7 @@ import java.util.concurrent.TimeoutException
  *   check, in the contract's order.
  * - each request head must arrive within [headTimeoutMs] of its first byte ([HeadDeadlineParser]; 0: no limit), or it
  *   is answered 408 and the connection closes, as in the Node services.
+ * - a body the route reads whole ([BodyReader]) must arrive by a deadline too ([readBodyBy]).
  *
  * One request at a time per HTTP/1.1 connection: Jetty does not start the next request's stream before this one is
  * done, and [LabHandler] takes the result first thing.
@@ -38,6 +39,23 @@ class LabConnection(config: HttpConfiguration, connector: Connector, endPoint: E
 
     init {
         headParser.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(headTimeoutMs)
+    }
+
+    /** System.nanoTime() of the current request's first byte: REQUEST_TIMEOUT_MS counts from it. */
+    val requestStartedNanos: Long get() = headParser.requestStartedNanos
+
+    /** System.nanoTime() by which the body being read must have arrived; null while none is read against one. */
+    @Volatile
+    private var bodyDeadline: Long? = null
+
+    /**
+     * Until [readBodyBy] is called again with null, the connection's idle timeout is cut to what is left of
+     * [deadlineNanos], as it is for a head: Jetty then fails the blocked read of a body whose bytes come too slowly to
+     * finish by it, however steadily they trickle (each byte restarts the idle timeout, not this).
+     */
+    fun readBodyBy(deadlineNanos: Long?) {
+        bodyDeadline = deadlineNanos
+        followDeadlines()
     }
 
     /** The current request's checked target; throws its refusal. */
@@ -72,18 +90,18 @@ class LabConnection(config: HttpConfiguration, connector: Connector, endPoint: E
 
     override fun onFillable() {
         super.onFillable()
-        followHeadDeadline()
+        followDeadlines()
     }
 
     /**
-     * While a head is arriving, the idle timeout is cut to what is left of its deadline, so a client that has gone
-     * silent is ended on time too; otherwise it is the connector's. While stopping, Jetty has lowered every idle
-     * timeout: left alone.
+     * While a head is arriving, or a body is read against a deadline, the idle timeout is cut to what is left of the
+     * deadline, so a client that has gone silent is ended on time too; otherwise it is the connector's. While
+     * stopping, Jetty has lowered every idle timeout: left alone.
      */
-    private fun followHeadDeadline() {
+    private fun followDeadlines() {
         if (connector.isShutdown) return
         val idle = connector.idleTimeout
-        val left = headParser.nanosLeft()
+        val left = headParser.nanosLeft() ?: bodyDeadline?.let { it - System.nanoTime() }
         endPoint.idleTimeout = if (left == null) idle else (TimeUnit.NANOSECONDS.toMillis(left) + 1).coerceIn(1, idle)
     }
 
@@ -97,7 +115,7 @@ class LabConnection(config: HttpConfiguration, connector: Connector, endPoint: E
      * Jetty 12.1's endpoint, at its idle timeout, fails the read interest (mid-head, [onFillInterestedFailed] answers
      * 408) or a pending write; if there is neither and the connection reports no request being handled, it closes the
      * connection without a word (AbstractEndPoint.onIdleExpired). Two moments of a head's deadline are like that, and
-     * the idle timeout cut to the deadline ([followHeadDeadline]) can be 1 ms, so on a loaded machine they were hit:
+     * the idle timeout cut to the deadline ([followDeadlines]) can be 1 ms, so on a loaded machine they were hit:
      * - a read is running (it took the interest) and has not yet asked again or refused the head. The interest is
      *   failed here if there is one; if not, the connection stays open: that read answers 408 once the deadline has
      *   passed ([HeadDeadlineParser.parseNext]) or asks for more, and Jetty's rescheduled idle check comes back.

@@ -25,6 +25,7 @@ class LabHandler(
 ) : Handler.Abstract() {
     private val info = BuildInfo.info(workloads, documents?.describe())
     private val runRoute = RunRoute(workloads, metrics, config.maxConcurrentRuns, config.runBudget)
+    private val sameSite = SameSite(config.hostNames)
 
     /** Requests being handled or written, so a graceful stop knows when the last one is done. */
     val inFlight = InFlight()
@@ -33,14 +34,18 @@ class LabHandler(
     var shuttingDown = false
 
     // GET only, HEAD included (405), as in every runtime of the lab: a run is never started by HEAD. PUT adds a
-    // document, where the service keeps them; POST takes a profile, where the driver's token is set.
+    // document, where the service keeps them; POST takes a profile, where the driver's token is set. Only /healthz and
+    // /metrics answer under any Host: they hold no user's data, and Prometheus and orchestrators reach them by names
+    // the service cannot know.
     private val routes = Routes(listOf(
-        Route("/healthz", GET, queryChecked { healthz() }),
-        Route("/metrics", GET, queryChecked { Answer(200, LabMetrics.CONTENT_TYPE, metrics.exposition()) }),
-        Route("/info", GET, queryChecked { Answer.json(200, info) }),
-        Route("/run/:workload", GET) { params, target, _ -> runRoute.handle(params.getValue("workload"), target) },
+        Route("/healthz", GET, anyHost = true, answer = queryChecked { healthz() }),
+        Route("/metrics", GET, anyHost = true, answer = queryChecked { Answer(200, LabMetrics.CONTENT_TYPE, metrics.exposition()) }),
+        Route("/info", GET, answer = queryChecked { Answer.json(200, info) }),
+        Route("/run/:workload", GET, known = { runRoute.workload(it.getValue("workload")) }) { params, target, _ ->
+            runRoute.handle(params.getValue("workload"), target)
+        },
     ) + listOfNotNull(
-        documents?.let { d -> Route("/documents", GET) { _, target, request -> target.queryParameters(); d.list(request) } },
+        documents?.let { d -> Route("/documents", GET) { _, target, request -> target.queryParameters(); d.list() } },
         documents?.let { d -> Route("/documents", PUT) { _, target, request -> target.queryParameters(); d.put(request) } },
         config.profileToken?.let { token -> ProfileRoute(token).let { p -> Route("/profile", POST) { _, target, request -> p.handle(target, request) } } },
     ))
@@ -74,6 +79,10 @@ class LabHandler(
     private fun answer(request: Request): Pair<Answer, String?> {
         var route: String? = null
         return try {
+            // Jetty's default at an idle timeout fails the request, closing the connection without an answer when no
+            // read or write is pending: a run computing, a check, a 408 about to be written. Declined but while a
+            // body's read waits for bytes ([BodyReader]); a write pending to a client that does not read is still cut.
+            request.addIdleTimeoutListener { BodyReader.idleFails(request) }
             RequestTarget.checkMethod(request.method)
             RequestHead.checkTransferEncoding(request.headers)
             val connection = request.connectionMetaData as? LabConnection
@@ -81,10 +90,10 @@ class LabHandler(
             val target = connection.target()
             val matched = routes.match(request.method, target)
             route = matched.route.pattern
-            // A run reads and writes nothing while it computes, and Jetty's documented default for an idle timeout
-            // then is to fail the request: decline it. A write pending to a client that does not read is still cut.
-            // A request with a body (PUT /documents) keeps the default: a body that stops arriving fails its read.
-            if (request.method != "PUT") request.addIdleTimeoutListener { false }
+            matched.route.known(matched.params)
+            // Once the route is known (rows 4-6), before its query is read (rows 7-8): a rebound DNS name or another
+            // site's page learns nothing, not even which parameters a route takes or which documents are stored.
+            if (!matched.route.anyHost) sameSite.check(request)
             matched.route.answer(matched.params, target, request) to route
         } catch (e: HttpError) {
             Answer.of(e) to route

@@ -6,11 +6,15 @@ import lab.jvmserializer.workloads.strings
 
 /**
  * A route: its [pattern] (`/run/:workload`, also the metrics' `route` label), the methods it answers, and how. A
- * `:name` segment matches any one non-empty segment and is passed to [answer] decoded.
+ * `:name` segment matches any one non-empty segment and is passed to [answer] decoded. [known] refuses segments that
+ * name nothing (row 6: `/run/<workload>` with no such workload), before the Host check; [anyHost]: the route holds no
+ * user's data and is reached under names the service cannot know (scrapers, orchestrators), so no Host is refused.
  */
 class Route(
     val pattern: String,
     val methods: List<String>,
+    val anyHost: Boolean = false,
+    val known: (params: Map<String, String>) -> Unit = {},
     val answer: (params: Map<String, String>, target: RequestTarget, request: Request) -> Answer,
 ) {
     private val parts = pattern.removePrefix("/").split('/')

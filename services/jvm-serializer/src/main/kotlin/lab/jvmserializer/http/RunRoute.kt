@@ -25,9 +25,12 @@ class RunRoute(
     private val slots = Semaphore(maxConcurrentRuns)
     private val budget = Semaphore(runBudget)
 
+    /** Row 6: the workload the path names, or its 404 naming those there are. */
+    fun workload(name: String): Workload = workloads[name]
+        ?: throw HttpError(404, "no workload $name", mapOf("allowed" to strings(workloads.keys.toList())))
+
     fun handle(workloadName: String, target: RequestTarget): Answer {
-        val workload = workloads[workloadName]
-            ?: throw HttpError(404, "no workload $workloadName", mapOf("allowed" to strings(workloads.keys.toList())))
+        val workload = workload(workloadName)
         val request = parseRunRequest(workload, target.queryParameters())
         val weight = minOf(workload.weightOf(request.params), runBudget)
         if (!slots.tryAcquire()) {
@@ -50,9 +53,11 @@ class RunRoute(
                 metrics.countRun(workload.name, request.approach, Outcome.ERROR)
                 throw e
             } catch (e: OutOfMemoryError) {
-                // A run's garbage is collectable once it unwinds, so the service can go on serving.
+                // Only if a memory model fell short (every run reserves its share first): the run's garbage is
+                // collectable once it unwinds, so the service goes on serving, and the client may retry.
                 metrics.countRun(workload.name, request.approach, Outcome.ERROR)
-                throw RuntimeException("out of memory: ${e.message}", e)
+                System.err.println("[${Config.SERVICE_NAME}] run ${workload.name} ${request.approach}: out of memory: $e")
+                throw HttpError(503, "out of memory during the run; retry later", headers = RETRY)
             }
             // A wrong answer is a failed run: counted, but its time is not a measurement (STYLE: verify, then measure).
             if (result.validated) {

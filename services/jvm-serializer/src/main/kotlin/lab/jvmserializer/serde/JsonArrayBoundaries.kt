@@ -18,6 +18,13 @@ object JsonArrayBoundaries {
     fun split(text: String, minChars: Int, emit: (start: Int, end: Int) -> Unit): Int =
         splitFrom(text, contentStart(text), minChars, emit = emit)
 
+    /** Each top-level element's text, without the whitespace around it: one String each, for small arrays. */
+    fun elements(text: String): List<String> {
+        val out = ArrayList<String>()
+        split(text, 0) { start, end -> out += text.substring(start, end).trim() }
+        return out
+    }
+
     /** Index just past the array's opening bracket. */
     fun contentStart(text: String): Int {
         val i = skipWhitespace(text, 0)

@@ -14,6 +14,7 @@ import lab.jvmserializer.documents.DocumentStore
 import lab.jvmserializer.documents.JacksonTreeApproach
 import lab.jvmserializer.documents.KotlinxTreeApproach
 import lab.jvmserializer.documents.MultithreadedTreeApproach
+import lab.jvmserializer.memory.MemoryBudget
 import lab.jvmserializer.payloads.DocumentNames
 import lab.jvmserializer.workloads.DocumentParam
 import lab.jvmserializer.workloads.HttpError
@@ -34,6 +35,9 @@ import java.util.concurrent.CopyOnWriteArrayList
 class SerdeWorkload(private val inputs: ObjectsInputs, config: Config = Config(), store: DocumentStore? = null) : Workload {
     /** The one pool every json-multithreaded run of this service shares. */
     val pool = SerdePool(config.serdeThreads)
+
+    /** The heap runs and upload checks may hold at once (RUN_MEMORY_BYTES): every run reserves its share first. */
+    val memory = MemoryBudget(config.runMemory).also(inputs::holdIn)
     private val parallelMinObjects = config.serdeParallelMinObjects
     private val runBudget = config.runBudget
 
@@ -56,7 +60,7 @@ class SerdeWorkload(private val inputs: ObjectsInputs, config: Config = Config()
         "jackson-cbor" to JacksonTreeApproach.cbor(config.documents.maxDepth, config.documents.maxDocumentBytes),
     )
 
-    val documentRuns: DocumentRuns? = store?.let { DocumentRuns(it, documentApproaches) }
+    val documentRuns: DocumentRuns? = store?.let { DocumentRuns(it, documentApproaches, memory) }
 
     private val metrics = CopyOnWriteArrayList<SerdeMetrics>()
 
@@ -113,6 +117,12 @@ class SerdeWorkload(private val inputs: ObjectsInputs, config: Config = Config()
         }
         val approach = approachesByName.getValue(request.approach)
         val size = request.params.int("size")
+        memory.reserve(size * OBJECTS_RUN_BYTES_PER_OBJECT, "a serde run of $size objects").use {
+            return runObjects(request, approach, size)
+        }
+    }
+
+    private fun runObjects(request: RunRequest, approach: SerdeApproach<*>, size: Int): RunResult {
         val repeat = request.params.int("repeat")
         val input = inputs.get(request.params.int("seed"), size)
         // Made (or taken from the cache) before any timing.
@@ -144,6 +154,13 @@ class SerdeWorkload(private val inputs: ObjectsInputs, config: Config = Config()
     }
 
     companion object {
+        /**
+         * What a run of the spec's objects holds, per object: its input (ObjectsInputs.OBJECT_BYTES; the cache's share
+         * may be dropped while the run still uses it) and, at its peak, kotlinx's doubling buffer while serializing or
+         * the text and the decoded copy while deserializing (README, "Memory": ~1.5 GB at 100000 objects).
+         */
+        const val OBJECTS_RUN_BYTES_PER_OBJECT = ObjectsInputs.OBJECT_BYTES + 9_000L
+
         const val MAX_REPEAT = 100
         const val CASE_DOCUMENT = "document"
     }
