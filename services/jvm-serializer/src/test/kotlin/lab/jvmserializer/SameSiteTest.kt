@@ -64,10 +64,13 @@ class SameSiteTest {
     fun `a GET from another site's page is refused, from the same site or the user it runs`() {
         val crossSite = send("GET", "/run/serde?size=1", "Host: 127.0.0.1:$port\r\nSec-Fetch-Site: cross-site\r\n")
         assertEquals(403, crossSite.status, crossSite.body)
-        assertEquals(listOf("same-origin", "same-site", "none"), crossSite.json().getValue("allowed").jsonArray.map { it.jsonPrimitive.content })
+        assertEquals(listOf("same-origin", "same-site", "none", "a navigation"), crossSite.json().getValue("allowed").jsonArray.map { it.jsonPrimitive.content })
         for (site in listOf("same-origin", "same-site", "none")) {
             assertEquals(200, send("GET", "/run/serde?size=1", "Host: 127.0.0.1:$port\r\nSec-Fetch-Site: $site\r\n").status, site)
         }
+        val followed = "Host: 127.0.0.1:$port\r\nSec-Fetch-Site: cross-site\r\nSec-Fetch-Mode: navigate\r\n"
+        assertEquals(200, send("GET", "/info", followed + "Sec-Fetch-Dest: document\r\n").status, "a link the user followed")
+        assertEquals(403, send("GET", "/info", followed + "Sec-Fetch-Dest: iframe\r\n").status, "a frame of another site's page")
     }
 
     @Test

@@ -12,8 +12,10 @@ import java.io.File
  *   (the stored documents' ids in a run's 404, the service's settings), so the Host must name this server: an IP
  *   literal, localhost, *.localhost, this machine's name, or one of [names] (the service's compose name and
  *   LAB_HOST_NAMES). A request without Host (HTTP/1.0) is not a browser's.
- * - a GET or HEAD whose browser says it comes from another site's page (`Sec-Fetch-Site: cross-site`) is refused: such a
- *   page cannot read the answer, but it must not start runs blind either. `same-site` passes on a GET.
+ * - a GET or HEAD whose browser says it comes from another site's page (`Sec-Fetch-Site: cross-site`) is refused unless
+ *   the user navigated there (a link followed: `Sec-Fetch-Mode: navigate` into a `document`, the Fetch Metadata
+ *   resource isolation policy): such a page cannot read the answer, but it must not start runs blind either.
+ *   `same-site` passes on a GET.
  * - any other method must carry no Origin but the server's own and a Sec-Fetch-Site of `same-origin` or `none`, as
  *   node-kit/cross-site.js asks: a browser sends both on every cross-origin request that changes something.
  * Clients that are not browsers (curl, the load driver, the tests) send neither header and pass.
@@ -32,7 +34,7 @@ class SameSite(names: List<String>) {
         }
         val site = request.headers.get("Sec-Fetch-Site")
         if (reads) {
-            if (site == CROSS_SITE) {
+            if (site == CROSS_SITE && !isNavigation(request)) {
                 throw HttpError(403, "a ${request.method} from another site's page (Sec-Fetch-Site $site) is refused",
                     mapOf("allowed" to strings(READ_FETCH_SITES)))
             }
@@ -49,6 +51,10 @@ class SameSite(names: List<String>) {
         }
     }
 
+    /** A top-level navigation the user made: into a document, not an embed (an iframe, an image). */
+    private fun isNavigation(request: Request): Boolean =
+        request.headers.get("Sec-Fetch-Mode") == "navigate" && (request.headers.get("Sec-Fetch-Dest") ?: "document") == "document"
+
     private fun isOwn(host: String): Boolean {
         val name = nameOf(host)
         return isIpLiteral(name) || name == "localhost" || name.endsWith(".localhost") || name in names
@@ -58,7 +64,7 @@ class SameSite(names: List<String>) {
         private val CLOSE = mapOf("Connection" to "close")
         private val OWN_FETCH_SITES = listOf("same-origin", "none")
         private const val CROSS_SITE = "cross-site"
-        private val READ_FETCH_SITES = listOf("same-origin", "same-site", "none")
+        private val READ_FETCH_SITES = listOf("same-origin", "same-site", "none", "a navigation")
         private val IPV4 = Regex("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})")
 
         /** A Host header's name, without its port and an IPv6 literal's brackets, lower case. */
