@@ -40,22 +40,19 @@ function parseWorkload(approaches, inputs, documents, plugins) {
     caseOf,
     async run({ approach, params }, { signal: clientSignal } = {}) {
       const input = runInput(params, inputs, documents);
-      let release = () => {};
+      const releases = input.held ? [input.held.release] : []; // what the run holds, let go last first
       try {
         // A run on a stored document holds the value it makes until it is checked.
-        if (input.held) release = reserve(documents.memory, valueBytesOf(input.held), `a parse run of ${approach} on the stored document`);
+        if (input.held) releases.unshift(reserve(documents.memory, valueBytesOf(input.held), `a parse run of ${approach} on the stored document`));
         const { text, bytes } = input.held ? input.held : await generatedText(input.spec);
         const expected = await input.reference;
         const stats = { yields: 0 };
         const parse = approachOf(approach);
         // An approach may refuse the document or wait for its turn first (yieldable: parse-approaches.js), untimed.
         const endTurn = parse.admit ? await parse.admit({ check: input.held ? input.held.check : null, signal: clientSignal, allowed: names().filter((n) => n !== approach) }) : () => {};
-        let run;
-        try {
-          run = await runControlled((signal) => parse(text, { yieldMs: params.yieldMs, signal, stats }), { timeoutMs: params.timeoutMs, clientSignal });
-        } finally {
-          endTurn();
-        }
+        releases.unshift(endTurn);
+        const run = await runControlled((signal) => parse(text, { yieldMs: params.yieldMs, signal, stats }), { timeoutMs: params.timeoutMs, clientSignal });
+        endTurn(); // the turn ends with the timed section: checking the value needs none
         const check = run.timing.interrupted ? null : await hashText(fastStringify.chunks(run.value, { yieldMs: params.yieldMs }), { yieldMs: params.yieldMs });
         const result = {
           ms: run.timing.ms,
@@ -67,8 +64,7 @@ function parseWorkload(approaches, inputs, documents, plugins) {
         };
         return Object.assign(result, controlFields(run));
       } finally {
-        release();
-        if (input.held) input.held.release();
+        for (const release of releases) release();
       }
     },
   };

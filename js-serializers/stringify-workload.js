@@ -65,22 +65,16 @@ function stringifyWorkload(approaches, inputs, documents, plugins) {
     streams: (params) => params.body === 1,
     async run({ approach, params }, options = {}) {
       const input = runInput(params, inputs, documents);
+      const releases = input.held ? [input.held.release] : []; // what the run holds, let go last first
       try {
         const { value, release } = await valueFor(approach, params, input);
-        try {
-          const stringify = approachOf(approach);
-          // An approach may have to wait for its turn first (yieldable: stringify-approaches.js), untimed.
-          const endTurn = stringify.admit ? await stringify.admit({ signal: options.signal }) : () => {};
-          try {
-            return await stringifyRun(stringify, value, await input.reference, params, options);
-          } finally {
-            endTurn();
-          }
-        } finally {
-          release();
-        }
+        releases.unshift(release);
+        const stringify = approachOf(approach);
+        // An approach may have to wait for its turn first (yieldable: stringify-approaches.js), untimed.
+        if (stringify.admit) releases.unshift(await stringify.admit({ signal: options.signal }));
+        return await stringifyRun(stringify, value, await input.reference, params, options);
       } finally {
-        if (input.held) input.held.release();
+        for (const release of releases) release();
       }
     },
   };
