@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const POLL_MS = 2000;
-// A run that completes no scenario for this long is hung (the longest scenario runs 120 s, load/src/suites.js).
+// A run that completes no scenario for this long is hung (the longest scenario runs 120 s, load/src/suite/suites.js).
 const NO_PROGRESS_MS = 300000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -114,4 +114,4 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth, maxNodes }, csv, ru
   ];
 }
 
-module.exports = { readDocument, documentRoutes, kindsOf };
+module.exports = { readDocument, documentRoutes, kindsOf, MEDIA_TYPES };

@@ -10,7 +10,7 @@
 //   node scripts/document-store-memory.js [--documents 10] [--size 10000] [--port-offset 14000]
 const { readManifests, documentServicesOf } = require('@lab/lab-topology/manifests');
 const { generate } = require('@lab/payloads/js');
-const { WORKLOADS } = require('@lab/load/src/try-suite');
+const { WORKLOADS } = require('@lab/load/src/try/try-suite');
 const { saveBenchResults, option } = require('@lab/bench-kit');
 const { startNativeSubset } = require('./native-subset');
 

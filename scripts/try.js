@@ -4,7 +4,7 @@
 // carry it across the JS/WASM boundary, and jvm-serializer, whose serde runs it through its documentApproaches, started
 // natively as `make native` starts it), each under load with the probe beside it and every answer validated against
 // the service's reference (native's; wasm-runner's C++ tree too), then the approach to pick per service and workload:
-// the fastest whose longest event-loop block stays under TRY_BLOCK_MS (load/src/try-choice.js; the JVM, without an
+// the fastest whose longest event-loop block stays under TRY_BLOCK_MS (load/src/try/try-choice.js; the JVM, without an
 // event loop, by the probe's p99 instead). `make try FILE=x.csv` does the same with a CSV file through every approach
 // of node-async's csv workload, validated against the reference parser's rows (csv-parsers/user-document.js). The kind
 // is the file's extension (.json, .csv), else its content (JSON if it starts with `{` or `[`, else CSV).
@@ -31,8 +31,8 @@ const { checkJsonDocument } = require('@lab/node-kit/document-check');
 const { Utf8Check } = require('@lab/node-kit/utf8');
 const { HttpError } = require('@lab/node-kit/errors');
 const { checkCsvDocument } = require('@lab/csv-parsers/user-document');
-const { describeSummary } = require('@lab/load/src/summary');
-const { describeChoice } = require('@lab/load/src/try-choice');
+const { describeSummary } = require('@lab/load/src/run/summary');
+const { describeChoice } = require('@lab/load/src/try/try-choice');
 
 const POLL_MS = 1000;
 const STILL_RUNNING_EVERY_MS = 15000;

@@ -36,7 +36,7 @@ const LAG_JOBS = {
   'lab-offload': ['node-async'],
   'lab-wasm': ['wasm-runner'],
 };
-// The load driver's gauge (load/src/metrics.js), 1 while a scenario runs and 0 after, and its scrape job.
+// The load driver's gauge (load/src/driver/metrics.js), 1 while a scenario runs and 0 after, and its scrape job.
 const SCENARIO_ACTIVE = 'lab_load_scenario_active';
 const LOAD_JOB = 'load';
 // The All value of every variable: any value of the label. Not .*, which also matches a series without the label.

@@ -88,6 +88,34 @@ test('the packages form no cycle, and the ones below import none of the ones abo
   assert.deepStrictEqual(Object.keys(graph['@lab/node-kit']).sort(), ['@lab/loop-kit', '@lab/payloads'], 'node-kit stands on loop-kit and payloads alone');
 });
 
+/** The file a require names from file (relative, or @lab/<name>/<path>), or null for anything else (a library, node:). */
+function requiredFile(file, spec, packages) {
+  const lab = /^(@lab\/[a-z0-9-]+)(\/.*)?$/.exec(spec);
+  const base = lab ? (packages[lab[1]] ? path.join(packages[lab[1]], lab[2] || 'index') : null) : spec.startsWith('.') ? path.resolve(path.dirname(file), spec) : null;
+  if (base === null) return null;
+  for (const candidate of [base, `${base}.js`, path.join(base, 'index.js')]) {
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+test('no file imports itself through others (a circle between two modules is one place in two files)', () => {
+  const packages = labPackages();
+  const graph = {};
+  for (const dir of Object.values(packages)) {
+    for (const file of ownFiles(dir)) {
+      const name = path.relative(ROOT, file);
+      graph[name] = {};
+      for (const match of fs.readFileSync(file, 'utf8').matchAll(/require\(['"]([^'"]+)['"]\)/g)) {
+        const to = requiredFile(file, match[1], packages);
+        if (to) graph[name][path.relative(ROOT, to)] = name;
+      }
+    }
+  }
+  assert.ok(Object.keys(graph).length > 100, `${Object.keys(graph).length} files read`);
+  assert.strictEqual(findCycle(graph), null, `a circle of imports: ${(findCycle(graph) || []).join(' -> ')}`);
+});
+
 test('findCycle finds a cycle and passes a tree', () => {
   assert.deepStrictEqual(findCycle({ a: { b: 'x' }, b: { c: 'y' }, c: { a: 'z' } }), ['a', 'b', 'c', 'a']);
   assert.strictEqual(findCycle({ a: { b: 'x', c: 'y' }, b: { c: 'z' }, c: {} }), null);

@@ -1,14 +1,14 @@
 'use strict';
 // The load driver: serves /healthz, /metrics and /runs, and starts LOAD_SUITE (looping while LOAD_LOOP=1, until
 // POST /runs/stop or SIGTERM) once every target is healthy. LOAD_SUITE=none leaves it idle for suites started on demand.
-const { readConfig, SUITE_NONE } = require('./config');
-const { createMetrics } = require('./metrics');
-const { createRunner } = require('./runner');
-const { createServer } = require('./server');
-const { assertWritable } = require('./results');
-const { loadSuite } = require('./suites');
-const { createDriverDocuments } = require('./documents');
-const { checkRunOptions } = require('./runner');
+const { readConfig, SUITE_NONE } = require('./driver/config');
+const { createMetrics } = require('./driver/metrics');
+const { createRunner } = require('./run/runner');
+const { createServer } = require('./driver/server');
+const { assertWritable } = require('./run/results');
+const { loadSuite } = require('./suite/suites');
+const { createDriverDocuments } = require('./try/documents');
+const { checkRunOptions } = require('./run/plan');
 const { gracefulCloser, onStopSignals } = require('@lab/node-kit/shutdown');
 
 const SHUTDOWN_TIMEOUT_MS = 8000;

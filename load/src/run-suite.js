@@ -3,7 +3,7 @@
 // failed, a threshold included, or the suite was stopped with POST /runs/stop).
 // Usage: node src/run-suite.js SUITE [DRIVER_URL] [--targets a,b]   (default http://127.0.0.1:$PORT, PORT defaulting
 // to 3005; --targets runs only the suite's scenarios of those targets, POST /runs' targets)
-const { describeSummary } = require('./summary');
+const { describeSummary } = require('./run/summary');
 
 const POLL_MS = 1000;
 

@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
-const { scenarioFileName } = require('../src/run-folder');
+const { scenarioFileName } = require('../src/run/run-folder');
 
 const COMPARE = path.join(__dirname, '..', 'src', 'compare', 'compare.js');
 

@@ -4,7 +4,7 @@
 // Not a test file.
 const fs = require('node:fs');
 const path = require('node:path');
-const { scenarioFileName, RUN_FILE } = require('../src/run-folder');
+const { scenarioFileName, RUN_FILE } = require('../src/run/run-folder');
 
 /** 30 samples of `ms`, spread by ±2 % in a fixed pattern. */
 const spread = (ms) => Array.from({ length: 30 }, (_, i) => ms * (1 + ((i % 5) - 2) / 100));

@@ -3,8 +3,8 @@
 // they compute, not how fast anything ran.
 const test = require('node:test');
 const assert = require('node:assert');
-const { perSecondRecorder } = require('../src/per-second');
-const { littlesLaw, saturationFlags } = require('../src/saturation');
+const { perSecondRecorder } = require('../src/scenario/per-second');
+const { littlesLaw, saturationFlags } = require('../src/scenario/saturation');
 
 test('responses land in the second they arrived in; silent seconds are samples; a short last second is dropped', () => {
   let now = 1000;

@@ -5,9 +5,9 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { Worker } = require('node:worker_threads');
 const { sumOf } = require('@lab/test-kit');
-const { runScenario } = require('../src/scenario');
-const { createMetrics, PROBE_LATENCY, PROBE_LATENCY_BUCKETS } = require('../src/metrics');
-const { probeMaxRequests } = require('../src/probe');
+const { runScenario } = require('../src/scenario/scenario');
+const { createMetrics, PROBE_LATENCY, PROBE_LATENCY_BUCKETS } = require('../src/driver/metrics');
+const { probeMaxRequests } = require('../src/scenario/probe');
 
 const BLOCK_MS = 200;
 

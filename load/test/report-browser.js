@@ -11,7 +11,7 @@ const { pathToFileURL } = require('node:url');
 const { execFileSync } = require('node:child_process');
 const puppeteer = require('puppeteer-core');
 const { readRun } = require('../src/report/read-run');
-const { targetSeriesOf } = require('../src/server-series');
+const { targetSeriesOf } = require('../src/scenario/server-series');
 
 // Generous bounds for a loaded machine: they stop a hung browser, they do not time anything.
 const BROWSER_TIMEOUT_MS = 300000;

@@ -10,7 +10,7 @@ const { tempDir } = require('@lab/test-kit');
 const { writeReport } = require('../src/report');
 const { readRun } = require('../src/report/read-run');
 const { buildModel } = require('../src/report/model');
-const { escapeHtml, safeJson } = require('../src/report/html');
+const { escapeHtml, safeJson } = require('../src/report/html-text');
 
 const HOSTILE = '<script>alert("x")</script>&\'';
 const T0 = 1800000000; // unix s

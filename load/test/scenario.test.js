@@ -4,7 +4,7 @@ const assert = require('node:assert');
 const http = require('node:http');
 const { startService } = require('@lab/test-kit');
 const { makeService } = require('@lab/node-async/src/service');
-const { runScenario } = require('../src/scenario');
+const { runScenario } = require('../src/scenario/scenario');
 
 test('a scenario passes only when every /run result is validated', async (t) => {
   const service = await startService(makeService());

@@ -3,7 +3,7 @@
 // real jvm-serializer under load (each fixture's `recorded` says how), and what is missing said, never a zero made up.
 const test = require('node:test');
 const assert = require('node:assert');
-const { runtimeFigures, quantileOf, growth, RAW } = require('../src/server-runtime');
+const { runtimeFigures, quantileOf, growth, RAW } = require('../src/scenario/server-runtime');
 const recorded = require('./fixtures/prometheus-runtime-node-async.json');
 const recordedJvm = require('./fixtures/prometheus-runtime-jvm-serializer.json');
 
@@ -100,7 +100,7 @@ test('the quantile of bucket counts, as histogram_quantile interpolates', () => 
 });
 
 test("a scenario's summary and printed line carry its target's ELU and GC pauses, and nothing where there are none", () => {
-  const { summarize, describeSummary } = require('../src/summary');
+  const { summarize, describeSummary } = require('../src/run/summary');
   const outcome = (server) => ({
     scenario: { name: 's', target: 'node-async', path: '/run/stringify?approach=native' },
     result: { requests: { total: 10, average: 5 }, latency: { p50: 1, p90: 2, p99: 3, max: 4 }, errors: 0, timeouts: 0, non2xx: 0 },

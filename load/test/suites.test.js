@@ -4,10 +4,10 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { tempDir } = require('@lab/test-kit');
-const { loadSuite, suiteNames, checkScenarios } = require('../src/suites');
-const { parseTargets, composeTargets } = require('../src/config');
-const { coverageOf, withCoverage, coverageTargets, COVERAGE } = require('../src/coverage');
-const { withDocument } = require('../src/try-suite');
+const { loadSuite, suiteNames, checkScenarios } = require('../src/suite/suites');
+const { parseTargets, composeTargets } = require('../src/driver/config');
+const { coverageOf, withCoverage, coverageTargets, COVERAGE } = require('../src/suite/coverage');
+const { withDocument } = require('../src/try/try-suite');
 const { readManifests, servicesOf } = require('@lab/lab-topology/manifests');
 
 const targets = parseTargets('node14-fibers=http://a:1,node-async=http://b:2,wasm-runner=http://c:3,jvm-serializer=http://d:4');

@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');
-const { describeTargets } = require('../src/targets');
+const { describeTargets } = require('../src/suite/targets');
 
 /** A target whose /info lists a plugin as checking for its first `checkingAnswers` answers, then as ok. */
 async function targetWithPlugin(checkingAnswers) {

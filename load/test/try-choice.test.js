@@ -3,7 +3,7 @@
 // lowest probe p99, the shortest longest block, and the pick: the fastest whose longest block stays under the limit.
 const test = require('node:test');
 const assert = require('node:assert');
-const { chooseApproaches, describeChoice, DEFAULT_BLOCK_MS } = require('../src/try-choice');
+const { chooseApproaches, describeChoice, DEFAULT_BLOCK_MS } = require('../src/try/try-choice');
 
 /** A scenario summary as summary.js writes it, with the figures the choice reads. */
 function recorded(target, workload, approach, figures) {

@@ -21,7 +21,7 @@ const { request, tempDir } = require('@lab/test-kit');
 const { checkReportInBrowser, findChromium } = require('@lab/load/test/report-browser');
 
 const { INTEGRATION_PORT_OFFSETS } = require('./port-offsets');
-const { WORKLOADS } = require('@lab/load/src/try-suite');
+const { WORKLOADS } = require('@lab/load/src/try/try-suite');
 const OFFSET = INTEGRATION_PORT_OFFSETS.try;
 const DOCUMENT = path.join(ROOT, 'load', 'node_modules', 'autocannon', 'package.json');
 const CSV_DOCUMENT = path.join(__dirname, 'fixtures', 'ubuntu.csv');
@@ -46,7 +46,7 @@ test('make try on a real package.json: a pick per service that keeps documents a
   for (const name of ['node14-fibers', 'node-async', 'wasm-runner', 'jvm-serializer']) assert.ok(services.includes(name), `${name} keeps documents: ${services}`);
   const report = /^try: report: (.+)$/m.exec(output)[1];
   const run = JSON.parse(fs.readFileSync(path.join(path.dirname(report), 'run.json'), 'utf8'));
-  // The workloads a JSON document runs through (load/src/try-suite.js) that each service has, by its /info in the run.
+  // The workloads a JSON document runs through (load/src/try/try-suite.js) that each service has, by its /info in the run.
   const workloadsOf = (name) => WORKLOADS.json.filter((w) => run.targets[name].workloads[w]);
   for (const name of services) {
     assert.ok(workloadsOf(name).length > 0, `${name} runs a JSON document through none of ${WORKLOADS.json}`);

@@ -5,8 +5,7 @@
 const { VERDICT } = require('./compare-runs');
 const { formatValue, formatChange, formatP, formatVerdict, formatPercent } = require('./text-table');
 
-const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+const { escapeHtml } = require('../report/html-text');
 
 const STYLE = `
 body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }

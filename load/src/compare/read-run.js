@@ -5,7 +5,7 @@
 // what is wrong, which compare.js turns into exit code 2.
 const fs = require('node:fs');
 const path = require('node:path');
-const { readRunFolder } = require('../run-folder');
+const { readRunFolder } = require('../run/run-folder');
 
 // The lab's results folder (the driver's RESULTS_DIR under `make start`/`make native`): results/ at the repo root.
 const DEFAULT_RESULTS_DIR = path.join(__dirname, '..', '..', '..', 'results');

@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { HttpError, badRequest } = require('@lab/node-kit/errors');
-const { RUN_FILE, SCENARIO_FILE } = require('../run-folder');
+const { RUN_FILE, SCENARIO_FILE } = require('../run/run-folder');
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 // What a run folder holds that a browser may open: report.html, compare.html (make compare), run.json, NN-<name>.json.

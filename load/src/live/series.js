@@ -5,8 +5,8 @@
 // lab_load_scenario_active, one point a second. What a page may ask is bounded here: a window of at most MAX_SECONDS
 // at the fixed one-second step (never a step of its own), one set of queries at a time, and a set asked less than
 // REUSE_MS ago is answered again instead of asked anew, so no number of open pages can overload Prometheus.
-const { queryRange, queryInstant, describeFailure, quote, JOB_QUERIES, STEP_SECONDS } = require('../server-series');
-const { PROBE_LATENCY, REQUEST_LATENCY, SCENARIO_ACTIVE } = require('../metrics');
+const { queryRange, queryInstant, describeFailure, quote, JOB_QUERIES, STEP_SECONDS } = require('../scenario/server-series');
+const { PROBE_LATENCY, REQUEST_LATENCY, SCENARIO_ACTIVE } = require('../driver/metrics');
 const { HttpError } = require('@lab/node-kit/errors');
 
 const SECONDS = { default: 300, min: 10, max: 900 };

@@ -2,7 +2,7 @@
 // A chart per workload as inline SVG: the versions along the x axis (in the order the matrix ran them, the pinned one
 // marked), one line per approach through its medians, each point with a bar from the fastest to the slowest repeat.
 // SVG written here, not a chart library: the page stays one offline file, and a few dozen points need no more.
-const { escapeHtml } = require('../report/html');
+const { escapeHtml } = require('../report/html-text');
 
 const WIDTH = 560;
 const HEIGHT = 260;

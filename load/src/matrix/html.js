@@ -3,7 +3,7 @@
 // axis, then the table of every scenario: each version's median and spread over its repeats, and its change against
 // the pinned version with the corrected p-value and verdict. The count of comparisons and of false positives expected
 // without the correction is printed above the tables. Offline: no script, no request.
-const { escapeHtml } = require('../report/html');
+const { escapeHtml } = require('../report/html-text');
 const { lineChart, fmt } = require('./chart-svg');
 const { formatChange, formatP } = require('../compare/text-table');
 

@@ -5,8 +5,8 @@
 // summarized as the driver summarizes it (summary.js), with its per-second samples kept for the significance tests.
 const fs = require('node:fs');
 const path = require('node:path');
-const { readRunFolder } = require('../run-folder');
-const { summarize } = require('../summary');
+const { readRunFolder } = require('../run/run-folder');
+const { summarize } = require('../run/summary');
 
 const MATRIX_FILE = 'matrix.json';
 

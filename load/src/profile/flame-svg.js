@@ -5,7 +5,7 @@
 // static picture is what a report of a finished run needs (the .cpuprofile beside it opens in Chromium's DevTools or
 // speedscope for zooming). Frames narrower than MIN_SHARE of the whole are merged away, and the depth is capped, so a
 // deep profile stays a picture of a few hundred elements.
-const { escapeHtml } = require('../report/html');
+const { escapeHtml } = require('../report/html-text');
 
 const WIDTH = 1100;
 const ROW = 16;

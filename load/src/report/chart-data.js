@@ -3,7 +3,7 @@
 // series aligned on x (null where a series has no sample at that time). Series of different sources (the server's
 // Prometheus samples on whole seconds, the client's per-second buckets from the scenario's start) are merged on the
 // union of their times; the browser side joins the gaps (spanGaps), so each series is drawn from its own samples only.
-const { targetSeriesOf } = require('../server-series');
+const { targetSeriesOf } = require('../scenario/server-series');
 
 /** [{label, scale, points: [[t, v]]}] -> {series: [{label, scale, samples}], data: [x, ...ys]} */
 function align(lines) {

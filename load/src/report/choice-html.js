@@ -2,7 +2,7 @@
 // The top of a try run's report (a user's document through every approach): per service and workload, the approach
 // to pick and why, then every approach with the figures the choice was made on (try-choice.js), a failed one marked
 // as such. Strings go through escapeHtml like the rest of the page (html.js, which requires this file when it renders).
-const { escapeHtml, num } = require('./html');
+const { escapeHtml, num } = require('./html-text');
 
 function groupTable(g) {
   const mark = (r) => [r.approach === g.pick ? 'pick' : null, r.approach === g.fastest ? 'fastest' : null, r.approach === g.lowestProbe ? 'lowest probe p99' : null, r.approach === g.shortestBlock ? 'shortest block' : null].filter(Boolean).join(', ');

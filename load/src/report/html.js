@@ -1,19 +1,12 @@
 'use strict';
 // The report's HTML from its model (model.js): one self-contained page, tables written here, charts drawn in the
 // browser by uPlot from the chart data embedded as JSON (browser.js). Every string from a run goes through escapeHtml
-// (or safeJson inside <script>): suite files, /info answers and error messages are data, never markup.
+// (or safeJson inside <script>, html-text.js): suite files, /info answers and error messages are data, never markup.
 
-const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-
-/** JSON that cannot end the <script> element it sits in, nor break a JS line. */
-const safeJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-
-/** Numbers as measured (at most 3 decimals), '—' for nothing. */
-function num(value) {
-  if (value === null || value === undefined) return '—';
-  if (typeof value !== 'number') return escapeHtml(value);
-  return String(Number.isInteger(value) ? value : Math.round(value * 1000) / 1000);
-}
+const { escapeHtml, safeJson, num } = require('./html-text');
+const { RANKING_HEADERS, stallCells, stallParagraph } = require('./stall-html');
+const { profileSection } = require('./profile-html');
+const { documentChoice } = require('./choice-html');
 
 const text = (value) => (value === null || value === undefined || value === '' ? '—' : escapeHtml(value));
 const verdict = (v) => `<span class="verdict ${escapeHtml(v)}">${escapeHtml(v)}</span>`;
@@ -60,10 +53,10 @@ ${targets}
 function ranking(groups, unranked, href = (s) => `#${s.id}`) {
   const tables = groups.map((g) => `<h3>${escapeHtml(g.target)} · ${escapeHtml(g.workload)}</h3>
 <table class="ranking" data-target="${escapeHtml(g.target)}" data-workload="${escapeHtml(g.workload)}">
-<thead><tr><th>#</th><th>approach</th><th>scenario</th><th>requests/s</th><th>p50 ms</th><th>p99 ms</th><th>server lag p99 peak ms</th><th>server lag max peak ms</th>${require('./stall-html').RANKING_HEADERS}<th>verdict</th></tr></thead>
+<thead><tr><th>#</th><th>approach</th><th>scenario</th><th>requests/s</th><th>p50 ms</th><th>p99 ms</th><th>server lag p99 peak ms</th><th>server lag max peak ms</th>${RANKING_HEADERS}<th>verdict</th></tr></thead>
 <tbody>
 ${g.rows.map((s, i) => `<tr data-scenario="${escapeHtml(s.name)}"><td>${i + 1}</td><td>${text(s.approach)}</td><td><a href="${escapeHtml(href(s))}">${escapeHtml(s.name)}</a></td>
-${cell('requestsPerSecond', s.numbers.requestsPerSecond)}${cell('latencyP50Ms', s.numbers.latencyP50Ms)}${cell('latencyP99Ms', s.numbers.latencyP99Ms)}${lagCell('serverLagP99PeakMs', s, s.serverLagP99PeakMs)}${lagCell('serverLagMaxPeakMs', s, s.serverLagMaxPeakMs)}${s.stall ? require('./stall-html').stallCells(s.stall) : '<td>—</td><td>—</td><td>—</td>'}
+${cell('requestsPerSecond', s.numbers.requestsPerSecond)}${cell('latencyP50Ms', s.numbers.latencyP50Ms)}${cell('latencyP99Ms', s.numbers.latencyP99Ms)}${lagCell('serverLagP99PeakMs', s, s.serverLagP99PeakMs)}${lagCell('serverLagMaxPeakMs', s, s.serverLagMaxPeakMs)}${s.stall ? stallCells(s.stall) : '<td>—</td><td>—</td><td>—</td>'}
 <td>${verdict(s.verdict)}${s.flags.length ? ' <span class="flag-mark" title="flagged">⚑ flagged</span>' : ''}</td></tr>`).join('\n')}
 </tbody></table>`).join('\n');
   const others = unranked.length ? `<p>Not ranked (not a <code>/run</code> workload): ${unranked.map((s) => `<a href="${escapeHtml(href(s))}">${escapeHtml(s.name)}</a>`).join(', ')}.</p>` : '';
@@ -114,8 +107,8 @@ ${s.problems.length ? `<ul class="problems">${s.problems.map((x) => `<li>${escap
 ${probe}
 </tbody></table>
 ${openLoopLine(s.openLoop)}${s.warmup ? `<p class="small">Warm-up before the window: ${num(s.warmup.seconds)} s, ${num(s.warmup.requests)} requests, kept out of every figure.</p>` : ''}
-${require('./stall-html').stallParagraph(s.target, s.stall)}
-${require('./profile-html').profileSection(s.profile, s.name)}
+${stallParagraph(s.target, s.stall)}
+${profileSection(s.profile, s.name)}
 <h3>Thresholds</h3>
 ${thresholds(s.thresholds)}
 <h3>Is the client the bottleneck?</h3>
@@ -143,7 +136,7 @@ function renderHtml(model, assets) {
 <body>
 ${header(model.header)}
 <main>
-${model.choice ? require('./choice-html').documentChoice(model.choice, model.document) : ''}
+${model.choice ? documentChoice(model.choice, model.document) : ''}
 ${ranking(model.ranking, model.unranked)}
 ${model.sections.map(scenario).join('\n')}
 </main>
@@ -155,4 +148,4 @@ ${model.sections.map(scenario).join('\n')}
 `;
 }
 
-module.exports = { renderHtml, ranking, escapeHtml, safeJson, num };
+module.exports = { renderHtml, ranking };

@@ -3,8 +3,8 @@
 // scenario. Numbers stay numbers here; html.js formats and escapes them.
 const { chartsOf } = require('./chart-data');
 const { stallOf } = require('./stall');
-const { summarize, verdictOf } = require('../summary');
-const { chooseApproaches } = require('../try-choice');
+const { summarize, verdictOf } = require('../run/summary');
+const { chooseApproaches } = require('../try/try-choice');
 
 // The figures every scenario shows, as the run's summary holds them.
 const NUMBERS = ['requests', 'requestsPerSecond', 'latencyP50Ms', 'latencyP90Ms', 'latencyP99Ms', 'latencyMaxMs', 'errors', 'timeouts', 'non2xx', 'invalid'];

@@ -1,7 +1,7 @@
 'use strict';
 // A scenario's CPU profile in the report (profile/take-profile.js kept it): the files beside the result, the stacks
 // that ran during the scenario's longest block, heaviest first, and a flame graph of the whole window.
-const { escapeHtml, num } = require('./html');
+const { escapeHtml, num } = require('./html-text');
 const { flameSvg } = require('../profile/flame-svg');
 
 // Frames of a stack shown, innermost last: enough to name the approach and what it called.

@@ -3,7 +3,7 @@
 // scenario, result and window. Anything else is refused, naming what is wrong (err.code = 'NOT_A_RUN').
 const fs = require('node:fs');
 const path = require('node:path');
-const { readRunFolder, notARun, RUN_FILE } = require('../run-folder');
+const { readRunFolder, notARun, RUN_FILE } = require('../run/run-folder');
 
 /** A result with a kept CPU profile gets its folded stacks (the .folded file beside it) as profile.folded, for the flame graph. */
 function withFolded(data, dir) {

@@ -1,8 +1,7 @@
 'use strict';
 // A scenario's lag, event-loop utilization and GC pauses as the report writes them (stall.js makes the figures): every
 // number in a data-field element the browser test reads back, every missing one with its reason.
-// html.js requires this file inside its functions, as it does choice-html.js, so each can require the other.
-const { escapeHtml, num } = require('./html');
+const { escapeHtml, num } = require('./html-text');
 
 const field = (name, value) => `<span data-field="${name}">${num(value)}</span>`;
 const why = (name, reason) => (reason ? ` <small class="missing" data-missing="${name}">(${escapeHtml(reason)})</small>` : '');

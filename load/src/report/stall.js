@@ -2,8 +2,8 @@
 // Why a scenario's target stalled, as the report shows it beside the lag: the lag's worst second (or, on the JVM, which
 // has no event loop, its stand-in: how long a request waited for a handler thread), the mean event-loop utilization
 // and the GC pauses of the server section (server-runtime.js), each null with the section's reason when missing.
-const { targetSeriesOf, peakMs } = require('../server-series');
-const { targetFiguresOf } = require('../server-runtime');
+const { targetSeriesOf, peakMs } = require('../scenario/server-series');
+const { targetFiguresOf } = require('../scenario/server-runtime');
 
 // What each kind of lag is called where the report shows it.
 const LAG_FROM = {

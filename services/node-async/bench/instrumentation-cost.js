@@ -8,7 +8,7 @@
 // lab's own, and the probe's p99 and the longest block beside.
 //   node bench/instrumentation-cost.js [--rounds 3] [--seconds 10]
 const path = require('node:path');
-const { runScenario } = require('@lab/load/src/scenario');
+const { runScenario } = require('@lab/load/src/scenario/scenario');
 const { option, interleavedRounds, median, machine, machineLine, markdownTable, finish, runBenchmark } = require('@lab/bench-kit');
 const { startService } = require('./start-service');
 

@@ -9,8 +9,8 @@
 const path = require('node:path');
 const os = require('node:os');
 const Piscina = require('piscina');
-const { runScenario } = require('@lab/load/src/scenario');
-const { loadSuite } = require('@lab/load/src/suites');
+const { runScenario } = require('@lab/load/src/scenario/scenario');
+const { loadSuite } = require('@lab/load/src/suite/suites');
 const { samples } = require('@lab/test-kit');
 const { referenceOf, hashOf } = require('../src/offload/process-data');
 const { ROUTE } = require('../src/offload');

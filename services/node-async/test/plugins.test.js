@@ -6,7 +6,7 @@ const assert = require('node:assert');
 const path = require('node:path');
 const { pluginsSuite } = require('@lab/js-serializers/test/plugins-suite');
 const { readManifests } = require('@lab/lab-topology/manifests');
-const { coverageOf } = require('@lab/load/src/coverage');
+const { coverageOf } = require('@lab/load/src/suite/coverage');
 const { makeService } = require('../src/service');
 
 function checkInfo(info) {

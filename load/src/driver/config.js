@@ -7,7 +7,7 @@
 const path = require('node:path');
 const { stallTimeouts } = require('@lab/node-kit/http-server');
 const { documentSettings } = require('@lab/node-kit/document-store');
-const { SUITES_DIR } = require('./suites');
+const { SUITES_DIR } = require('../suite/suites');
 const { readManifests, servicesOf } = require('@lab/lab-topology/manifests');
 const { PROMETHEUS_PORT } = require('@lab/lab-topology/topology');
 

@@ -6,7 +6,7 @@
 // reference the service took at upload (native for JSON, the reference parser's rows for CSV). Generated from each
 // service's /info as the smoke suite's coverage is (coverage.js), with the suite's `documentScenarios` settings. What
 // the run tells its user is try-choice.js'.
-const { PROBE } = require('./coverage');
+const { PROBE } = require('../suite/coverage');
 
 const DOCUMENT_COVERAGE = 'stored document';
 const WORKLOADS = { json: ['stringify', 'parse', 'transfer', 'serde'], csv: ['csv'] };

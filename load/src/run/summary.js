@@ -1,8 +1,8 @@
 'use strict';
 // A scenario's summary: what /runs/latest lists, run.json keeps and each printed line says (the driver's log and
 // run-suite.js print the same line).
-const { runOf, targetSeriesOf, peakMs } = require('./server-series');
-const { targetFiguresOf } = require('./server-runtime');
+const { runOf, targetSeriesOf, peakMs } = require('../scenario/server-series');
+const { targetFiguresOf } = require('../scenario/server-runtime');
 const { round } = require('@lab/loop-kit/round');
 
 const verdictOf = (summary) => (summary.stopped ? 'stopped' : summary.passed ? 'passed' : 'failed');

@@ -8,11 +8,10 @@
 // run holds is theirs): a service refuses one past it with 413, named in the answer. The answer says, per target,
 // whether it stored it or why not. A try run hands the document again before it starts (try-suite.js), so a service
 // restarted, or one that dropped it for room, has it back.
-const { readDocument } = require('@lab/node-kit/document-upload');
+const { readDocument, MEDIA_TYPES } = require('@lab/node-kit/document-upload');
 const { createDocumentStore } = require('@lab/node-kit/document-store');
 const { csvDocumentCheck } = require('@lab/csv-parsers/user-document');
 
-const MEDIA_TYPES = { json: 'application/json', csv: 'text/csv' };
 
 // Generous: a service parses and hashes the document before it answers, and a 64 MB one takes seconds on a busy machine.
 const HAND_OFF_TIMEOUT_MS = 120000;
@@ -88,4 +87,4 @@ function createDriverDocuments(settings, targets) {
   };
 }
 
-module.exports = { createDriverDocuments, MEDIA_TYPES };
+module.exports = { createDriverDocuments };

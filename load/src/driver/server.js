@@ -13,15 +13,15 @@ const { parseOnlyParams } = require('@lab/node-kit/params');
 const { sendError, logUnexpected } = require('@lab/node-kit/answers');
 const { HttpError, badRequest } = require('@lab/node-kit/errors');
 const { checkRoute, ownNames } = require('@lab/node-kit/cross-site');
-const { suiteNames, LIMITS } = require('./suites');
-const { DEFAULT_BLOCK_MS } = require('./try-choice');
-const { liveRoutes, LIVE_ROUTES } = require('./live/routes');
+const { suiteNames, LIMITS } = require('../suite/suites');
+const { DEFAULT_BLOCK_MS } = require('../try/try-choice');
+const { liveRoutes, LIVE_ROUTES } = require('../live/routes');
 
 // What the 404 lists; POST /runs takes suite (required) and loop, POST /runs/stop nothing, the live page's routes
 // (src/live/routes.js) what README.md says (README.md).
 const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop', 'PUT /documents', 'GET /documents'].concat(LIVE_ROUTES);
 const LOOP = { default: 0, min: 0, max: 1 };
-// A try run's own parameters (runner.js checkRunOptions refuses them for other suites): the stored document, the
+// A try run's own parameters (run/plan.js' checkRunOptions refuses them for other suites): the stored document, the
 // longest block the user accepts (ms; try-choice.js) and each scenario's duration (0: the suite's).
 const TRY_PARAMS = {
   document: { default: '', pattern: '[0-9a-f]{64}' },

@@ -4,10 +4,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { COVERAGE } = require('./coverage');
-const { DOCUMENT_COVERAGE } = require('./try-suite');
-const { checkThresholds } = require('./thresholds');
+const { DOCUMENT_COVERAGE } = require('../try/try-suite');
+const { checkThresholds } = require('../scenario/thresholds');
 
-const SUITES_DIR = path.join(__dirname, '..', 'suites');
+const SUITES_DIR = path.join(__dirname, '..', '..', 'suites');
 
 // Every load is bounded in time AND count, whatever a suite file says.
 const LIMITS = { connections: 200, durationSeconds: 120, maxRequests: 1000000 };
