@@ -1,5 +1,5 @@
 'use strict';
-// A JSON Schema check of the keywords service.schema.json uses (type, enum, required, properties,
+// A JSON Schema check of the keywords service.schema.json uses (type, one or a list, enum, required, properties,
 // additionalProperties, pattern, minimum, maximum; titles and descriptions are documentation). Small enough to have
 // no dependency, which matters because the native runner, the tests and the load driver's image all read manifests.
 // A keyword this does not know is refused, so the schema cannot silently say more than is checked.
@@ -14,8 +14,10 @@ function validate(schema, value, where = '') {
   }
   const problems = [];
   const at = where || '/';
-  if (schema.type !== undefined && typeOf(value) !== schema.type && !(schema.type === 'number' && typeof value === 'number')) {
-    return [`${at}: must be ${schema.type === 'object' ? 'an object' : `a ${schema.type === 'array' ? 'list' : schema.type}`}`];
+  // type: one type, or a list of them (any of which will do).
+  const types = schema.type === undefined ? [] : [].concat(schema.type);
+  if (types.length && !types.some((type) => typeOf(value) === type || (type === 'number' && typeof value === 'number'))) {
+    return [`${at}: must be ${types.map((type) => (type === 'object' ? 'an object' : `a ${type === 'array' ? 'list' : type}`)).join(' or ')}`];
   }
   if (schema.enum !== undefined && !schema.enum.includes(value)) problems.push(`${at}: must be one of ${schema.enum.join(', ')}`);
   if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) problems.push(`${at}: must match ${schema.pattern}`);

@@ -43,7 +43,8 @@ test('a manifest is checked against the schema when read, and the error names th
     [{ native: {} }, /native: start is required/],
     [{ extra: 1 }, /extra is not a field it may have/],
     [{ smoke: { connections: 0 } }, /smoke\/connections: must be at least 1/],
-    [{ smoke: { workloads: { x: { query: 1 } } } }, /smoke\/workloads\/x\/query: must be a string/],
+    [{ smoke: { workloads: { x: { params: { size: true } } } } }, /smoke\/workloads\/x\/params\/size: must be a integer or a string/],
+    [{ smoke: { workloads: { x: { query: 'size=1' } } } }, /query is not a field it may have/],
   ];
   for (const [change, message] of cases) {
     const manifest = Object.assign(service('svc', 4000), change);

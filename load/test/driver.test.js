@@ -19,11 +19,11 @@ function waitForEnd(url) {
 test('a suite started over HTTP checks responses, writes results and marks the scenario in metrics', async (t) => {
   const service = await startService(makeService());
   const dir = tempDir('load-');
-  const scenario = (name, pathAndQuery, expect) => ({ name, target: 'node-async', path: pathAndQuery, connections: 2, durationSeconds: 1, maxRequests: 40, expect });
+  const scenario = (name, run, expect) => ({ name, target: 'node-async', run, connections: 2, durationSeconds: 1, maxRequests: 40, expect });
   fs.mkdirSync(path.join(dir, 'suites'));
-  const probed = Object.assign(scenario('stringify', '/run/stringify?approach=async&size=20', 'validated'), { probe: { path: '/healthz', ratePerSecond: 10 } });
+  const probed = Object.assign(scenario('stringify', { workload: 'stringify', approach: 'async', params: { size: 20 } }, 'validated'), { probe: { path: '/healthz', ratePerSecond: 10 } });
   fs.writeFileSync(path.join(dir, 'suites', 'good.json'), JSON.stringify({ scenarios: [probed] }));
-  fs.writeFileSync(path.join(dir, 'suites', 'bad.json'), JSON.stringify({ scenarios: [scenario('bad-size', '/run/stringify?size=0', 'validated')] }));
+  fs.writeFileSync(path.join(dir, 'suites', 'bad.json'), JSON.stringify({ scenarios: [scenario('bad-size', { workload: 'stringify', approach: 'native', params: { size: 0 } }, 'validated')] }));
   const driver = await startDriver({ PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', LOAD_TARGETS: `node-async=${service.url}`, LOAD_SUITES_DIR: path.join(dir, 'suites'), RESULTS_DIR: path.join(dir, 'results') });
   t.after(async () => {
     await stopDriver(driver);
@@ -66,7 +66,7 @@ test('targets= runs only the scenarios of the targets named, and refuses a name 
   const second = await startService(makeService());
   const dir = tempDir('load-targets-');
   fs.mkdirSync(path.join(dir, 'suites'));
-  const scenario = (target) => ({ name: `${target}-stringify`, target, path: '/run/stringify?approach=native&size=20', connections: 1, durationSeconds: 1, maxRequests: 20, expect: 'validated' });
+  const scenario = (target) => ({ name: `${target}-stringify`, target, run: { workload: 'stringify', approach: 'native', params: { size: 20 } }, connections: 1, durationSeconds: 1, maxRequests: 20, expect: 'validated' });
   fs.writeFileSync(path.join(dir, 'suites', 'two.json'), JSON.stringify({ scenarios: [scenario('node-async'), scenario('other')] }));
   fs.writeFileSync(path.join(dir, 'suites', 'one.json'), JSON.stringify({ scenarios: [scenario('node-async')] }));
   const driver = await startDriver({ PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', PROMETHEUS_URL: 'none', LOAD_TARGETS: `node-async=${first.url},other=${second.url}`, LOAD_SUITES_DIR: path.join(dir, 'suites'), RESULTS_DIR: path.join(dir, 'results') });

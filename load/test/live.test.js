@@ -16,6 +16,7 @@ const { startDriver, stopDriver } = require('./driver-process');
 const { startPrometheus, findPrometheus, freePort } = require('@lab/test-kit/prometheus-process');
 const { findChromium, launchBrowser, checkReportInBrowser, BROWSER_TIMEOUT_MS } = require('./report-browser');
 const { sendRaw } = require('@lab/test-kit/bad-requests');
+const { pathOf } = require('../src/scenario/run-request');
 
 const SCENARIO = 'live-stringify';
 
@@ -43,7 +44,7 @@ test('the live page: its routes over a real run and a real Prometheus, bad reque
   fs.writeFileSync(path.join(outside, 'secret.json'), '{"secret": "outside the results folder"}');
   const service = await startService(makeService());
   t.after(() => service.close());
-  const scenario = { name: SCENARIO, target: 'node-async', path: '/run/stringify?approach=async&size=200', connections: 2, durationSeconds: 3, maxRequests: 100000, expect: 'validated', probe: { path: '/healthz', ratePerSecond: 20 } };
+  const scenario = { name: SCENARIO, target: 'node-async', run: { workload: 'stringify', approach: 'async', params: { size: 200 } }, connections: 2, durationSeconds: 3, maxRequests: 100000, expect: 'validated', probe: { path: '/healthz', ratePerSecond: 20 } };
   fs.writeFileSync(path.join(dir, 'suites', 'live.json'), JSON.stringify({ description: 'the live page test', scenarios: [scenario] }));
   // Prometheus' port is chosen before the driver starts (it must know where to ask); the driver's, after.
   let prometheus = null;
@@ -101,7 +102,7 @@ test('the live page: its routes over a real run and a real Prometheus, bad reque
     assert.strictEqual(now.target, 'node-async');
     assert.strictEqual(now.workload, 'stringify');
     assert.strictEqual(now.approach, 'async');
-    assert.strictEqual(now.request, `GET ${scenario.path}`);
+    assert.strictEqual(now.request, `GET ${pathOf(scenario.run)}`);
     assert.deepStrictEqual([during.progress.done, during.progress.of], [0, 1]);
     assert.ok(during.progress.scenarioLeftSeconds <= scenario.durationSeconds && during.progress.suiteLeftSeconds === during.progress.scenarioLeftSeconds);
     first = await waitForEnd(url);

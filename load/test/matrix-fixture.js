@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { scenarioFileName, RUN_FILE } = require('../src/run/run-folder');
+const { pathOf } = require('../src/scenario/run-request');
 
 /** 30 samples of `ms`, spread by ±2 % in a fixed pattern. */
 const spread = (ms) => Array.from({ length: 30 }, (_, i) => ms * (1 + ((i % 5) - 2) / 100));
@@ -13,10 +14,10 @@ const spread = (ms) => Array.from({ length: 30 }, (_, i) => ms * (1 + ((i % 5) -
  * One scenario result as the driver writes it: `perSecond` requests per second (a list), each second's median latency
  * `p50Ms`, the service's runs taking `runMs` each and blocking its loop for `blockMs`.
  */
-function scenarioResult({ name, target, path: requestPath, perSecond, p50Ms, runMs, blockMs, runSamplesMs, passed = true }) {
+function scenarioResult({ name, target, run, perSecond, p50Ms, runMs, blockMs, runSamplesMs, passed = true }) {
   const total = perSecond.reduce((a, b) => a + b, 0);
   return {
-    scenario: { name, target, path: requestPath, connections: 1, durationSeconds: perSecond.length, maxRequests: 100000, expect: 'validated' },
+    scenario: { name, target, run, path: pathOf(run), connections: 1, durationSeconds: perSecond.length, maxRequests: 100000, expect: 'validated' },
     result: { requests: { average: total / perSecond.length, total }, latency: { p50: p50Ms, p90: p50Ms, p99: p50Ms * 2, max: p50Ms * 3 }, errors: 0, timeouts: 0, non2xx: 0 },
     perSecond: perSecond.map((requests) => ({ requests, latencyMeanMs: p50Ms, latencyP50Ms: p50Ms, latencyP99Ms: p50Ms * 2 })),
     // Each run's own time: runMs, spread by ±2 % in a fixed pattern (or runSamplesMs's, about the same mean runMs).

@@ -41,11 +41,11 @@ const seconds = (rate) => Array.from({ length: 10 }, (_, i) => rate + (i % 3) - 
 
 function fixture(dir) {
   const settings = { node: ['24', '22', '26'], java: ['25', '17'], suite: 'matrix', repeats: 2, pinned: { node: '24', java: '25' } };
-  const stringify = (rate, runMs, blockMs) => ({ name: 'node-async-stringify-native', target: 'node-async', path: '/run/stringify?approach=native&size=10000', perSecond: seconds(rate), p50Ms: 1000 / rate, runMs, blockMs });
-  const fast = (rate, runSamplesMs) => ({ name: 'node-async-stringify-fast', target: 'node-async', path: '/run/stringify?approach=fast&size=10000', perSecond: seconds(rate), p50Ms: 1000 / rate, runMs: 900 / rate, blockMs: 8, runSamplesMs });
+  const stringify = (rate, runMs, blockMs) => ({ name: 'node-async-stringify-native', target: 'node-async', run: { workload: 'stringify', approach: 'native', params: { size: 10000 } }, perSecond: seconds(rate), p50Ms: 1000 / rate, runMs, blockMs });
+  const fast = (rate, runSamplesMs) => ({ name: 'node-async-stringify-fast', target: 'node-async', run: { workload: 'stringify', approach: 'fast', params: { size: 10000 } }, perSecond: seconds(rate), p50Ms: 1000 / rate, runMs: 900 / rate, blockMs: 8, runSamplesMs });
   // fast parse runs on 24 and 22 alike, and Node 26 answers it with errors in every repeat.
-  const parse = (passed) => ({ name: 'node-async-parse-fast', target: 'node-async', path: '/run/parse?approach=fast&size=10000', perSecond: seconds(20), p50Ms: 50, runMs: 45, blockMs: 9, passed });
-  const serde = (rate) => ({ name: 'jvm-serializer-serde-json', target: 'jvm-serializer', path: '/run/serde?approach=json&size=10000', perSecond: seconds(rate), p50Ms: 1000 / rate, runMs: 800 / rate, blockMs: 0 });
+  const parse = (passed) => ({ name: 'node-async-parse-fast', target: 'node-async', run: { workload: 'parse', approach: 'fast', params: { size: 10000 } }, perSecond: seconds(20), p50Ms: 50, runMs: 45, blockMs: 9, passed });
+  const serde = (rate) => ({ name: 'jvm-serializer-serde-json', target: 'jvm-serializer', run: { workload: 'serde', approach: 'json', params: { size: 10000 } }, perSecond: seconds(rate), p50Ms: 1000 / rate, runMs: 800 / rate, blockMs: 0 });
   const steps = [];
   for (const repeat of [1, 2]) {
     // Node 22: native stringify about half as fast as on 24; Node 26 like 24; fast the same everywhere.

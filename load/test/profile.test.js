@@ -100,7 +100,7 @@ test('a suite with "profile": true keeps each scenario\'s profile and names what
   const unprofiled = await serviceWith(t, '');
   const dir = tempDir('load-profile-');
   fs.mkdirSync(path.join(dir, 'suites'));
-  const scenario = (name, target) => ({ name, target, path: '/run/stringify?approach=native&size=2000', connections: 1, durationSeconds: 2, maxRequests: 1000, expect: 'validated' });
+  const scenario = (name, target) => ({ name, target, run: { workload: 'stringify', approach: 'native', params: { size: 2000 } }, connections: 1, durationSeconds: 2, maxRequests: 1000, expect: 'validated' });
   fs.writeFileSync(path.join(dir, 'suites', 'profiled.json'), JSON.stringify({ profile: true, scenarios: [scenario('native', 'node-async'), scenario('unprofiled', 'other')] }));
   const driver = await startDriver({ PORT: '0', HOST: '127.0.0.1', LOAD_SUITE: 'none', PROMETHEUS_URL: 'none', LAB_PROFILE_TOKEN: token, LOAD_TARGETS: `node-async=${profiled.url},other=${unprofiled.url}`, LOAD_SUITES_DIR: path.join(dir, 'suites'), RESULTS_DIR: path.join(dir, 'results') });
   t.after(() => stopDriver(driver));

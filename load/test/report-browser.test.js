@@ -23,7 +23,7 @@ test('report.html of a real run draws every chart and holds the run\'s numbers i
   const service = await startService(makeService());
   const dir = tempDir('load-report-');
   const scenario = (approach, thresholds) => ({
-    name: `stringify-${approach}`, target: 'node-async', path: `/run/stringify?approach=${approach}&size=20`, connections: 2,
+    name: `stringify-${approach}`, target: 'node-async', run: { workload: 'stringify', approach, params: { size: 20 } }, connections: 2,
     durationSeconds: 2, maxRequests: 4000, expect: 'validated', probe: { path: '/healthz', ratePerSecond: 10 }, thresholds,
   });
   fs.mkdirSync(path.join(dir, 'suites'));

@@ -17,7 +17,7 @@ const T0 = 1800000000; // unix s
 
 function scenarioFile(name, approach, rps, server, extra = {}) {
   return Object.assign({
-    scenario: { name, target: 'node-async', method: 'GET', path: `/run/stringify?approach=${approach}&size=20`, connections: 2, durationSeconds: 2 },
+    scenario: { name, target: 'node-async', method: 'GET', path: `/run/stringify?approach=${approach}&size=20`, run: { workload: 'stringify', approach, params: { size: 20 } }, connections: 2, durationSeconds: 2 },
     url: 'http://127.0.0.1:1/run/stringify',
     window: { startedAt: new Date(T0 * 1000).toISOString(), endedAt: new Date((T0 + 2) * 1000).toISOString(), startMs: T0 * 1000, endMs: (T0 + 2) * 1000 },
     result: { requests: { total: rps * 2, average: rps }, latency: { p50: 1, p90: 2, p99: 3.25, max: 4 }, errors: 0, timeouts: 0, non2xx: 0 },
@@ -128,7 +128,7 @@ test("a JVM scenario shows its stand-ins: the wait for a handler thread for the 
     missing: { 'jvm-serializer': { elu: 'exports no lab_event_loop_busy_seconds_total (no event loop, or not scraped in the window)' } },
   };
   const file = scenarioFile('serde', 'json', 20, server);
-  file.scenario = Object.assign({}, file.scenario, { target: 'jvm-serializer', path: '/run/serde?approach=json&size=20' });
+  file.scenario = Object.assign({}, file.scenario, { target: 'jvm-serializer', path: '/run/serde?approach=json&size=20', run: { workload: 'serde', approach: 'json', params: { size: 20 } } });
   fs.writeFileSync(path.join(run, '01-serde.json'), JSON.stringify(file));
   fs.writeFileSync(path.join(run, 'run.json'), JSON.stringify({ suite: 'jvm', verdict: 'passed', targets: {} }));
   const [section] = buildModel(readRun(run)).sections;

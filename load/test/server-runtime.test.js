@@ -102,7 +102,7 @@ test('the quantile of bucket counts, as histogram_quantile interpolates', () => 
 test("a scenario's summary and printed line carry its target's ELU and GC pauses, and nothing where there are none", () => {
   const { summarize, describeSummary } = require('../src/run/summary');
   const outcome = (server) => ({
-    scenario: { name: 's', target: 'node-async', path: '/run/stringify?approach=native' },
+    scenario: { name: 's', target: 'node-async', path: '/run/stringify?approach=native', run: { workload: 'stringify', approach: 'native' } },
     result: { requests: { total: 10, average: 5 }, latency: { p50: 1, p90: 2, p99: 3, max: 4 }, errors: 0, timeouts: 0, non2xx: 0 },
     checks: { invalid: 0, runs: null }, passed: true, problems: [], flags: [], thresholds: [], server,
   });

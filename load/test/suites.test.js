@@ -29,13 +29,21 @@ const INTEGER_PARAMS = ['size', 'rows', 'seed', 'iterations', 'yieldMs', 'timeou
 test("the shipped suites give every integer parameter as an integer", () => {
   for (const name of suiteNames()) {
     for (const scenario of loadSuite(name, targets).scenarios) {
-      for (const target of [scenario.path].concat(scenario.bodyFrom || [])) {
-        for (const [param, value] of new URL(target, 'http://x').searchParams) {
-          if (INTEGER_PARAMS.includes(param)) assert.match(value, /^\d+$/, `suite ${name}, ${scenario.name}: ${param}=${value}`);
-        }
+      const params = Object.entries((scenario.run && scenario.run.params) || {});
+      for (const [param, value] of params.concat(scenario.bodyFrom ? Array.from(new URL(scenario.bodyFrom, 'http://x').searchParams) : [])) {
+        if (INTEGER_PARAMS.includes(param)) assert.match(String(value), /^\d+$/, `suite ${name}, ${scenario.name}: ${param}=${value}`);
       }
     }
   }
+});
+
+test("a run's path is derived from it once, its parameters in the order the suite gives them", () => {
+  const dir = tempDir('suites-');
+  const run = { workload: 'stringify', approach: 'fast', params: { size: 10000, yieldMs: 5, note: 'a b&c' } };
+  fs.writeFileSync(path.join(dir, 'runs.json'), JSON.stringify({ scenarios: [{ name: 'r', target: 'node-async', run, connections: 1, durationSeconds: 1, maxRequests: 1, expect: 'validated' }] }));
+  const [scenario] = loadSuite('runs', targets, dir).scenarios;
+  assert.deepStrictEqual(scenario.run, run);
+  assert.strictEqual(scenario.path, '/run/stringify?approach=fast&size=10000&yieldMs=5&note=a%20b%26c');
 });
 
 test('a suite with a mistake is rejected naming the scenario and the field', () => {
@@ -66,6 +74,11 @@ test('a suite with a mistake is rejected naming the scenario and the field', () 
     [{ warmupSeconds: 1.5 }, /warmupSeconds must be an integer/],
     [{ arrivalRate: 0 }, /arrivalRate must be an integer in \[1, 5000\]/],
     [{ arrivalRate: 5001 }, /arrivalRate must be an integer in \[1, 5000\]/],
+    [{ path: '/run/stringify?approach=fast' }, /a workload's run is written as run: \{"workload", "approach", "params"\}, not as a path/],
+    [{ path: undefined, run: { workload: 'stringify' } }, /run\.approach must be/],
+    [{ path: undefined, run: { workload: 'stringify', approach: 'fast', params: { size: [1] } } }, /run\.params\.size must be an integer or a string/],
+    [{ path: undefined, run: { workload: 'stringify', approach: 'fast', query: 'size=1' } }, /run has unknown field query/],
+    [{ run: { workload: 'stringify', approach: 'fast' } }, /a scenario of a run has no path of its own/],
   ];
   for (const [change, message] of cases) {
     fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ scenarios: [Object.assign({}, good, change)] }));
@@ -76,7 +89,7 @@ test('a suite with a mistake is rejected naming the scenario and the field', () 
 
 test('a probe is optional, and a good one is kept as written', () => {
   const dir = tempDir('suites-');
-  const scenario = { target: 'node-async', path: '/run/x', connections: 1, durationSeconds: 1, maxRequests: 10, expect: 'status' };
+  const scenario = { target: 'node-async', run: { workload: 'x', approach: 'y' }, connections: 1, durationSeconds: 1, maxRequests: 10, expect: 'status' };
   const probes = [{ path: '/healthz', ratePerSecond: 20 }, { path: '/healthz?x=1', ratePerSecond: 1 }, { path: '/', ratePerSecond: 200 }];
   const scenarios = probes.map((probe, i) => Object.assign({ name: `p${i}`, probe }, scenario)).concat([Object.assign({ name: 'none' }, scenario)]);
   fs.writeFileSync(path.join(dir, 'probes.json'), JSON.stringify({ scenarios }));
@@ -99,7 +112,7 @@ test('coverage: a scenario for every approach of every workload, and of every op
     name: 'svc',
     smoke: {
       connections: 2, durationSeconds: 2, maxRequests: 100,
-      workloads: { a: { query: 'size=1' }, b: { query: 'n=2', durationSeconds: 1 } },
+      workloads: { a: { params: { size: 1 } }, b: { params: { n: 2 }, durationSeconds: 1 } },
       approaches: { slow: { connections: 1 } },
     },
   };
@@ -167,6 +180,7 @@ test('a stored document gets a scenario per stringify and parse approach, the pr
     target: 'node-async',
     method: 'GET',
     path: `/run/stringify?approach=fast&document=${sha}&timeoutMs=58000`,
+    run: { workload: 'stringify', approach: 'fast', params: { document: sha, timeoutMs: 58000 } },
     expect: 'validated',
     probe: { path: '/healthz', ratePerSecond: 20 },
     connections: 1,

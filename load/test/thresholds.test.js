@@ -13,7 +13,7 @@ const { makeService } = require('@lab/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 
 const TARGETS = { 'node-async': 'http://127.0.0.1:1' };
-const scenario = (extra) => Object.assign({ name: 'one', target: 'node-async', path: '/run/stringify?approach=async&size=20', connections: 1, durationSeconds: 1, maxRequests: 30, expect: 'validated' }, extra);
+const scenario = (extra) => Object.assign({ name: 'one', target: 'node-async', run: { workload: 'stringify', approach: 'async', params: { size: 20 } }, connections: 1, durationSeconds: 1, maxRequests: 30, expect: 'validated' }, extra);
 
 function suitesDir(suites) {
   const dir = tempDir('thresholds-');

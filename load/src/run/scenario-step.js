@@ -9,7 +9,7 @@ const { waitForTargets, gone } = require('../suite/targets');
 const { runScenario } = require('../scenario/scenario');
 const { profiling, takeProfile, keepProfile, PROFILE_TAIL_SECONDS } = require('../profile/take-profile');
 const { describeProbe } = require('../scenario/probe');
-const { serverSeries, runOf } = require('../scenario/server-series');
+const { serverSeries } = require('../scenario/server-series');
 const { thresholdsOf, evaluateThresholds, failedThresholds } = require('../scenario/thresholds');
 const { saturationFlags } = require('../scenario/saturation');
 const { summarize, describeSummary, verdictOf } = require('./summary');
@@ -43,7 +43,7 @@ function watchTarget(instance, url, onGone) {
 
 /** The scenario running now as /runs/latest's currentScenario: what it sends where, for how long, since when. */
 function currentScenarioOf(scenario, index) {
-  const run = runOf(scenario);
+  const run = scenario.run || null;
   return {
     index: index + 1,
     name: scenario.name,
@@ -123,7 +123,7 @@ async function runScenarioStep({ config, metrics, log }, { suite, i, status, run
   outcome.server = signal.aborted
     ? { prometheus: config.prometheusUrl, available: false, error: 'not read: the run was stopped' }
     : await serverSeries(config.prometheusUrl, scenario, outcome.window.startMs, outcome.window.endMs);
-  outcome.thresholds = evaluateThresholds(thresholdsOf(suite, scenario, (runOf(scenario) || {}).approach), outcome);
+  outcome.thresholds = evaluateThresholds(thresholdsOf(suite, scenario, scenario.run ? scenario.run.approach : undefined), outcome);
   const failed = failedThresholds(outcome.thresholds);
   if (failed.length) Object.assign(outcome, { passed: false, problems: outcome.problems.concat(failed) });
   outcome.flags = saturationFlags(outcome.driver, outcome.littlesLaw);

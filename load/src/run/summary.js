@@ -1,7 +1,7 @@
 'use strict';
 // A scenario's summary: what /runs/latest lists, run.json keeps and each printed line says (the driver's log and
 // run-suite.js print the same line).
-const { runOf, targetSeriesOf, peakMs } = require('../scenario/server-series');
+const { targetSeriesOf, peakMs } = require('../scenario/server-series');
 const { targetFiguresOf } = require('../scenario/server-runtime');
 const { round } = require('@lab/loop-kit/round');
 
@@ -9,7 +9,7 @@ const verdictOf = (summary) => (summary.stopped ? 'stopped' : summary.passed ? '
 
 function summarize(outcome) {
   const r = outcome.result;
-  const run = runOf(outcome.scenario);
+  const run = outcome.scenario.run || null;
   return Object.assign({
     name: outcome.scenario.name,
     target: outcome.scenario.target,

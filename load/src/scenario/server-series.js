@@ -36,13 +36,6 @@ const JOB_QUERIES = {
   threadWaitMaxSeconds: `max by (job) (${JVM_METRIC.threadWaitMax})`,
 };
 
-/** The workload and approach a scenario runs, from its path (/run/<workload>?approach=<a>); null for other routes. */
-function runOf(scenario) {
-  const url = new URL(scenario.path, 'http://target');
-  const match = /^\/run\/([a-z0-9-]+)$/.exec(url.pathname);
-  const approach = url.searchParams.get('approach');
-  return match && approach ? { workload: match[1], approach } : null;
-}
 
 const quote = (value) => JSON.stringify(value);
 
@@ -115,10 +108,10 @@ async function serverSeries(prometheus, scenario, startMs, endMs, { settleMs = S
         jobs[job][name] = series.points;
       }
     }
-    const target = runOf(scenario);
+    const target = scenario.run || null;
     let run = null;
     if (target) {
-      run = Object.assign({}, target);
+      run = { workload: target.workload, approach: target.approach };
       for (const [name, expr] of Object.entries(runQueries(scenario.target, target))) {
         const [series] = await queryRange(prometheus, expr, window);
         run[name] = series ? series.points : [];
@@ -144,4 +137,4 @@ function peakMs(points) {
   return round(Math.max(...points.map(([, v]) => v)) * 1000, 3);
 }
 
-module.exports = { serverSeries, runOf, targetSeriesOf, peakMs, queryRange, queryInstant, describeFailure, quote, JOB_QUERIES, STEP_SECONDS };
+module.exports = { serverSeries, targetSeriesOf, peakMs, queryRange, queryInstant, describeFailure, quote, JOB_QUERIES, STEP_SECONDS };

@@ -4,6 +4,8 @@
 // service's /info and the smoke settings of its manifest (lab-topology/service.schema.json, "smoke"). So a new
 // approach, workload or service is covered without anyone listing it; hand-written scenarios come after these.
 
+const { runScenarioOf } = require('../scenario/run-request');
+
 const COVERAGE = 'every approach';
 const PROBE = { path: '/healthz', ratePerSecond: 20 };
 const SETTINGS = ['connections', 'durationSeconds', 'maxRequests'];
@@ -20,19 +22,17 @@ function settingsOf(smoke, workload, approach) {
 function coverageOf(manifest, info) {
   const scenarios = [];
   for (const [workload, description] of Object.entries(info.workloads)) {
-    const query = ((manifest.smoke.workloads || {})[workload] || {}).query;
+    const params = ((manifest.smoke.workloads || {})[workload] || {}).params || {};
     const op = description.params.op;
     for (const approach of description.approaches) {
       for (const value of op ? op.values : [null]) {
-        const opQuery = value === null || value === op.default ? '' : `&op=${value}`;
-        scenarios.push(Object.assign({
-          name: `${manifest.name}-${workload}-${approach}${opQuery ? `-${value}` : ''}`,
+        const ownOp = value !== null && value !== op.default;
+        scenarios.push(runScenarioOf({ workload, approach, params: Object.assign(ownOp ? { op: value } : {}, params) }, Object.assign({
+          name: `${manifest.name}-${workload}-${approach}${ownOp ? `-${value}` : ''}`,
           target: manifest.name,
-          method: 'GET',
-          path: `/run/${workload}?approach=${approach}${opQuery}${query ? `&${query}` : ''}`,
           expect: 'validated',
           probe: PROBE,
-        }, settingsOf(manifest.smoke, workload, approach)));
+        }, settingsOf(manifest.smoke, workload, approach))));
       }
     }
   }

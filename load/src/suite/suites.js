@@ -6,6 +6,7 @@ const path = require('node:path');
 const { COVERAGE } = require('./coverage');
 const { DOCUMENT_COVERAGE } = require('../try/try-suite');
 const { checkThresholds } = require('../scenario/thresholds');
+const { pathOf, runProblem } = require('../scenario/run-request');
 
 const SUITES_DIR = path.join(__dirname, '..', '..', 'suites');
 
@@ -22,7 +23,7 @@ const PROBE_MAX_RATE = 200;
 const SUITE_FIELDS = ['description', 'coverage', 'documentScenarios', 'thresholds', 'thresholdsByApproach', 'profile', 'scenarios'];
 // A suite of a user's document (try-suite.js) says how each generated scenario runs; timeoutSeconds bounds one run.
 const DOCUMENT_SCENARIO_LIMITS = Object.assign({ timeoutSeconds: 600 }, LIMITS);
-const SCENARIO_FIELDS = ['name', 'target', 'method', 'path', 'headers', 'body', 'bodyFrom', 'connections', 'durationSeconds', 'warmupSeconds', 'arrivalRate', 'maxRequests', 'timeoutSeconds', 'expect', 'probe', 'thresholds'];
+const SCENARIO_FIELDS = ['name', 'target', 'method', 'run', 'path', 'headers', 'body', 'bodyFrom', 'connections', 'durationSeconds', 'warmupSeconds', 'arrivalRate', 'maxRequests', 'timeoutSeconds', 'expect', 'probe', 'thresholds'];
 // A warm-up before the measured window (scenario.js): bounded like the window itself.
 
 function suiteNames(dir = SUITES_DIR) {
@@ -45,7 +46,14 @@ function checkScenario(scenario, where, targets) {
   checkFields(scenario, SCENARIO_FIELDS, where);
   check(typeof scenario.name === 'string' && /^[a-z0-9-]+$/.test(scenario.name), where, 'name must be lowercase letters, digits and dashes');
   check(scenario.target in targets, where, `target must be one of ${Object.keys(targets).join(', ')}`);
-  check(typeof scenario.path === 'string' && scenario.path.startsWith('/'), where, 'path must start with /');
+  if (scenario.run !== undefined) {
+    const problem = runProblem(scenario.run);
+    check(problem === null, where, problem);
+    check(scenario.path === pathOf(scenario.run), where, 'a scenario of a run has no path of its own: the path is the run\'s');
+  } else {
+    check(typeof scenario.path === 'string' && scenario.path.startsWith('/'), where, 'path must start with /');
+    check(!scenario.path.startsWith('/run/'), where, 'a workload\'s run is written as run: {"workload", "approach", "params"}, not as a path');
+  }
   check(METHODS.includes(scenario.method || 'GET'), where, `method must be one of ${METHODS.join(', ')}`);
   for (const [field, max] of Object.entries(LIMITS)) {
     const value = scenario[field];
@@ -123,7 +131,9 @@ function loadSuite(name, targets, dir = SUITES_DIR) {
     check(byApproach !== null && typeof byApproach === 'object' && !Array.isArray(byApproach), `suite ${name}`, 'thresholdsByApproach must be an object: {approach: thresholds}');
     for (const [approach, thresholds] of Object.entries(byApproach)) checkThresholds(thresholds, `suite ${name}, thresholdsByApproach.${approach}`);
   }
-  checkScenarios(name, suite.scenarios, targets);
+  // A run's path is derived from it once, here; a suite file never writes it (checkScenario says so if it does).
+  const scenarios = suite.scenarios.map((s) => (s && s.run !== undefined && s.path === undefined && runProblem(s.run) === null ? Object.assign({}, s, { path: pathOf(s.run) }) : s));
+  checkScenarios(name, scenarios, targets);
   return {
     name,
     description: suite.description || '',
@@ -132,7 +142,7 @@ function loadSuite(name, targets, dir = SUITES_DIR) {
     thresholdsByApproach: byApproach || {},
     documentScenarios: suite.documentScenarios,
     profile: suite.profile === true,
-    scenarios: suite.scenarios,
+    scenarios,
   };
 }
 

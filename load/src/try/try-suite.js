@@ -7,6 +7,7 @@
 // service's /info as the smoke suite's coverage is (coverage.js), with the suite's `documentScenarios` settings. What
 // the run tells its user is try-choice.js'.
 const { PROBE } = require('../suite/coverage');
+const { runScenarioOf } = require('../scenario/run-request');
 
 const DOCUMENT_COVERAGE = 'stored document';
 const WORKLOADS = { json: ['stringify', 'parse', 'transfer', 'serde'], csv: ['csv'] };
@@ -25,25 +26,21 @@ function documentScenarios(name, info, { sha256, kind = 'json' }, settings) {
   for (const workload of WORKLOADS[kind].filter((w) => info.workloads && info.workloads[w])) {
     const entry = info.workloads[workload];
     // A workload with a deadline of its own gets one (transfer and the JVM's serde have none: their client's timeout
-    // ends them).
-    const deadline = entry.params && entry.params.timeoutMs ? `&timeoutMs=${timeoutMs}` : '';
-    // One op on the document a request, as one stringify is: transfer's default of 100 round trips a request took
-    // 37 s on a 21 MB document by its fastest approach, past the client's timeout by its slower ones.
-    const once = entry.params && entry.params.iterations ? '&iterations=1' : '';
+    // ends them), and one op on the document a request, as one stringify is: transfer's default of 100 round trips a
+    // request took 37 s on a 21 MB document by its fastest approach, past the client's timeout by its slower ones.
+    const params = Object.assign({ document: sha256 }, entry.params && entry.params.timeoutMs ? { timeoutMs } : {}, entry.params && entry.params.iterations ? { iterations: 1 } : {});
     // A workload whose approaches do not all take a user's document lists those that do.
     for (const approach of entry.documentApproaches || entry.approaches) {
-      scenarios.push({
+      scenarios.push(runScenarioOf({ workload, approach, params }, {
         name: `${name}-${workload}-${approach}`,
         target: name,
-        method: 'GET',
-        path: `/run/${workload}?approach=${approach}&document=${sha256}${deadline}${once}`,
         expect: 'validated',
         probe: PROBE,
         connections: settings.connections,
         durationSeconds: settings.durationSeconds,
         maxRequests: settings.maxRequests,
         timeoutSeconds: settings.timeoutSeconds,
-      });
+      }));
     }
   }
   return scenarios;
