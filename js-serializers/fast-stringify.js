@@ -37,7 +37,7 @@
  * inspections per node, counted, in `make test`) tell whether a change costs work anywhere. A change to the sizes of
  * the texts native makes also needs `make bench-shapes SHAPES_ARGS="--family ..."` before and after: its heap is not
  * collected before each call, and the scavenges that meet young texts, which the quick benchmark's cold heap hides,
- * reversed such a change's gain there (js-serializers/README.md, "cold against steady").
+ * reversed such a change's gain there (docs/findings/js-serializers.md, 2026-11-27, "cold against steady").
  *
  * How it works, why, its limits and the invariants its work-count guard checks: fast-stringify.md. The modules of
  * the walk are in fast-stringify/ (fast-stringify.md lists them); this file is the public entry: options and stats,

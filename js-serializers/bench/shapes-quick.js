@@ -18,9 +18,9 @@
 //
 // --family picks the documents whose family's name or own name contains the text ("objects, small leaves", or one
 // member: "objects, small leaves, branching 600, depth 1"); a text that picks none is refused, naming the families.
-// --heap cold (the default here: the least noise for a before/after, but it hides the scavenges young texts meet: the
-// README's "cold against steady") collects before each timing; --heap steady runs them back to back, as make
-// bench-shapes does by default (bench/heap-protocols.js: what each one favours). Here the
+// --heap cold (the default here: the least noise for a before/after, but it hides the scavenges young texts meet:
+// docs/findings/js-serializers.md, "cold against steady") collects before each timing; --heap steady runs them back
+// to back, as make bench-shapes does by default (bench/heap-protocols.js: what each one favours). Here the
 // timing before is another approach's, in the same process (fast's parse follows native's, and meets its garbage):
 // the full benchmark, a process per approach, is the one to read steady figures from.
 // --baseline REV also runs fast-stringify.js and fast-parse.js as they were at git revision REV, in the same rounds

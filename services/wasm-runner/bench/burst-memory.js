@@ -1,5 +1,5 @@
 'use strict';
-// What a burst of connections leaves in wasm-runner's memory (README, "Memory after a burst of connections"): the
+// What a burst of connections leaves in wasm-runner's memory (docs/findings/wasm-runner.md, 2026-11-26): the
 // service started as `make start` starts it (with NODE24_OPTIONS), then bursts of GET /healthz from 200 connections on
 // loopback (keep-alive; or, with --new-connections, a new connection per request), and before the first burst and
 // --idle seconds after each: the RSS split by /proc/<pid>/smaps, the JS heap and the WASM memory from /metrics. An

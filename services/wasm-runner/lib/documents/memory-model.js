@@ -6,8 +6,8 @@
 // budget prices (node-kit/document-memory.js: one model of a value's heap for every Node service). From it, the most
 // nodes a stored document may have here (maxNodes: PUT /documents refuses more with 413), the most a run of each
 // approach and op may have in WASM memory (a run past it is refused with 400), and what a run reserves while it lasts
-// (run-memory.js: 503 when runs in flight leave too little). README.md ("Memory") has the figures and how they were
-// measured.
+// (run-memory.js: 503 when runs in flight leave too little). README.md ("Memory") has the figures; how they were
+// measured: docs/findings/wasm-runner.md (2026-11-29).
 const MB = 2 ** 20;
 const OPS_MEASURED = ['roundtrip', 'count', 'create'];
 

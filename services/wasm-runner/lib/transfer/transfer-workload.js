@@ -33,7 +33,7 @@ const OPS = ['roundtrip', 'count', 'create'];
 // The iterations cap bounds how long a run takes, not how long the service stops answering: a run gives the loop a
 // turn every yieldMs. The largest case (numbers_10000, about 105 KB of JSON) takes about 0.75 ms a json round trip,
 // so a run at the cap does about 7.5 s of them; the per-op times it keeps are 80 KB. Memory stays flat at any count
-// (README.md has the figures).
+// (docs/findings/wasm-runner.md has the figures).
 const PARAMS = {
   op: { default: 'roundtrip', values: OPS },
   case: { default: 'flat_small', values: TRANSFER_CASES },

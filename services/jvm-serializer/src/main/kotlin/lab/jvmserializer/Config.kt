@@ -41,7 +41,7 @@ data class Config(
     val serdeThreads: Int = Runtime.getRuntime().availableProcessors(),
     /**
      * json-multithreaded runs on one thread below this many objects (or that many objects' worth of JSON text), where
-     * a hand-off costs more than it saves: measured on 2 cores (README, "json-multithreaded").
+     * a hand-off costs more than it saves: measured on 2 cores (docs/findings/jvm-serializer.md).
      */
     val serdeParallelMinObjects: Int = 64,
     /** Users' documents (PUT /documents): the store's caps and the largest and deepest document taken. */

@@ -20,7 +20,7 @@ import tools.jackson.dataformat.cbor.CBORMapper
  * count). [library] names the tree the approach shares with others (one parsed input serves them).
  */
 abstract class DocumentApproach<T : Any, W : Any>(val library: String) {
-    /** What its trees and runs cost, measured (README, "Memory: users' documents"). */
+    /** What its trees and runs cost (README, "Memory: users' documents"; measured: docs/findings/jvm-serializer.md). */
     abstract val memory: MemoryModel
 
     abstract fun parse(text: String): T

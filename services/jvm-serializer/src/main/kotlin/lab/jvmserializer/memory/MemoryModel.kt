@@ -10,7 +10,7 @@ data class DocumentShape(val nodes: Long, val keys: Long, val textBytes: Long) {
 }
 
 /**
- * A document approach's memory, in bytes, from a document's shape (README, "Memory: users' documents", has the
+ * A document approach's memory, in bytes, from a document's shape (docs/findings/jvm-serializer.md has the
  * measurements): a parsed tree costs [treePerNode] per value, [treePerKey] per member and [treePerTextByte] per byte
  * of text (the characters its strings and numbers keep); a run holds its input tree and, while it runs, a second,
  * decoded tree, with [runPerNode] and [runPerTextByte] more for what the round trip and its check make on the way (the
