@@ -16,6 +16,8 @@ const { SYNC_CHUNKS } = require('./sources');
 const { rowsHashSliced } = require('./rows-hash');
 
 const OWN_APPROACHES = csvApproaches();
+// The approach an upload that names none is parsed with: the lab's own, the fastest that keeps the loop turning.
+const UPLOAD_APPROACH = 'fast';
 
 const bodyTooLarge = (limitBytes) => new HttpError(413, `the CSV body is larger than ${limitBytes} bytes`, { limitBytes });
 
@@ -57,7 +59,7 @@ async function collectChunks(chunks) {
 }
 
 /**
- * readable: a Node Readable (Buffers or strings). approach: a name in `approaches` (default 'fast'); approaches:
+ * readable: a Node Readable (Buffers or strings). approach: a name in `approaches` (default UPLOAD_APPROACH); approaches:
  * {name: approach} (default: this folder's own, csvApproaches() without libraries). Approaches that read sync
  * chunks (memory, sync, sync-composed) get the whole body first, the others read it as it arrives.
  * maxBytes, maxCells: positive integers (maxCells defaults to maxBytes + 1, which no body can pass). signal: aborts
@@ -66,7 +68,7 @@ async function collectChunks(chunks) {
  * for the client's packets). Rejects with HttpError 400 (unknown approach, malformed CSV, not UTF-8) or 413, what
  * admit threw, else the failure.
  */
-async function parseUpload(readable, { approach = 'fast', approaches = OWN_APPROACHES, maxBytes, maxCells = maxBytes + 1, signal, admit = () => {} } = {}) {
+async function parseUpload(readable, { approach = UPLOAD_APPROACH, approaches = OWN_APPROACHES, maxBytes, maxCells = maxBytes + 1, signal, admit = () => {} } = {}) {
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new TypeError('maxBytes must be a positive integer');
   if (!Number.isSafeInteger(maxCells) || maxCells < 1) throw new TypeError('maxCells must be a positive integer');
   const parse = Object.prototype.hasOwnProperty.call(approaches, approach) ? approaches[approach] : undefined;
@@ -87,4 +89,4 @@ async function parseUpload(readable, { approach = 'fast', approaches = OWN_APPRO
   return { rows, bytes: count.bytes, cells: count.cells, hash: await rowsHashSliced(rows), ms };
 }
 
-module.exports = { parseUpload, bodyTooLarge };
+module.exports = { parseUpload, bodyTooLarge, UPLOAD_APPROACH };

@@ -8,6 +8,7 @@ const { hashText } = require('./text-hash');
 const fastStringify = require('./fast-stringify');
 const { DOCUMENT_PARAMS, runInput, caseOf } = require('./document-params');
 const { reserve, valueBytesOf } = require('./document-values');
+const { resolveApproach } = require('@lab/node-kit/params');
 const { withPlugins } = require('./serializer-plugins');
 const approachesModule = require('./parse-approaches');
 
@@ -31,10 +32,11 @@ function parseWorkload(approaches, inputs, documents, plugins) {
     return { text, bytes: textBytes.get(key) };
   };
   const { names, approachOf, unavailable } = withPlugins('parse', all, plugins);
-  return {
+  const workload = {
     get approaches() {
       return names();
     },
+    approachOf,
     unavailable,
     params: PARAMS,
     caseOf,
@@ -47,7 +49,7 @@ function parseWorkload(approaches, inputs, documents, plugins) {
         const { text, bytes } = input.held ? input.held : await generatedText(input.spec);
         const expected = await input.reference;
         const stats = { yields: 0 };
-        const parse = approachOf(approach);
+        const parse = resolveApproach(workload, approach);
         // An approach may refuse the document or wait for its turn first (yieldable: parse-approaches.js), untimed.
         const endTurn = parse.admit ? await parse.admit({ check: input.held ? input.held.check : null, signal: clientSignal, allowed: names().filter((n) => n !== approach) }) : () => {};
         releases.unshift(endTurn);
@@ -68,6 +70,7 @@ function parseWorkload(approaches, inputs, documents, plugins) {
       }
     },
   };
+  return workload;
 }
 
 module.exports = { parseWorkload, PARAMS };

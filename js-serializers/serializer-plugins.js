@@ -46,7 +46,8 @@ function sourcesIn(dir) {
 /**
  * settings: pluginSettings(), or the same shape (tests). approaches: the service's own {stringify, parse} approaches
  * (with native, their names are taken). Loads every plugin now and checks them one after another in the background.
- * Returns {names(workload), approach(workload, name), unavailable(workload, name, allowed), info(), settled, close()}.
+ * Returns {names(workload), approach(workload, name) (of a name names() lists), unavailable(workload, name, allowed),
+ * info(), settled, close()}.
  */
 function serializerPlugins(settings, approaches, log = (line) => console.error(`[plugins] ${line}`)) {
   const builtIn = new Set(['native'].concat(Object.keys(approaches.stringify || {}), Object.keys(approaches.parse || {})));
@@ -98,12 +99,8 @@ function serializerPlugins(settings, approaches, log = (line) => console.error(`
   const usable = (workload) => plugins.filter((p) => !p.why && p.workloads[workload] && p.workloads[workload].state === 'ok');
   return {
     names: (workload) => usable(workload).map((p) => p.name),
-    approach(workload, name) {
-      const plugin = usable(workload).find((p) => p.name === name);
-      // Marked failing since the run's parameters were read: refused as a run that names it now is.
-      if (!plugin) throw refusal(plugins.filter((p) => p.name === name), workload, usable(workload).map((p) => p.name));
-      return plugin.approaches[workload];
-    },
+    // A usable plugin's approach (params.js' resolveApproach has just found the name among names(workload)).
+    approach: (workload, name) => usable(workload).find((p) => p.name === name).approaches[workload],
     unavailable: (workload, name, allowed) => refusal(plugins.filter((p) => p.name === name), workload, allowed),
     info: () => ({
       dir: settings.dir === '' ? null : settings.dir,
@@ -125,8 +122,8 @@ function serializerPlugins(settings, approaches, log = (line) => console.error(`
 
 /**
  * A workload's approaches with the plugins': all ({name: approach}, the built-in ones) and plugins (the registry, or
- * null) -> {names() (built-in first, then the checked plugins), approachOf(name), isPlugin(name), unavailable(name)
- * (params.js)}.
+ * null) -> {names() (built-in first, then the checked plugins), approachOf(name) and unavailable(name) (what
+ * node-kit's resolveApproach asks, which is what decides), isPlugin(name)}.
  */
 function withPlugins(workload, all, plugins) {
   const builtIn = Object.keys(all);

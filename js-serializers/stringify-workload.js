@@ -11,6 +11,7 @@ const { writeText } = require('./sink-writer');
 const fastParse = require('./fast-parse');
 const { DOCUMENT_PARAMS, runInput, caseOf } = require('./document-params');
 const { createValueCache, reserve, valueBytesOf, outputBytesOf } = require('./document-values');
+const { resolveApproach } = require('@lab/node-kit/params');
 const { withPlugins } = require('./serializer-plugins');
 const approachesModule = require('./stringify-approaches');
 
@@ -54,10 +55,11 @@ function stringifyWorkload(approaches, inputs, documents, plugins) {
     }
   }
 
-  return {
+  const workload = {
     get approaches() {
       return names();
     },
+    approachOf,
     unavailable,
     params: PARAMS,
     caseOf,
@@ -67,9 +69,9 @@ function stringifyWorkload(approaches, inputs, documents, plugins) {
       const input = runInput(params, inputs, documents);
       const releases = input.held ? [input.held.release] : []; // what the run holds, let go last first
       try {
+        const stringify = resolveApproach(workload, approach);
         const { value, release } = await valueFor(approach, params, input);
         releases.unshift(release);
-        const stringify = approachOf(approach);
         // An approach may have to wait for its turn first (yieldable: stringify-approaches.js), untimed.
         if (stringify.admit) releases.unshift(await stringify.admit({ signal: options.signal }));
         return await stringifyRun(stringify, value, await input.reference, params, options);
@@ -78,6 +80,7 @@ function stringifyWorkload(approaches, inputs, documents, plugins) {
       }
     },
   };
+  return workload;
 }
 
 /**

@@ -48,4 +48,21 @@ async function checkJsonDocument(text, { maxDepth, yieldMs, stats }) {
   return { depth: scanned.depth, nodes: scanned.nodes, counts: scanned.counts, escapeWork: scanned.escapeWork, findings: scanned.findings };
 }
 
-module.exports = { checkJsonDocument, scanInSlices };
+/**
+ * The one check of a user's document text, the same in make try, the load driver and every Node service: JSON's
+ * (checkJsonDocument: where it stops being JSON, its depth against maxDepth, what it holds) or CSV's (csv: the
+ * process's CSV check, text -> Promise<{rows, reference}>, csv-parsers/user-document.js). Resolves {check, reference}:
+ * JSON's check and no reference (that is a parse: document-upload.js' referenceOf), CSV's {rows} and the reference its
+ * parse made; rejects with the check's 400. work (optional: a store's {checks}) counts it. The text's UTF-8 is read
+ * before it is a string (utf8.js, as it arrives or from the file) and its size capped there.
+ */
+async function checkDocumentText(kind, text, { maxDepth, csv }, work = null) {
+  if (work) work.checks++;
+  if (kind === 'csv') {
+    const checked = await csv(text);
+    return { check: { rows: checked.rows }, reference: checked.reference };
+  }
+  return { check: await checkJsonDocument(text, { maxDepth }), reference: null };
+}
+
+module.exports = { checkDocumentText, checkJsonDocument, scanInSlices };

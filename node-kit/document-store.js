@@ -29,6 +29,10 @@ function createDocumentStore({ maxCount, maxBytes, memory = null }) {
   // last one parsed).
   const documents = new Map(); // sha256 -> {sha256, kind, bytes, text, reference, check, holds}, least recently used first
   let storedBytes = 0;
+  // What keeping documents cost this process, counted (metrics.js exports it): checks of a document's whole text
+  // (document-check.js' checkDocumentText, JSON or CSV) and parses of it into a value to make its reference. Each
+  // document is checked and parsed at most once: one already kept is known by its sha256 before either.
+  const work = { checks: 0, parses: 0 };
 
   const touch = (entry) => {
     documents.delete(entry.sha256);
@@ -48,6 +52,7 @@ function createDocumentStore({ maxCount, maxBytes, memory = null }) {
 
   return {
     memory,
+    work,
 
     /**
      * Keeps a document ({sha256, kind, bytes, text, reference, check}: kind 'json' or 'csv'; reference is what every

@@ -11,7 +11,7 @@
 const { HttpError } = require('./errors');
 const { readBody, JSON_TYPE } = require('./json-body');
 const { checkBodyDeclaration } = require('./body-declaration');
-const { checkJsonDocument } = require('./document-check');
+const { checkDocumentText } = require('./document-check');
 const { describeFindings, NODE_DETAILS } = require('./document-findings');
 const { valueBytes } = require('./document-memory');
 const { nativeReference } = require('./native-reference');
@@ -33,27 +33,19 @@ function kindOf(req, csv) {
   throw new HttpError(415, `send the document ${what}`, { accepted });
 }
 
-/** What a document's check found: JSON's {depth, nodes, counts, findings}, or CSV's {rows} and its reference. */
-async function checkText(kind, text, { maxDepth, csv }) {
-  if (kind === 'csv') {
-    const checked = await csv(text);
-    return { check: { rows: checked.rows }, reference: checked.reference };
-  }
-  return { check: await checkJsonDocument(text, { maxDepth }), reference: null };
-}
-
 /**
- * {sha256, kind, bytes, text, check, buffer} of a request's document (check: checkText's, and `reference` for CSV),
- * or the refusal (see the header). known(sha256) (optional) -> a stored document's {check} or null: one already
- * stored is not checked again, and is returned with `known: true` and no text.
+ * {sha256, kind, bytes, text, check, buffer} of a request's document (check: checkDocumentText's, and `reference`
+ * for CSV), or the refusal (see the header). known(sha256) (optional) -> a stored document's {check} or null: one
+ * already stored is not checked again, and is returned with `known: true` and no text. work (optional): the store's
+ * counts (document-store.js), which the check adds to.
  */
-async function readDocument(req, { maxBytes, maxDepth, csv, known }) {
+async function readDocument(req, { maxBytes, maxDepth, csv, known, work = null }) {
   const kind = kindOf(req, csv);
   const { buffer, sha256 } = await readBody(req, maxBytes);
   const stored = known ? known(sha256) : null;
   if (stored) return { sha256, kind: stored.kind, bytes: buffer.length, check: stored.check, known: true };
   const text = buffer.toString('utf8');
-  const checked = await checkText(kind, text, { maxDepth, csv });
+  const checked = await checkDocumentText(kind, text, { maxDepth, csv }, work);
   return { sha256, kind, bytes: buffer.length, text, buffer, check: checked.check, reference: checked.reference };
 }
 
@@ -61,9 +53,9 @@ async function readDocument(req, { maxBytes, maxDepth, csv, known }) {
  * The reference of a JSON document that passed its check, with the memory its value takes reserved meanwhile: the
  * runtime's (runtime.reference(document, memory)) or native-reference.js' {hash, bytes}. A document of more values
  * than maxNodes, or whose value could never be held here, is refused now, with 413 naming the nodes, before anything
- * parses it.
+ * parses it. work: the store's counts, which the parse adds to.
  */
-async function referenceOf(document, memory, maxNodes, runtime) {
+async function referenceOf(document, memory, maxNodes, runtime, work) {
   const { nodes } = document.check;
   if (nodes > maxNodes) throw new HttpError(413, `the document has ${nodes} values (nodes); a run here holds at most ${maxNodes} in memory`, { nodes, limitNodes: maxNodes });
   const value = valueBytes({ counts: document.check.counts, bytes: document.bytes });
@@ -74,6 +66,7 @@ async function referenceOf(document, memory, maxNodes, runtime) {
   if (value > memory.limitBytes) throw tooLarge(value);
   const release = memory.reserve(value, 'checking the document');
   let reference;
+  work.parses++;
   try {
     reference = runtime.reference ? await runtime.reference(document, memory) : await nativeReference(document.buffer, memory.limitBytes);
   } finally {
@@ -100,10 +93,10 @@ function documentRoutes(store, { maxDocumentBytes, maxDepth, maxNodes }, csv, ru
       path: '/documents',
       handlers: [
         async (req, res) => {
-          const document = await readDocument(req, { maxBytes: maxDocumentBytes, maxDepth, csv, known: (sha256) => store.find(sha256) });
+          const document = await readDocument(req, { maxBytes: maxDocumentBytes, maxDepth, csv, known: (sha256) => store.find(sha256), work: store.work });
           const kept = document.known
             ? document
-            : store.add(Object.assign(document, { reference: document.kind === 'json' ? await referenceOf(document, store.memory, maxNodes, runtime) : document.reference }));
+            : store.add(Object.assign(document, { reference: document.kind === 'json' ? await referenceOf(document, store.memory, maxNodes, runtime, store.work) : document.reference }));
           // Findings are not refusals: the document is kept and runs; the answer says what this runtime does with them.
           const check = kept.kind === 'json' ? { depth: kept.check.depth, findings: describeFindings(kept.check.findings, findingDetails) } : { rows: kept.check.rows };
           res.status(kept.created ? 201 : 200).json(Object.assign({ sha256: kept.sha256, kind: kept.kind, bytes: kept.bytes }, check, { run: `document=${kept.sha256}` }));

@@ -4,7 +4,7 @@
 const fs = require('fs');
 const path = require('path');
 const { buildApp, watchClient } = require('./app');
-const { createMetrics } = require('./metrics');
+const { createMetrics, registerDocumentWork } = require('./metrics');
 const { checkWorkload, parseOnlyParams } = require('./params');
 const { gracefulCloser, closeOnSignals } = require('./shutdown');
 const { createInputs, sha256, lru } = require('./inputs');
@@ -45,6 +45,7 @@ function createService(serviceDefinition) {
   const metrics = createMetrics(serviceDefinition.promClient);
   const documents = serviceDefinition.documents ? documentsOf(serviceDefinition.documents === true ? {} : serviceDefinition.documents) : null;
   const documentStore = documents ? documents.store : null;
+  if (documentStore) registerDocumentWork(serviceDefinition.promClient, metrics.registry, documentStore.work);
   const workloads = typeof serviceDefinition.workloads === 'function' ? serviceDefinition.workloads(metrics, documentStore) : serviceDefinition.workloads;
   const definition = Object.assign({}, serviceDefinition, { workloads });
   for (const [name, workload] of Object.entries(workloads)) checkWorkload(name, workload);

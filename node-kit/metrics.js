@@ -14,6 +14,9 @@ const METRIC = {
   loopBusy: 'lab_event_loop_busy_seconds_total',
   gcPause: 'lab_gc_pause_seconds',
   gcPauseMax: 'lab_gc_pause_max_seconds',
+  // What keeping users' documents cost the process (document-store.js' work): the services' and the load driver's.
+  documentChecks: 'lab_document_checks_total',
+  documentParses: 'lab_document_parses_total',
 };
 
 // The JVM's stand-in for the lag (LabMetrics.kt writes them for the JVM): named here too for what reads them in
@@ -100,4 +103,23 @@ function createMetrics(promClient) {
   };
 }
 
-module.exports = { METRIC, JVM_METRIC, createMetrics, EVENT_LOOP_MONITORING_PRECISION_MS, GC_PAUSE_BUCKETS };
+/**
+ * The store's work ({checks, parses}, document-store.js) as two counters of registry, read when scraped. A process
+ * keeps one store, so they count that process's work: each document at most one check and one parse.
+ */
+function registerDocumentWork(promClient, registry, work) {
+  const counter = (name, help, read) =>
+    new promClient.Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  counter(METRIC.documentChecks, "Checks of a user document's whole text (UTF-8 read as it arrives aside): JSON's scan, CSV's parse", () => work.checks);
+  counter(METRIC.documentParses, 'Parses of a user document into a value, to make the reference its runs are checked against', () => work.parses);
+}
+
+module.exports = { registerDocumentWork, METRIC, JVM_METRIC, createMetrics, EVENT_LOOP_MONITORING_PRECISION_MS, GC_PAUSE_BUCKETS };

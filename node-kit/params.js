@@ -38,6 +38,21 @@ function parseOne(name, values, schema) {
   return value;
 }
 
+/**
+ * The one place a service decides what an approach name means for a workload: the code that runs it (the workload's
+ * approachOf(name); a workload without one looks the name up in its own table and gets the name back), or the
+ * refusal. Known names are the workload's `approaches` now; a name the workload knows but cannot run now (a serializer
+ * plugin that failed its check, or is still being checked) is refused with the workload's own why (unavailable(name)),
+ * any other with a 400 listing the approaches. Reading a run's parameters and starting its run both ask here, so a
+ * plugin marked failing in between is refused at its start as it would be at its request.
+ */
+function resolveApproach(workload, name) {
+  const known = workload.approaches;
+  if (known.includes(name)) return workload.approachOf ? workload.approachOf(name) : name;
+  const refusal = workload.unavailable ? workload.unavailable(name) : null;
+  throw refusal || badRequest(`approach must be one of ${known.join(', ')}`, { parameter: 'approach', allowed: known });
+}
+
 /** Returns {approach, params} for a workload from a query ({name: [values]}), or throws a 400. */
 function parseRunRequest(workload, query) {
   const approaches = has(query, 'approach') ? query.approach : [workload.approaches[0]];
@@ -45,16 +60,7 @@ function parseRunRequest(workload, query) {
     throw badRequest('parameter approach must be given once', { parameter: 'approach', allowed: workload.approaches });
   }
   const approach = approaches[0];
-  if (!workload.approaches.includes(approach)) {
-    // An approach the workload knows but cannot run now (a serializer plugin that failed its check, or is still being
-    // checked) is refused with why, in the same shape.
-    const refusal = workload.unavailable ? workload.unavailable(approach) : null;
-    if (refusal) throw refusal;
-    throw badRequest(`approach must be one of ${workload.approaches.join(', ')}`, {
-      parameter: 'approach',
-      allowed: workload.approaches,
-    });
-  }
+  resolveApproach(workload, approach);
   for (const name of Object.keys(query)) {
     if (name !== 'approach' && !has(workload.params, name)) {
       throw badRequest(`unknown parameter ${name}`, { parameter: name, allowed: ['approach'].concat(Object.keys(workload.params)) });
@@ -100,4 +106,4 @@ function checkWorkload(name, workload) {
   }
 }
 
-module.exports = { parseRunRequest, parseOnlyParams, describeWorkload, checkWorkload };
+module.exports = { parseRunRequest, resolveApproach, parseOnlyParams, describeWorkload, checkWorkload };

@@ -21,16 +21,11 @@
 // by default), TRY_PORT_OFFSET (17000), LOAD_URL (none), LAB_RESULTS_DIR (results), DOCUMENT_MAX_BYTES and
 // DOCUMENT_MAX_DEPTH (the lab's caps). Exit status: 0 when the run ended and its summary is printed (a pick or, per
 // service and workload, why there is none), 1 when the run could not be made, 2 for a file the lab cannot take.
-const fs = require('node:fs');
-const path = require('node:path');
 const { readManifests, documentServicesOf } = require('@lab/lab-topology/manifests');
 const { nativeLab } = require('@lab/lab-topology/topology');
 const { startNativeSubset, answers } = require('./native-subset');
 const { documentSettings } = require('@lab/node-kit/document-store');
-const { checkJsonDocument } = require('@lab/node-kit/document-check');
-const { Utf8Check } = require('@lab/node-kit/utf8');
-const { HttpError } = require('@lab/node-kit/errors');
-const { checkCsvDocument } = require('@lab/csv-parsers/user-document');
+const { readDocumentFile, InputError } = require('./try-document');
 const { describeSummary } = require('@lab/load/src/run/summary');
 const { describeChoice } = require('@lab/load/src/try/try-choice');
 
@@ -42,73 +37,11 @@ const say = (line) => console.log(`try: ${line}`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
-/** An error for a file the lab cannot take: exit status 2, the message alone. */
-class InputError extends Error {}
-
 function integerSetting(name, fallback, min, max) {
   const raw = env(name, String(fallback));
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw new InputError(`${name} must be an integer in [${min}, ${max}], got ${raw}`);
   return value;
-}
-
-/** Throws InputError naming where the text stops being JSON or how deep it nests (the services' one check). */
-async function checkJson(file, text, caps) {
-  try {
-    await checkJsonDocument(text, { maxDepth: caps.maxDepth });
-  } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
-    const at = err.details;
-    if (at.line !== undefined) throw new InputError(`${file}:${at.line}:${at.column}: not JSON: ${err.what}\n  near: ${JSON.stringify(at.excerpt)}`);
-    throw new InputError(`${file}: nests ${at.depth} levels deep; the lab takes at most ${caps.maxDepth} (DOCUMENT_MAX_DEPTH)`);
-  }
-}
-
-/** Resolves the number of records, or throws InputError naming the record where the text stops being CSV. */
-async function checkCsv(file, text) {
-  try {
-    return (await checkCsvDocument(text)).rows;
-  } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
-    throw new InputError(`${file}: ${err.message}`);
-  }
-}
-
-/** 'json' or 'csv': the extension's, else JSON if the text starts as a JSON object or array does, else CSV. */
-function kindOf(file, text) {
-  const extension = path.extname(file).toLowerCase();
-  if (extension === '.json') return 'json';
-  if (extension === '.csv') return 'csv';
-  // Neither `{` nor `[` can start a CSV's first field unquoted without a quote or a bracket in a header, which no CSV
-  // file in practice has; a JSON scalar document needs its .json extension.
-  return /^\s*[[{]/.test(text) ? 'json' : 'csv';
-}
-
-/** {bytes, kind, rows (CSV)} of the file, checked as the lab will check it, with errors a person can act on. */
-async function readDocumentFile(file) {
-  if (!file) throw new InputError('usage: make try FILE=path/to/document.json (or .csv)');
-  const caps = documentSettings((name, fallback) => integerSetting(name, fallback, 0, Number.MAX_SAFE_INTEGER));
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
-  if (!stat) throw new InputError(`${file}: no such file`);
-  if (!stat.isFile()) throw new InputError(`${file}: not a file`);
-  if (stat.size === 0) throw new InputError(`${file}: empty`);
-  if (stat.size > caps.maxDocumentBytes) throw new InputError(`${file}: ${stat.size} bytes, larger than the ${caps.maxDocumentBytes} bytes the lab takes (DOCUMENT_MAX_BYTES)`);
-  const bytes = fs.readFileSync(file);
-  try {
-    const utf8 = new Utf8Check();
-    utf8.write(bytes);
-    utf8.end();
-  } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
-    throw new InputError(`${file}: not UTF-8: the byte sequence at byte offset ${err.details.byteOffset} is not a UTF-8 character (save it as UTF-8)`);
-  }
-  const text = bytes.toString('utf8');
-  const kind = kindOf(file, text);
-  if (kind === 'json') {
-    await checkJson(file, text, caps);
-    return { bytes, kind };
-  }
-  return { bytes, kind, rows: await checkCsv(file, text) };
 }
 
 async function json(url, options) {
@@ -183,7 +116,8 @@ async function runTry(driverUrl, sha256) {
 async function main() {
   const startedAt = Date.now();
   const file = process.argv[2] || env('FILE', '');
-  const document = await readDocumentFile(file);
+  const caps = documentSettings((name, fallback) => integerSetting(name, fallback, 0, Number.MAX_SAFE_INTEGER));
+  const document = await readDocumentFile(file, caps);
   say(`${file}: ${document.kind.toUpperCase()}, ${mb(document.bytes.length)}${document.kind === 'csv' ? `, ${document.rows} records` : ''}`);
   let output = ''; // the lab's own log, shown when something went wrong
   const lab = env('LOAD_URL', '') === '' ? await startLab((chunk) => (output = (output + chunk).slice(-20000))) : null;

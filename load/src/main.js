@@ -2,6 +2,8 @@
 // The load driver: serves /healthz, /metrics and /runs, and starts LOAD_SUITE (looping while LOAD_LOOP=1, until
 // POST /runs/stop or SIGTERM) once every target is healthy. LOAD_SUITE=none leaves it idle for suites started on demand.
 const { readConfig, SUITE_NONE } = require('./driver/config');
+const promClient = require('prom-client');
+const { registerDocumentWork } = require('@lab/node-kit/metrics');
 const { createMetrics } = require('./driver/metrics');
 const { createRunner } = require('./run/runner');
 const { createServer } = require('./driver/server');
@@ -21,6 +23,8 @@ function main() {
   const log = (message) => console.log(`[load] ${message}`);
   const metrics = createMetrics();
   const documents = createDriverDocuments(config.documents, config.targets);
+  // What the driver's documents cost it: a check of each, no parse (node-kit's metrics.js).
+  registerDocumentWork(promClient, metrics.registry, documents.work);
   const runner = createRunner({ config, metrics, log, documents });
   const server = createServer({ runner, metrics, config, documents, suitesDir: config.suitesDir, timeouts: config.timeouts, hostNames: config.hostNames });
   server.listen(config.port, config.host, () => {

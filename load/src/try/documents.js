@@ -50,7 +50,7 @@ async function handTo(url, { text, kind }) {
 /**
  * The driver's documents: settings {maxCount, maxBytes, maxDocumentBytes, maxDepth} (node-kit's documentSettings),
  * targets {name: url}. Returns {put(req) -> {status, body}, list(), handOff(sha256, only?) -> {name: result},
- * hold(sha256)}.
+ * hold(sha256), work (the store's counts of checks and parses)}.
  */
 function createDriverDocuments(settings, targets) {
   const store = createDocumentStore({ maxCount: settings.maxCount, maxBytes: settings.maxBytes });
@@ -71,7 +71,7 @@ function createDriverDocuments(settings, targets) {
   return {
     async put(req) {
       // A document the driver holds is not read again; the driver runs nothing on the value and keeps only the text.
-      const document = await readDocument(req, { maxBytes: settings.maxDocumentBytes, maxDepth: settings.maxDepth, csv: checkCsv, known: (sha256) => store.find(sha256) });
+      const document = await readDocument(req, { maxBytes: settings.maxDocumentBytes, maxDepth: settings.maxDepth, csv: checkCsv, known: (sha256) => store.find(sha256), work: store.work });
       const kept = document.known ? document : store.add(document);
       const services = await handOff(document.sha256);
       const shape = document.kind === 'csv' ? { rows: document.check.rows } : { depth: document.check.depth };
@@ -83,6 +83,7 @@ function createDriverDocuments(settings, targets) {
     list: () => store.describe(),
     handOff,
     hold: (sha256) => store.hold(sha256),
+    work: store.work,
     settings,
   };
 }

@@ -7,11 +7,11 @@
 // (`Expect: 100-continue`, or a Content-Length) and sends nothing holds a connection, never a parse's place.
 const { parseOnlyParams, watchClient, busy } = require('@lab/node-kit');
 const { checkBodyDeclaration } = require('@lab/node-kit/body-declaration');
-const { parseUpload, bodyTooLarge } = require('@lab/csv-parsers/csv-upload');
+const { parseUpload, bodyTooLarge, UPLOAD_APPROACH } = require('@lab/csv-parsers/csv-upload');
 
 /** approaches: the csv workload's {name: approach}; config: csv-upload-settings.js' shape. Returns node-kit routes. */
 function csvUploadRoutes(approaches, config) {
-  const params = { approach: { default: 'fast', values: Object.keys(approaches) } };
+  const params = { approach: { default: UPLOAD_APPROACH, values: Object.keys(approaches) } };
   let uploads = 0;
 
   async function upload(req, res) {
