@@ -28,8 +28,10 @@ const SLICE_CHARS = 1 << 20;
  * text: the document (a string). maxCells: the most cells it may have (countCells' upper bound; Infinity: no cap):
  * a run holds every parsed row, so the cells, not the bytes, bound its memory (upload-memory.js). Resolves
  * {reference: rows hash, rows}, or rejects with 400 (empty, malformed: `row` names the record) or 413 (`limitCells`).
+ * reference: false leaves the rows hash out (null) for a process that runs nothing on the document (make try, the
+ * load driver).
  */
-async function checkCsvDocument(text, { maxCells = Infinity } = {}) {
+async function checkCsvDocument(text, { maxCells = Infinity, reference = true } = {}) {
   if (text.length === 0) throw badRequest('the CSV document is empty');
   const cells = countCells(text) + 1; // the last cell ends with the text, not with a separator
   if (cells > maxCells) throw new HttpError(413, `the CSV document has more than ${maxCells} cells (counted as its commas and line breaks, plus one)`, { limitCells: maxCells });
@@ -45,10 +47,10 @@ async function checkCsvDocument(text, { maxCells = Infinity } = {}) {
     if (error instanceof CsvSyntaxError) throw badRequest(`the document is not CSV (${REFERENCE}'s rules, csv-parsers/README.md): ${error.message}`, { row: error.row });
     throw error;
   }
-  return { reference: await rowsHashSliced(rows), rows: rows.length };
+  return { reference: reference ? await rowsHashSliced(rows) : null, rows: rows.length };
 }
 
-/** readDocument's csv check (node-kit/document-upload.js) with a cap on cells. */
-const csvDocumentCheck = ({ maxCells } = {}) => (text) => checkCsvDocument(text, { maxCells });
+/** readDocument's csv check (node-kit/document-upload.js) with a cap on cells, with the reference or without it. */
+const csvDocumentCheck = ({ maxCells, reference } = {}) => (text) => checkCsvDocument(text, { maxCells, reference });
 
 module.exports = { checkCsvDocument, csvDocumentCheck, REFERENCE };

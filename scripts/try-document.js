@@ -53,7 +53,7 @@ async function readDocumentFile(file, caps, work = null) {
   const text = bytes.toString('utf8');
   const kind = kindOf(file, text);
   try {
-    const { check } = await checkDocumentText(kind, text, { maxDepth: caps.maxDepth, csv: csvDocumentCheck() }, work);
+    const { check } = await checkDocumentText(kind, text, { maxDepth: caps.maxDepth, csv: csvDocumentCheck({ reference: false }) }, work);
     return kind === 'csv' ? { bytes, kind, rows: check.rows } : { bytes, kind };
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
