@@ -2,24 +2,32 @@
 // The event loop as a run sees it: how to give it a turn, and how long it was kept waiting. Node 14 syntax.
 const { monitorEventLoopDelay, performance } = require('perf_hooks');
 const { startGapWindowMonitor } = require('./timer-gap');
+const { openThreadClock } = require('./thread-clock');
 const { round } = require('./round');
 
 /** Resolves after one turn of the event loop (timers and I/O run first), unlike a resolved promise. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+// The thread's clock, opened on first use by the thread that watches (a worker's module state is its own).
+let clock;
+const threadClock = () => (clock === undefined ? (clock = openThreadClock()) : clock);
+
 /**
  * Starts watching the event loop for one run: a 1 ms-resolution delay histogram and the largest gap between 1 ms
  * timers. The gap catches the block a run ends with (a synchronous native call), which the histogram only records
- * at its next tick. stop() -> {maxBlockMs, p99Ms, maxBlockAt}: the longest block seen, the p99 of the histogram's
- * samples (null when the run was too short to take one), and when the timer's longest gap was ({fromMs, toMs},
- * wall-clock ms: a CPU profile's samples between them are what blocked);
- * calling it again returns the same. Blocks by concurrent work in the process count too: that is what
+ * at its next tick. stop() -> {maxBlockMs, p99Ms, maxBlockAt, maxBlockCpuMs, maxBlockWaitMs, maxOwnBlockMs}: the
+ * longest block seen, the p99 of the histogram's samples (null when the run was too short to take one), when the
+ * timer's longest gap was ({fromMs, toMs}, wall-clock ms: a CPU profile's samples between them are what blocked),
+ * how that gap was spent (on a CPU, waiting for one: thread-clock.js) and the longest block the thread's own work made
+ * (a gap less its wait, over every gap): the part of a block a busy machine cannot cause. The three are null where
+ * the thread's clock cannot be read, or with attribute false (what it costs is measured that way).
+ * Calling stop() again returns the same. Blocks by concurrent work in the process count too: that is what
  * the process's clients felt during the run.
  */
-function startLoopWatch() {
+function startLoopWatch({ attribute = true } = {}) {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
-  const stopGap = startGapWindowMonitor();
+  const stopGap = startGapWindowMonitor({ clock: attribute ? threadClock() : null });
   let figures = null;
   return function stop() {
     if (figures !== null) return figures; // stopping twice is harmless: the first figures stand
@@ -28,16 +36,19 @@ function startLoopWatch() {
     const sampled = histogram.max > 0;
     const histogramMs = sampled ? histogram.max / 1e6 : 0;
     const wall = (at) => round(performance.timeOrigin + at);
+    const attributed = typeof gap.ownMs === 'number';
     figures = {
       maxBlockMs: round(Math.max(gap.ms, histogramMs)),
       p99Ms: sampled ? round(histogram.percentile(99) / 1e6) : null,
       // The 1 ms timer's longest gap, also when the histogram saw a longer delay (it does not say when): a block
       // that long or nearly, at a known time.
       maxBlockAt: { fromMs: wall(gap.from), toMs: wall(gap.to) },
+      maxBlockCpuMs: attributed ? round(gap.cpuMs) : null,
+      maxBlockWaitMs: attributed ? round(gap.waitMs) : null,
+      maxOwnBlockMs: attributed ? round(gap.ownMs) : null,
     };
     return figures;
   };
 }
-
 
 module.exports = { nextTurn, startLoopWatch };

@@ -6,19 +6,37 @@ const { performance } = require('perf_hooks');
 /**
  * Starts the timer; the returned stop() clears it and returns the longest gap, the one still open included, as
  * {ms, from, to} (performance.now() times of the ticks around it), so that what ran inside it can be looked up.
+ * With clock (thread-clock.js' openThreadClock(), read at every tick), the gap also says how it was spent, cpuMs on a
+ * CPU and waitMs waiting for one (the rest is sleep, or the kernel blocking the thread), and ownMs is the longest gap
+ * less its wait over all the gaps: the longest block the thread's own work made, whoever else wanted the CPU.
  */
-function startGapWindowMonitor() {
+function startGapWindowMonitor({ clock = null } = {}) {
   let last = performance.now();
-  let longest = { ms: 0, from: last, to: last };
+  let lastTimes = clock ? clock.read() : null;
+  let longest = { ms: 0, from: last, to: last, cpuMs: clock ? 0 : null, waitMs: clock ? 0 : null };
+  let ownMs = clock ? 0 : null;
+  const gapTo = (at) => {
+    if (!clock) return { ms: at - last, from: last, to: at };
+    const times = clock.read();
+    // The kernel adds a running thread's CPU time at its scheduler ticks (1-4 ms here), so a gap's cpuMs may hold a
+    // tick of the gap before: it is capped at the gap. Its wait is added when the thread gets a CPU back, before it
+    // can read: exact.
+    const waitMs = times.waitMs - lastTimes.waitMs;
+    const gap = { ms: at - last, from: last, to: at, cpuMs: Math.min(times.runMs - lastTimes.runMs, at - last), waitMs };
+    lastTimes = times;
+    ownMs = Math.max(ownMs, gap.ms - gap.waitMs);
+    return gap;
+  };
   const timer = setInterval(() => {
     const at = performance.now();
-    if (at - last > longest.ms) longest = { ms: at - last, from: last, to: at };
+    const gap = gapTo(at);
+    if (gap.ms > longest.ms) longest = gap;
     last = at;
   }, 1);
   return function stop() {
     clearInterval(timer);
-    const at = performance.now();
-    return at - last > longest.ms ? { ms: at - last, from: last, to: at } : longest;
+    const open = gapTo(performance.now());
+    return Object.assign(open.ms > longest.ms ? open : longest, clock ? { ownMs } : {});
   };
 }
 

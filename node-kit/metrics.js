@@ -42,14 +42,18 @@ const EVENT_LOOP_MONITORING_PRECISION_MS = 1;
  * How much the service watches itself, for the instrumentation-cost benchmark only (services/node-async/bench/
  * instrumentation-cost.js): LAB_RUNTIME_METRICS=off leaves out prom-client's default metrics and the ELU and GC
  * observers (the dashboards and the driver's server section then have nothing to read), LAB_EVENT_LOOP_PRECISION_MS
- * sets the loop-delay monitor's resolution (1 by default; prom-client's own default is 10).
+ * sets the loop-delay monitor's resolution (1 by default; prom-client's own default is 10), LAB_BLOCK_ATTRIBUTION=off
+ * leaves out the split of each run's blocks into running and waiting (loop-kit/event-loop.js: a read of the thread's
+ * clock at every 1 ms tick; eventLoop's maxBlockCpuMs, maxBlockWaitMs and maxOwnBlockMs are then null).
  */
 function instrumentation(env = process.env) {
   const precision = Number(env.LAB_EVENT_LOOP_PRECISION_MS || EVENT_LOOP_MONITORING_PRECISION_MS);
   if (!Number.isInteger(precision) || precision < 1 || precision > 1000) throw new TypeError('LAB_EVENT_LOOP_PRECISION_MS must be an integer in [1, 1000]');
   const runtime = env.LAB_RUNTIME_METRICS || 'on';
   if (runtime !== 'on' && runtime !== 'off') throw new TypeError('LAB_RUNTIME_METRICS must be on or off');
-  return { runtimeMetrics: runtime === 'on', precisionMs: precision };
+  const attribution = env.LAB_BLOCK_ATTRIBUTION || 'on';
+  if (attribution !== 'on' && attribution !== 'off') throw new TypeError('LAB_BLOCK_ATTRIBUTION must be on or off');
+  return { runtimeMetrics: runtime === 'on', precisionMs: precision, blockAttribution: attribution === 'on' };
 }
 
 function createMetrics(promClient) {
@@ -122,4 +126,4 @@ function registerDocumentWork(promClient, registry, work) {
   counter(METRIC.documentParses, 'Parses of a user document into a value, to make the reference its runs are checked against', () => work.parses);
 }
 
-module.exports = { registerDocumentWork, METRIC, JVM_METRIC, createMetrics, EVENT_LOOP_MONITORING_PRECISION_MS, GC_PAUSE_BUCKETS };
+module.exports = { instrumentation, registerDocumentWork, METRIC, JVM_METRIC, createMetrics, EVENT_LOOP_MONITORING_PRECISION_MS, GC_PAUSE_BUCKETS };

@@ -6,6 +6,10 @@ const { performance } = require('perf_hooks');
 const { createAbortController, AbortError } = require('@lab/loop-kit/abort');
 const { startLoopWatch } = require('@lab/loop-kit/event-loop');
 const { round } = require('@lab/loop-kit/round');
+const { instrumentation } = require('./metrics');
+
+// Whether runs split their blocks into running and waiting (a setting for the instrumentation-cost benchmark), read once.
+const ATTRIBUTE = instrumentation().blockAttribution;
 
 /**
  * timeoutMs: 0 for none. clientSignal: aborted when the client is gone (optional).
@@ -55,7 +59,7 @@ function startRunControl({ timeoutMs, clientSignal }) {
  * the run.
  */
 async function runControlled(body, { timeoutMs, clientSignal }) {
-  const stopWatch = startLoopWatch();
+  const stopWatch = startLoopWatch({ attribute: ATTRIBUTE });
   const control = startRunControl({ timeoutMs, clientSignal });
   let value;
   let timing;

@@ -99,3 +99,24 @@ test('a runtime without an event loop (the JVM) is judged by the probe p99 besid
   assert.strictEqual(node.pick, null, 'a Node service with no block figure gets no stand-in: its event loop could have blocked');
   assert.strictEqual(chooseApproaches(summaries, 10).groups[0].pick, null, 'without the /infos nothing says the JVM has no event loop');
 });
+
+test("a block the machine made is not the approach's: the part its thread waited for a CPU is left out of the limit, and said", () => {
+  // Issue 59's case: native charged a 27.8 ms block for a 10.5 ms run, 17.1 ms of it waiting while another process ran.
+  const { groups } = chooseApproaches([
+    recorded('node-async', 'stringify', 'native', { longestBlockFrom: 'runs', runMeanMs: 10.5, probeP99Ms: 30, longestBlockMs: 27.8, longestBlockWaitMs: 17.1, longestOwnBlockMs: 10.7 }),
+    recorded('node-async', 'stringify', 'fast', { longestBlockFrom: 'runs', runMeanMs: 26, probeP99Ms: 20, longestBlockMs: 19, longestBlockWaitMs: 14, longestOwnBlockMs: 5 }),
+  ], 12);
+  const [g] = groups;
+  assert.deepStrictEqual([g.pick, g.shortestBlock], ['native', 'fast']);
+  assert.match(g.reason, /longest block 10\.7 ms of its own \(the longest block 27\.8 ms, 17\.1 ms of it waiting for a CPU\) < 12 ms/);
+  assert.deepStrictEqual(g.rows.map((r) => [r.approach, r.longestBlockMs, r.longestBlockWaitMs, r.ownBlockMs, r.accountableMs]), [['native', 27.8, 17.1, 10.7, 10.7], ['fast', 19, 14, 5, 5]]);
+  assert.match(describeChoice({ blockMs: 12, groups }).join('\n'), /waiting ms\s+own block ms/);
+
+  // An approach's own block over the limit is over it, however little the machine added.
+  const over = chooseApproaches([recorded('node-async', 'stringify', 'native', { longestBlockFrom: 'runs', runMeanMs: 30, probeP99Ms: 40, longestBlockMs: 31, longestBlockWaitMs: 0.2, longestOwnBlockMs: 30.8 })], 12).groups[0];
+  assert.strictEqual(over.pick, null);
+  // A service that cannot split its blocks (no own figure) is held to the whole block, as before.
+  const whole = chooseApproaches([recorded('node-async', 'stringify', 'native', { longestBlockFrom: 'runs', runMeanMs: 3, probeP99Ms: 4, longestBlockMs: 13, longestBlockWaitMs: null, longestOwnBlockMs: null })], 12).groups[0];
+  assert.strictEqual(whole.pick, null);
+  assert.strictEqual(whole.rows[0].accountableMs, 13);
+});

@@ -44,6 +44,8 @@ function stallFigures(outcome) {
   return { serverElu: elu, gcPauses: gc ? gc.count : null, gcPauseMaxMs: gc ? gc.maxMs : null, gcPauseP99Ms: gc ? gc.p99Ms : null };
 }
 
+const orNull = (value) => (typeof value === 'number' ? value : null);
+
 /**
  * What the validated /run answers said of their runs: how many, the mean time of one run as the service timed it, and
  * the longest block of the target's event loop during a run's timed section (each answer's eventLoop.maxBlockMs),
@@ -63,6 +65,11 @@ function runFigures(outcome) {
     runMeanMs: runs && runs.count > 0 ? round(runs.totalMs / runs.count) : null,
     longestBlockMs: reported !== null ? reported : serverLagMaxMs,
     longestBlockFrom: reported !== null ? 'runs' : serverLagMaxMs !== null ? 'server lag max' : null,
+    // The runs' longest block, split: its time on a CPU and waiting for one; and the longest block the runs' own work
+    // made (each block less its wait): what a busy machine cannot cause. null where the service does not say.
+    longestBlockCpuMs: reported !== null ? orNull(runs.maxBlockCpuMs) : null,
+    longestBlockWaitMs: reported !== null ? orNull(runs.maxBlockWaitMs) : null,
+    longestOwnBlockMs: reported !== null ? orNull(runs.maxOwnBlockMs) : null,
     serverLagMaxMs,
   };
 }
