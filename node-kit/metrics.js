@@ -14,6 +14,7 @@ const METRIC = {
   loopBusy: 'lab_event_loop_busy_seconds_total',
   gcPause: 'lab_gc_pause_seconds',
   gcPauseMax: 'lab_gc_pause_max_seconds',
+  loopCpuWait: 'lab_event_loop_cpu_wait_seconds_total',
   // What keeping users' documents cost the process (document-store.js' work): the services' and the load driver's.
   documentChecks: 'lab_document_checks_total',
   documentParses: 'lab_document_parses_total',

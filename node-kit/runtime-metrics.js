@@ -9,6 +9,7 @@
 // pauses exactly when they pile up. Its buckets (1 ms, 10 ms, 100 ms, ...) also put every scavenge in the first one.
 // It stays exported (prom-client has no switch for it alone); the lab reads lab_gc_pause_seconds.
 const { performance, PerformanceObserver, constants } = require('perf_hooks');
+const { openThreadClock } = require('@lab/loop-kit/thread-clock');
 
 const GC_KINDS = {
   [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
@@ -30,7 +31,10 @@ function kindOf(entry) {
  *   that window's mean ELU, which no sampled gauge could give exactly.
  * - gcPause, a histogram of every collector pause by kind;
  * - gcPauseMax, the longest pause since the last scrape (0 if none), as prom-client's lag max describes the interval
- *   before each scrape: the histogram cannot say how long its longest pause was, nor when.
+ *   before each scrape: the histogram cannot say how long its longest pause was, nor when;
+ * - loopCpuWait, a counter of the seconds the event loop's thread was ready to run but waited for a CPU another
+ *   process or thread held (loop-kit/thread-clock.js, read at each scrape; where the clock can be read): its rate is
+ *   the share of each second the machine, not the service's code, held the loop up.
  */
 function registerRuntimeMetrics(promClient, registry, names, gcBuckets) {
   let countedActiveMs = 0;
@@ -61,6 +65,20 @@ function registerRuntimeMetrics(promClient, registry, names, gcBuckets) {
       longestSinceScrape = 0;
     },
   });
+  // The scrape runs on the event loop's thread, so the clock opened here is that thread's.
+  const clock = openThreadClock();
+  if (clock) {
+    const startedWaitMs = clock.read().waitMs;
+    new promClient.Counter({
+      name: names.loopCpuWait,
+      help: "Seconds the event loop's thread was ready to run but waited for a CPU (its schedstat run-queue time); its rate is the share the machine held the loop up",
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc((clock.read().waitMs - startedWaitMs) / 1000);
+      },
+    });
+  }
   // Every entry of each batch: see the file's header for why not only the first.
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {

@@ -138,6 +138,11 @@ for (const { file, dashboard } of dashboards) {
       assert.equal(elu.fieldConfig.defaults.unit, 'percentunit');
       assert.deepEqual(jobsSelected(elu.targets[0].expr, NODE_JOBS), why.elu);
       assert.ok(byJob(elu), 'a series per job');
+      // Beside the busy share, the share the loop's thread waited for a CPU: what of the lag is the machine's.
+      const wait = elu.targets.find((t) => new RegExp(`\\brate\\(${METRIC.loopCpuWait}\\b`).test(t.expr));
+      assert.ok(wait, 'the wait for a CPU beside the utilization');
+      assert.deepEqual(jobsSelected(wait.expr, NODE_JOBS), why.elu);
+      assert.match(wait.legendFormat, /waiting for a CPU/);
     }
     const gc = panelWith(METRIC.gcPauseMax, `${METRIC.gcPause}_bucket`);
     assert.ok(gc, 'a panel of the longest GC pause and the p99 of the pauses');

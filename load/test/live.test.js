@@ -117,7 +117,7 @@ test('the live page: its routes over a real run and a real Prometheus, bad reque
       const s = answer.json;
       const job = s.jobs['node-async'];
       const spans = s.scenarios.filter((x) => x.scenario === SCENARIO);
-      const names = ['lagP99Seconds', 'lagMaxSeconds', 'cpuCores', 'rssBytes', 'probeP99Seconds', 'requestP99Seconds'];
+      const names = ['lagP99Seconds', 'lagMaxSeconds', 'cpuCores', 'rssBytes', 'cpuWaitRatio', 'probeP99Seconds', 'requestP99Seconds'];
       const ok = names.every((name) => job[name] && job[name].length > 0) && spans.length === 1;
       return { done: ok, value: s, why: `${names.map((n) => `${n}: ${job[n] ? job[n].length : 'none'}`)}; spans ${JSON.stringify(s.scenarios)}` };
     });

@@ -195,6 +195,7 @@ function compareCharts(page, file) {
   if (job && job.cpuCores) check('resources', 'server CPU (cores)', job.cpuCores.map(([, v]) => v));
   if (job && job.rssBytes) check('resources', 'server RSS (MiB)', job.rssBytes.map(([, v]) => v / 1048576));
   if (job && job.eluRatio && job.cpuCores) check('resources', 'server ELU (busy share)', job.eluRatio.map(([, v]) => v));
+  if (job && job.cpuWaitRatio && job.cpuCores) check('resources', 'loop waiting for a CPU (share)', job.cpuWaitRatio.map(([, v]) => v));
   const section = page.sections.find((s) => s.name === name);
   const peak = (points) => (points && points.length ? shown(Math.max(...points.map(([, v]) => v)) * 1000) : '—');
   if (section) {

@@ -10,7 +10,7 @@
   const STATE_MS = 1000;
   const SERIES_MS = 2000;
   // The report's colours (src/report/chart-data.js), the same quantity the same colour.
-  const STROKE = { lagP99: '#d62728', lagMax: '#ff7f0e', gc: '#8c564b', probe: '#9467bd', request: '#1f77b4', cpu: '#d62728', rss: '#9467bd', elu: '#2ca02c' };
+  const STROKE = { lagP99: '#d62728', lagMax: '#ff7f0e', gc: '#8c564b', probe: '#9467bd', request: '#1f77b4', cpu: '#d62728', rss: '#9467bd', elu: '#2ca02c', cpuWait: '#7f7f7f' };
   const CHART = { width: 440, height: 220 };
 
   const live = { ready: false, state: null, series: null, seriesError: null, charts: [], updates: 0 };
@@ -58,7 +58,8 @@
     const lag = target.kind === 'jvm' ? null : { kind: 'lag', title: `${target.name} event-loop lag, p99 and max`, scales: ['ms'], lines: [['lag p99 (ms)', 'lagP99Seconds', 1000, STROKE.lagP99, 'ms'], ['lag max (ms)', 'lagMaxSeconds', 1000, STROKE.lagMax, 'ms']] };
     const gc = target.kind === 'jvm' ? { kind: 'gc', title: `${target.name}: stop-the-world GC pause, ms per second`, scales: ['ms/s'], lines: [['GC pause (ms/s)', 'gcPauseSecondsPerSecond', 1000, STROKE.gc, 'ms/s']] } : null;
     // Why the loop stalls: how busy it was, and the collector's longest pause each second (node-kit's runtime metrics).
-    const why = target.kind === 'node' ? { kind: 'elu-gc', title: `${target.name}: event-loop utilization and the longest GC pause`, scales: ['ELU', 'ms'], lines: [['ELU', 'eluRatio', 1, STROKE.elu, 'ELU'], ['longest GC pause (ms)', 'gcPauseMaxSeconds', 1000, STROKE.gc, 'ms']] } : null;
+    // The share of each second the loop's thread waited for a CPU something else held, on ELU's scale: a busy machine.
+    const why = target.kind === 'node' ? { kind: 'elu-gc', title: `${target.name}: event-loop utilization, its wait for a CPU and the longest GC pause`, scales: ['ELU', 'ms'], lines: [['ELU', 'eluRatio', 1, STROKE.elu, 'ELU'], ['waiting for a CPU (share)', 'cpuWaitRatio', 1, STROKE.cpuWait, 'ELU'], ['longest GC pause (ms)', 'gcPauseMaxSeconds', 1000, STROKE.gc, 'ms']] } : null;
     return [lag, why, gc, {
       kind: 'latency',
       title: `latency p99 at ${target.name}: the probe beside the scenario`,

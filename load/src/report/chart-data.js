@@ -91,10 +91,12 @@ function chartsOf(scenarioFile) {
     if (job.cpuCores || job.rssBytes) {
       // ELU on the cores' scale: a loop busy all the time keeps one core busy.
       const elu = job.eluRatio ? [{ label: 'server ELU (busy share)', scale: 'cores', points: scaled(job.eluRatio, 1) }] : [];
-      charts.push(Object.assign({ kind: 'resources', title: `${target} CPU, event-loop utilization and RSS` }, align([
+      // Beside it, the share of each second the loop's thread waited for a CPU something else held: the machine's part.
+      const wait = job.cpuWaitRatio ? [{ label: 'loop waiting for a CPU (share)', scale: 'cores', points: scaled(job.cpuWaitRatio, 1) }] : [];
+      charts.push(Object.assign({ kind: 'resources', title: `${target} CPU, event-loop utilization, its wait for a CPU and RSS` }, align([
         { label: 'server CPU (cores)', scale: 'cores', points: scaled(job.cpuCores, 1) },
         { label: 'server RSS (MiB)', scale: 'MiB', points: scaled(job.rssBytes, 1 / 1048576) },
-      ].concat(elu))));
+      ].concat(elu, wait))));
     }
   }
   charts.push(Object.assign({ kind: 'client', title: 'client latency and requests per second' }, align([

@@ -30,6 +30,8 @@ const JOB_QUERIES = {
   eluRatio: `sum by (job) (irate(${METRIC.loopBusy}[5s]))`,
   gcPauseSecondsPerSecond: `sum by (job) (irate(${METRIC.gcPause}_sum[5s]))`,
   gcPauseMaxSeconds: `max by (job) (${METRIC.gcPauseMax})`,
+  // The share of each second the loop's thread was ready but waited for a CPU: the machine's part of the lag.
+  cpuWaitRatio: `sum by (job) (irate(${METRIC.loopCpuWait}[5s]))`,
   // The JVM has no event loop: what stands in for its lag is the time a request waited for a handler thread
   // (LabMetrics.kt), its p99 over the last seconds and its longest since the last scrape, as prom-client's lag is.
   threadWaitP99Seconds: `histogram_quantile(0.99, sum by (job, le) (irate(${JVM_METRIC.threadWait}_bucket[5s])))`,
