@@ -138,6 +138,7 @@ async function main() {
     say(`results: ${status.resultsDir}`);
     const none = status.choice.groups.filter((g) => !g.pick);
     if (none.length) say(`no pick for ${none.map((g) => `${g.target} ${g.workload}`).join(', ')}: TRY_BLOCK_MS=<ms> sets the longest block you accept (${status.choice.blockMs} ms now)`);
+    for (const g of none.filter((n) => n.limitsToPick && n.limitsToPick.length)) say(`  ${g.target} ${g.workload}: ${g.limitsToPick.map((l) => `TRY_BLOCK_MS=${l.blockMs} would pick ${l.approach}`).join(', ')}`);
     return 0;
   } catch (err) {
     if (lab && !(err instanceof InputError)) console.error(`try: the lab's last output:\n${output}`);

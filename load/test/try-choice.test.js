@@ -120,3 +120,19 @@ test("a block the machine made is not the approach's: the part its thread waited
   assert.strictEqual(whole.pick, null);
   assert.strictEqual(whole.rows[0].accountableMs, 13);
 });
+
+test('with no pick, the summary says which limit would pick which approach; one a faster approach out-blocks never is', () => {
+  // wasm-runner's transfer on a 370 KB document beside two CPU hogs (own block ms): typed the fastest, json next.
+  const rows = [['json', 9.883, 19.107], ['embind', 46.844, 52.796], ['msgpack', 14.67, 40.822], ['msgpackr', 10.38, 17.928], ['typed', 6.052, 28.462]];
+  const [g] = chooseApproaches(rows.map(([approach, runMeanMs, own]) => recorded('wasm-runner', 'transfer', approach, { longestBlockFrom: 'runs', runMeanMs, probeP99Ms: 50, longestBlockMs: own + 10, longestBlockWaitMs: 10, longestOwnBlockMs: own })), 10).groups;
+  assert.strictEqual(g.pick, null);
+  // msgpackr at 18 ms (json, faster, blocks 19.1: over 18); json at 20 ms; typed, the fastest, at 29 ms. msgpack and
+  // embind never: a faster approach blocks less.
+  assert.deepStrictEqual(g.limitsToPick, [{ approach: 'msgpackr', blockMs: 18 }, { approach: 'json', blockMs: 20 }, { approach: 'typed', blockMs: 29 }]);
+  assert.match(g.reason, /a limit of 18 ms would pick msgpackr, 20 ms would pick json, 29 ms would pick typed$/);
+  // Each limit does pick its approach.
+  for (const { approach, blockMs } of g.limitsToPick) {
+    const [again] = chooseApproaches(rows.map(([a, runMeanMs, own]) => recorded('wasm-runner', 'transfer', a, { longestBlockFrom: 'runs', runMeanMs, probeP99Ms: 50, longestBlockMs: own + 10, longestBlockWaitMs: 10, longestOwnBlockMs: own })), blockMs).groups;
+    assert.strictEqual(again.pick, approach, `${blockMs} ms`);
+  }
+});

@@ -57,10 +57,28 @@ function blockWords(row) {
   return `${row.ownBlockMs} ms of its own (the longest block ${row.longestBlockMs} ms, ${waited} ms of it waiting for a CPU)`;
 }
 
+/**
+ * The limits that would pick something, for a group with no pick: [{approach, blockMs}], the smallest whole limit at
+ * which each approach would be the pick, least first. An approach a faster one blocks no longer than is never the
+ * pick, and is left out.
+ */
+function limitsToPick(rows) {
+  const ranked = rows.filter((r) => r.passed && typeof r.accountableMs === 'number').sort((a, b) => a.runMeanMs - b.runMeanMs);
+  const limits = [];
+  ranked.forEach((row, i) => {
+    const limit = Math.floor(row.accountableMs) + 1; // the limit is a whole number of ms, and a block must stay under it
+    if (ranked.slice(0, i).every((faster) => faster.accountableMs >= limit)) limits.push({ approach: row.approach, blockMs: limit });
+  });
+  return limits.sort((a, b) => a.blockMs - b.blockMs);
+}
+
 /** Why the pick is the pick (or why there is none), in words with the figures. */
-function reasonOf(pick, fastest, shortest, blockMs, anyPassed) {
+function reasonOf(pick, fastest, shortest, blockMs, anyPassed, limits) {
   if (!anyPassed) return 'every approach failed: nothing to pick';
-  if (!pick) return `no approach kept its longest block under ${blockMs} ms (the shortest: ${shortest ? `${shortest.approach}, ${blockWords(shortest)}` : 'unknown'})`;
+  if (!pick) {
+    const would = limits.length ? `; a limit of ${limits.map((l) => `${l.blockMs} ms would pick ${l.approach}`).join(', ')}` : '';
+    return `no approach kept its longest block under ${blockMs} ms (the shortest: ${shortest ? `${shortest.approach}, ${blockWords(shortest)}` : 'unknown'})${would}`;
+  }
   const block = pick.longestBlockFrom === PROBE_STAND_IN ? `no event loop: the probe's p99 ${pick.longestBlockMs} ms stands in for the longest block` : `longest block ${blockWords(pick)}`;
   const own = `${pick.runMeanMs} ms a run, ${block} < ${blockMs} ms`;
   if (pick === fastest) return `the fastest, and its longest block stays under ${blockMs} ms (${own})`;
@@ -70,8 +88,9 @@ function reasonOf(pick, fastest, shortest, blockMs, anyPassed) {
 
 /**
  * summaries: the run's scenario summaries (only /run scenarios count); blockMs: the longest block the user accepts;
- * infos: the targets' /info by name (a runtime without an event loop gets the probe's stand-in). Returns {blockMs, groups: [{target, workload, rows, fastest, lowestProbe, shortestBlock, pick, reason}]}, each of
- * fastest.. pick an approach's name or null.
+ * infos: the targets' /info by name (a runtime without an event loop gets the probe's stand-in). Returns {blockMs,
+ * groups: [{target, workload, rows, fastest, lowestProbe, shortestBlock, pick, reason, limitsToPick}]}, each of
+ * fastest.. pick an approach's name or null, limitsToPick limitsToPick's answer where there is no pick.
  */
 function chooseApproaches(summaries, blockMs = DEFAULT_BLOCK_MS, infos = {}) {
   const loopless = (target) => Boolean(infos[target] && infos[target].runtime && NO_EVENT_LOOP.has(infos[target].runtime.name));
@@ -89,12 +108,15 @@ function chooseApproaches(summaries, blockMs = DEFAULT_BLOCK_MS, infos = {}) {
       const under = group.rows.filter((r) => r.passed && typeof r.accountableMs === 'number' && r.accountableMs < blockMs);
       const pick = lowest(under, 'runMeanMs');
       const name = (row) => (row ? row.approach : null);
+      const limits = pick ? [] : limitsToPick(group.rows);
       return Object.assign(group, {
         fastest: name(fastest),
         lowestProbe: name(lowest(group.rows, 'probeP99Ms')),
         shortestBlock: name(shortest),
         pick: name(pick),
-        reason: reasonOf(pick, fastest, shortest, blockMs, group.rows.some((r) => r.passed)),
+        reason: reasonOf(pick, fastest, shortest, blockMs, group.rows.some((r) => r.passed), limits),
+        // With no pick: the limits (TRY_BLOCK_MS, blockMs) that would pick one, least first.
+        limitsToPick: limits,
       });
     }),
   };
