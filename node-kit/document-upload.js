@@ -7,7 +7,7 @@
 // runtime could not hold (document-memory.js). A JSON document's answer has its findings (document-findings.js),
 // said for this runtime. GET /documents lists what is stored. The body is hashed as it arrives and a document already
 // stored is answered as it was, without reading it again; every step after keeps the event loop turning (the check in
-// slices, the reference in a worker). Node 14 syntax.
+// slices, the reference in a process of its own). Node 14 syntax.
 const { HttpError } = require('./errors');
 const { readBody, JSON_TYPE } = require('./json-body');
 const { checkBodyDeclaration } = require('./body-declaration');

@@ -42,8 +42,10 @@ test("the reference is native JSON's, taken in a worker while the loop turns; a 
   const canonical = JSON.stringify(JSON.parse(text));
   assert.deepStrictEqual(reference, { hash: crypto.createHash('sha256').update(canonical).digest('hex'), bytes: Buffer.byteLength(canonical) });
   assert.ok(turns > 10, `${turns} turns of the event loop while the worker worked`);
-  // 3 MB of `{}` is a million objects, about 64 MB of heap: more than a 32 MB cap holds.
-  const tooLarge = await nativeReference(Buffer.from(`[${'{},'.repeat(1e6)}{}]`), 32 * 2 ** 20).catch((err) => err);
+  // 12 MB of `{}` is four million objects, about 250 MB of heap: far past what a 32 MB cap lets the worker hold, which
+  // is 64 MB of old generation (native-reference.js' least). A million (64 MB) was too close to it: on a loaded
+  // machine the worker once held them all and answered.
+  const tooLarge = await nativeReference(Buffer.from(`[${'{},'.repeat(4e6)}{}]`), 32 * 2 ** 20).catch((err) => err);
   assert.strictEqual(tooLarge.status, 413, String(tooLarge.stack));
   assert.strictEqual(tooLarge.details.limitBytes, 32 * 2 ** 20);
 });
