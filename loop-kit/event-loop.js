@@ -2,15 +2,11 @@
 // The event loop as a run sees it: how to give it a turn, and how long it was kept waiting. Node 14 syntax.
 const { monitorEventLoopDelay, performance } = require('perf_hooks');
 const { startGapWindowMonitor } = require('./timer-gap');
-const { openThreadClock } = require('./thread-clock');
+const { threadClock } = require('./thread-clock');
 const { round } = require('./round');
 
 /** Resolves after one turn of the event loop (timers and I/O run first), unlike a resolved promise. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
-// The thread's clock, opened on first use by the thread that watches (a worker's module state is its own).
-let clock;
-const threadClock = () => (clock === undefined ? (clock = openThreadClock()) : clock);
 
 /**
  * Starts watching the event loop for one run: a 1 ms-resolution delay histogram and the largest gap between 1 ms

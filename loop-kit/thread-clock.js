@@ -34,4 +34,9 @@ function openThreadClock() {
   };
 }
 
-module.exports = { openThreadClock };
+// The calling thread's clock, opened on its first use and kept: module state is a worker thread's own, so each
+// thread that asks gets its own (null where there is none).
+let shared;
+const threadClock = () => (shared === undefined ? (shared = openThreadClock()) : shared);
+
+module.exports = { openThreadClock, threadClock };

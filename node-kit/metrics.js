@@ -1,7 +1,7 @@
 'use strict';
 // The contract's metrics (CONTRACT.md), defined once for every Node service. prom-client is injected so that each
 // service keeps its own pinned version (14 on Node 14, 15 on Node 24).
-const { registerRuntimeMetrics } = require('./runtime-metrics');
+const { registerRuntimeMetrics, counterReadAtScrape } = require('./runtime-metrics');
 
 const METRIC = {
   runDuration: 'lab_run_duration_seconds',
@@ -113,18 +113,8 @@ function createMetrics(promClient) {
  * keeps one store, so they count that process's work: each document at most one check and one parse.
  */
 function registerDocumentWork(promClient, registry, work) {
-  const counter = (name, help, read) =>
-    new promClient.Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(read());
-      },
-    });
-  counter(METRIC.documentChecks, "Checks of a user document's whole text (UTF-8 read as it arrives aside): JSON's scan, CSV's parse", () => work.checks);
-  counter(METRIC.documentParses, 'Parses of a user document into a value, to make the reference its runs are checked against', () => work.parses);
+  counterReadAtScrape(promClient, registry, METRIC.documentChecks, "Checks of a user document's whole text (UTF-8 read as it arrives aside): JSON's scan, CSV's parse", () => work.checks);
+  counterReadAtScrape(promClient, registry, METRIC.documentParses, 'Parses of a user document into a value, to make the reference its runs are checked against', () => work.parses);
 }
 
 module.exports = { instrumentation, registerDocumentWork, METRIC, JVM_METRIC, createMetrics, EVENT_LOOP_MONITORING_PRECISION_MS, GC_PAUSE_BUCKETS };

@@ -9,7 +9,7 @@
 // pauses exactly when they pile up. Its buckets (1 ms, 10 ms, 100 ms, ...) also put every scavenge in the first one.
 // It stays exported (prom-client has no switch for it alone); the lab reads lab_gc_pause_seconds.
 const { performance, PerformanceObserver, constants } = require('perf_hooks');
-const { openThreadClock } = require('@lab/loop-kit/thread-clock');
+const { threadClock } = require('@lab/loop-kit/thread-clock');
 
 const GC_KINDS = {
   [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
@@ -36,6 +36,19 @@ function kindOf(entry) {
  *   process or thread held (loop-kit/thread-clock.js, read at each scrape; where the clock can be read): its rate is
  *   the share of each second the machine, not the service's code, held the loop up.
  */
+/** A counter of registry whose value is read(), a running total kept elsewhere, taken anew at each scrape. */
+function counterReadAtScrape(promClient, registry, name, help, read) {
+  return new promClient.Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
 function registerRuntimeMetrics(promClient, registry, names, gcBuckets) {
   let countedActiveMs = 0;
   new promClient.Counter({
@@ -65,19 +78,11 @@ function registerRuntimeMetrics(promClient, registry, names, gcBuckets) {
       longestSinceScrape = 0;
     },
   });
-  // The scrape runs on the event loop's thread, so the clock opened here is that thread's.
-  const clock = openThreadClock();
+  // Registered and scraped on the event loop's thread, so the clock is that thread's (the runs' watches read it too).
+  const clock = threadClock();
   if (clock) {
     const startedWaitMs = clock.read().waitMs;
-    new promClient.Counter({
-      name: names.loopCpuWait,
-      help: "Seconds the event loop's thread was ready to run but waited for a CPU (its schedstat run-queue time); its rate is the share the machine held the loop up",
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc((clock.read().waitMs - startedWaitMs) / 1000);
-      },
-    });
+    counterReadAtScrape(promClient, registry, names.loopCpuWait, "Seconds the event loop's thread was ready to run but waited for a CPU (its schedstat run-queue time); its rate is the share the machine held the loop up", () => (clock.read().waitMs - startedWaitMs) / 1000);
   }
   // Every entry of each batch: see the file's header for why not only the first.
   const observer = new PerformanceObserver((list) => {
@@ -91,4 +96,4 @@ function registerRuntimeMetrics(promClient, registry, names, gcBuckets) {
   return { disconnect: () => observer.disconnect() };
 }
 
-module.exports = { registerRuntimeMetrics, kindOf };
+module.exports = { registerRuntimeMetrics, counterReadAtScrape, kindOf };

@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { startLoopWatch } = require('../event-loop');
-const { openThreadClock } = require('../thread-clock');
+const { threadClock } = require('../thread-clock');
 
 const PIECE_CPU_MS = 60;
 // A thread's CPU time is added at the kernel's ticks (up to 4 ms apart), at each end of a gap.
@@ -26,7 +26,7 @@ const hasTaskset = () => {
     return false;
   }
 };
-const skip = !openThreadClock() ? 'no /proc/thread-self/schedstat (not Linux)' : !hasTaskset() ? 'no taskset (util-linux)' : false;
+const skip = !threadClock() ? 'no /proc/thread-self/schedstat (not Linux)' : !hasTaskset() ? 'no taskset (util-linux)' : false;
 
 /** The first CPU this process may run on (its cpuset, in a container too). */
 function firstCpu() {

@@ -20,8 +20,8 @@ const RUN_SAMPLES = 2000;
 /**
  * A per-response check that counts what the scenario's `expect` rejects, and keeps what a /run answer says of its own
  * run (runs: how many, their total and longest `ms`, the longest `eventLoop.maxBlockMs` with its split into running and
- * waiting, the longest `eventLoop.maxOwnBlockMs`): the service's timing of the
- * approach alone, without the HTTP around it.
+ * waiting, the longest `eventLoop.maxOwnBlockMs`): the service's timing of the approach alone, without the HTTP
+ * around it.
  */
 function responseChecker(expect) {
   const counts = { checked: 0, invalid: 0, failedRuns: 0, samples: [], runs: { count: 0, totalMs: 0, maxMs: null, maxBlockMs: null, maxBlockAt: null, maxBlockCpuMs: null, maxBlockWaitMs: null, maxOwnBlockMs: null, msSamples: [] } };
