@@ -62,25 +62,32 @@ const round3 = (v) => Math.round(v * 1000) / 1000;
 const shown = (v) => (v === null || v === undefined ? '—' : String(round3(v)));
 const verdictOf = (s) => (s.stopped ? 'stopped' : s.passed ? 'passed' : 'failed');
 
-/** What the page holds: every chart's series (label, non-null samples, values) and painted pixels, and the tables' text. */
-function readPage() {
+/**
+ * What the page holds: every chart's series (label, non-null samples, values) and the pixels its first series paints
+ * when drawn alone, and the tables' text.
+ */
+async function readPage() {
   /* global window, document */
-  const charts = window.labReport.charts.map(({ id, kind, scenario, strokes, plot }) => {
+  // uPlot redraws a change of series on a microtask; a macrotask later the canvas holds it.
+  const redrawn = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const charts = [];
+  for (const { id, kind, scenario, strokes, plot } of window.labReport.charts) {
+    // The first series alone: a later series with nearly the same samples (lag max over lag p99) would cover its line.
+    const others = plot.series.map((_, i) => i).filter((i) => i >= 2);
+    for (const i of others) plot.setSeries(i, { show: false });
+    await redrawn();
     const canvas = plot.ctx.canvas;
     const pixels = plot.ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-    // The first series' line is seen in the colour of the last series drawn over it with the same samples, if any (with
-    // one answer a second, the client's p50, p99 and max are one line, in max's colour).
-    const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
-    let top = 0;
-    for (let j = 1; j < strokes.length; j++) if (same(plot.data[j + 1], plot.data[1])) top = j;
-    const [r, g, b] = [1, 3, 5].map((at) => parseInt(strokes[top].slice(at, at + 2), 16));
-    let firstSeriesPixels = 0; // pixels of the first series' line, painted only from its data
+    const [r, g, b] = [1, 3, 5].map((at) => parseInt(strokes[0].slice(at, at + 2), 16));
+    let firstSeriesPixels = 0;
     for (let i = 0; i < pixels.length; i += 4) {
       if (pixels[i + 3] > 200 && Math.abs(pixels[i] - r) + Math.abs(pixels[i + 1] - g) + Math.abs(pixels[i + 2] - b) < 60) firstSeriesPixels++;
     }
+    for (const i of others) plot.setSeries(i, { show: true });
+    await redrawn();
     const series = plot.series.slice(1).map((s, i) => ({ label: s.label, values: plot.data[i + 1].filter((v) => v !== null) }));
-    return { id, kind, scenario, xLength: plot.data[0].length, series, firstSeriesPixels };
-  });
+    charts.push({ id, kind, scenario, xLength: plot.data[0].length, series, firstSeriesPixels });
+  }
   const sections = [...document.querySelectorAll('section.scenario')].map((section) => ({
     name: section.dataset.scenario,
     verdict: section.querySelector('h2 .verdict').textContent,

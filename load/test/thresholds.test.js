@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { loadSuite } = require('../src/suite/suites');
+const { evaluateThresholds, failedThresholds } = require('../src/scenario/thresholds');
 const { startService, tempDir } = require('@lab/test-kit');
 const { makeService } = require('@lab/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
@@ -59,7 +60,7 @@ test('a threshold the run cannot meet fails it (run-suite exits 1, naming it); a
     thresholds: { errors: 0, serverLagP99Ms: 1 },
     scenarios: [scenario({ thresholds: { minRequestsPerSecond: 1000000000 } })],
   }));
-  fs.writeFileSync(path.join(suites, 'meetable.json'), JSON.stringify({ thresholds: { errors: 0, invalid: 0, serverLagP99Ms: 1 }, scenarios: [scenario()] }));
+  fs.writeFileSync(path.join(suites, 'meetable.json'), JSON.stringify({ thresholds: { errors: 0, invalid: 0, serverLagP99Ms: 1, ownBlockMaxMs: 600000 }, scenarios: [scenario()] }));
   // A port nothing listens on: Prometheus is unreachable.
   const closed = await startService(makeService());
   const closedUrl = closed.url;
@@ -80,7 +81,7 @@ test('a threshold the run cannot meet fails it (run-suite exits 1, naming it); a
 
   const passed = await runSuite('meetable', driver.url);
   assert.strictEqual(passed.code, 0, passed.output);
-  assert.match(passed.output, /passed one: .*thresholds 2\/2/);
+  assert.match(passed.output, /passed one: .*thresholds 3\/3/);
   const runDir = /results in ([^\s,]+)/.exec(passed.output)[1];
   assert.match(passed.output, /report \S+report\.html/, 'the report is written when the suite ends');
   assert.ok(fs.existsSync(path.join(runDir, 'report.html')));
@@ -90,4 +91,23 @@ test('a threshold the run cannot meet fails it (run-suite exits 1, naming it); a
   const lag = saved.thresholds.find((th) => th.name === 'serverLagP99Ms');
   assert.strictEqual(lag.passed, null);
   assert.match(lag.why, /no server series/);
+  // The service's runs report their block's own part: the threshold is read from them, not from Prometheus.
+  const own = saved.thresholds.find((th) => th.name === 'ownBlockMaxMs');
+  assert.strictEqual(own.passed, true, JSON.stringify(own));
+  assert.ok(own.actual >= 0 && own.actual <= saved.checks.runs.maxBlockMs, JSON.stringify({ own, runs: saved.checks.runs }));
+});
+
+test("ownBlockMaxMs holds the runs' own part of their longest block, and is not evaluated where no run reported it", () => {
+  const outcome = (runs) => ({ checks: { runs }, result: {}, probe: null });
+  const [over] = evaluateThresholds({ ownBlockMaxMs: 25 }, outcome({ count: 3, maxBlockMs: 90, maxBlockWaitMs: 60, maxOwnBlockMs: 30 }));
+  assert.strictEqual(over.passed, false);
+  assert.strictEqual(over.actual, 30);
+  assert.deepStrictEqual(failedThresholds([over]), ['threshold ownBlockMaxMs 30 > 25']);
+  // A block made long by waiting for a CPU does not fail it: 90 ms long, 20 ms its own.
+  assert.strictEqual(evaluateThresholds({ ownBlockMaxMs: 25 }, outcome({ count: 3, maxBlockMs: 90, maxBlockWaitMs: 70, maxOwnBlockMs: 20 }))[0].passed, true);
+  for (const runs of [{ count: 0, maxOwnBlockMs: null }, { count: 2, maxOwnBlockMs: null }]) {
+    const [unread] = evaluateThresholds({ ownBlockMaxMs: 25 }, outcome(runs));
+    assert.strictEqual(unread.passed, null);
+    assert.match(unread.why, /no run reported/);
+  }
 });
