@@ -16,6 +16,8 @@ const { settingsOf, stepsOf } = require('./matrix/plan');
 const { SERVICES } = require('./matrix/versions');
 const { versionImages, useVersion, removeVersionTags } = require('./matrix/images');
 const { report } = require('@lab/load/src/matrix/matrix-report');
+const { busyPercentSetting, machineBeforeStart } = require('@lab/load/src/machine/busy-machine');
+const { round } = require('@lab/loop-kit/round');
 
 const STEP_TIMEOUT_MS = 30 * 60 * 1000;
 // Held constant across the steps: what measures and what records.
@@ -65,6 +67,10 @@ async function main() {
     record.images = made;
     log(`images ready after ${minutes(Date.now() - started)}; starting Prometheus and the load driver`);
     await mustRun('starting the load driver and Prometheus', ...lab.compose(['up', '-d', '--wait', '--wait-timeout', '300', ...CONSTANT]));
+    // The machine before the steps, the lab's driver and Prometheus already running: a busy one is named now.
+    const before = await machineBeforeStart(busyPercentSetting(), 'Prometheus and the load driver');
+    if (before) log(before.line);
+    record.machineBeforeSteps = before ? { busy: before.busy, line: before.line, busyPercent: round(before.window.busyShare * 100, 1), cpus: before.window.cpus, load1: before.window.load1 } : null;
     const stepsStarted = Date.now();
     for (const [i, step] of steps.entries()) {
       const elapsed = Date.now() - stepsStarted;

@@ -2,6 +2,7 @@
 // The contract's metrics (CONTRACT.md), defined once for every Node service. prom-client is injected so that each
 // service keeps its own pinned version (14 on Node 14, 15 on Node 24).
 const { registerRuntimeMetrics, counterReadAtScrape } = require('./runtime-metrics');
+const { registerCgroupThrottling } = require('./machine-metrics');
 
 const METRIC = {
   runDuration: 'lab_run_duration_seconds',
@@ -18,6 +19,13 @@ const METRIC = {
   // What keeping users' documents cost the process (document-store.js' work): the services' and the load driver's.
   documentChecks: 'lab_document_checks_total',
   documentParses: 'lab_document_parses_total',
+  // What the machine did beside the lab (machine-metrics.js): each process's cgroup throttling, and the machine's CPU
+  // by mode, CPUs, load and clock, which the load driver exports for all.
+  cgroupThrottled: 'lab_cgroup_cpu_throttled_seconds_total',
+  machineCpu: 'lab_machine_cpu_seconds_total',
+  machineCpus: 'lab_machine_cpus',
+  machineLoad1: 'lab_machine_load1',
+  machineCpuFrequency: 'lab_machine_cpu_frequency_hertz',
 };
 
 // The JVM's stand-in for the lag (LabMetrics.kt writes them for the JVM): named here too for what reads them in
@@ -63,6 +71,7 @@ function createMetrics(promClient) {
   if (watch.runtimeMetrics) {
     promClient.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: watch.precisionMs });
     registerRuntimeMetrics(promClient, registry, METRIC, GC_PAUSE_BUCKETS);
+    registerCgroupThrottling(promClient, registry, METRIC);
   }
   return {
     registry,

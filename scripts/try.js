@@ -19,7 +19,8 @@
 //
 // Settings: FILE (or the first argument), TRY_BLOCK_MS (10), TRY_SECONDS (each scenario's duration; the try suite's
 // by default), TRY_PORT_OFFSET (17000), LOAD_URL (none), LAB_RESULTS_DIR (results), DOCUMENT_MAX_BYTES and
-// DOCUMENT_MAX_DEPTH (the lab's caps). Exit status: 0 when the run ended and its summary is printed (a pick or, per
+// DOCUMENT_MAX_DEPTH (the lab's caps), LAB_BUSY_PERCENT (25: the share of the machine's CPU going elsewhere past which
+// a scenario is no verdict; the machine is watched for 2 s before the start too). Exit status: 0 when the run ended and its summary is printed (a pick or, per
 // service and workload, why there is none), 1 when the run could not be made, 2 for a file the lab cannot take.
 const { readManifests, documentServicesOf } = require('@lab/lab-topology/manifests');
 const { nativeLab } = require('@lab/lab-topology/topology');
@@ -28,6 +29,7 @@ const { documentSettings } = require('@lab/node-kit/document-store');
 const { readDocumentFile, InputError } = require('./try-document');
 const { describeSummary } = require('@lab/load/src/run/summary');
 const { describeChoice } = require('@lab/load/src/try/try-choice');
+const { busyPercentSetting, machineBeforeStart, describeRunMachine } = require('@lab/load/src/machine/busy-machine');
 
 const POLL_MS = 1000;
 const STILL_RUNNING_EVERY_MS = 15000;
@@ -119,6 +121,9 @@ async function main() {
   const caps = documentSettings((name, fallback) => integerSetting(name, fallback, 0, Number.MAX_SAFE_INTEGER));
   const document = await readDocumentFile(file, caps);
   say(`${file}: ${document.kind.toUpperCase()}, ${mb(document.bytes.length)}${document.kind === 'csv' ? `, ${document.rows} records` : ''}`);
+  // The machine first: a busy one is named before the run, not discovered in its figures.
+  const before = await machineBeforeStart(busyPercentSetting(), env('LOAD_URL', '') === '' ? null : `the lab at LOAD_URL`);
+  if (before) say(before.line);
   let output = ''; // the lab's own log, shown when something went wrong
   const lab = env('LOAD_URL', '') === '' ? await startLab((chunk) => (output = (output + chunk).slice(-20000))) : null;
   const stopLab = lab ? lab.stop : async () => {};
@@ -134,6 +139,7 @@ async function main() {
     console.log('');
     for (const line of describeChoice(status.choice)) console.log(line);
     console.log('');
+    say(describeRunMachine(status.machineBusy));
     say(`report: ${status.report || 'not written'}`);
     say(`results: ${status.resultsDir}`);
     const none = status.choice.groups.filter((g) => !g.pick);

@@ -7,6 +7,12 @@
 // Not a test file: the native lab's integration test calls it during its smoke run.
 const { launchBrowser, watchedPage, BROWSER_TIMEOUT_MS } = require('./report-browser');
 
+async function newestValue(prometheus, expr) {
+  const body = await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(expr)}`)).json();
+  const [sample] = body.data.result;
+  return sample ? Number(sample.value[1]) : null;
+}
+
 async function newestSample(prometheus, expr) {
   const body = await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(`max(timestamp(${expr}))`)}`)).json();
   const [sample] = body.data.result;
@@ -51,6 +57,20 @@ async function checkLivePageDuringRun(driverUrl, prometheus, options = {}) {
       return newest !== null && newest >= Math.ceil(since) && { newest, points: p99.filter((v) => v !== null).length, labels: chart.plot.series.slice(1).map((s) => s.label) };
     }, { timeout: BROWSER_TIMEOUT_MS, polling: 250 }, shown.target, since)).jsonValue();
 
+    // The machine beside the lab: the target's CPU chart draws the CPU that went elsewhere, in cores of the machine's
+    // CPUs (as the driver exports them to Prometheus), and the page says the last second's share.
+    const cpus = await newestValue(prometheus, 'max(lab_machine_cpus{job="load"})');
+    if (!(cpus > 0)) failures.push('Prometheus holds no lab_machine_cpus from the driver');
+    const machine = await (await page.waitForFunction((target) => {
+      const chart = window.labLive.charts.find((c) => c.target === target && c.kind === 'resources');
+      const line = document.querySelector('[data-field="machine"]');
+      const at = chart ? chart.plot.series.findIndex((s) => s.label === 'machine CPU elsewhere (cores)') : -1;
+      const values = at > 0 ? chart.plot.data[at].filter((v) => v !== null) : [];
+      return values.length > 0 && line.dataset.elsewherePercent !== undefined && { values, percent: Number(line.dataset.elsewherePercent), text: line.textContent };
+    }, { timeout: BROWSER_TIMEOUT_MS, polling: 250 }, shown.target)).jsonValue();
+    if (!machine.values.every((v) => v >= 0 && v <= cpus)) failures.push(`the machine's CPU elsewhere drew values outside [0, ${cpus}] cores: ${machine.values.join(', ')}`);
+    if (!(machine.percent >= 0 && machine.percent <= 100) || !machine.text.includes(`${machine.percent} %`)) failures.push(`the machine line says "${machine.text}" for ${machine.percent} %`);
+
     // Scenarios that ended appear in the ranking, each one the run has completed.
     const rows = await (await page.waitForFunction(() => {
       const names = [...document.querySelectorAll('#table tr[data-scenario]')].map((tr) => tr.dataset.scenario);
@@ -62,7 +82,7 @@ async function checkLivePageDuringRun(driverUrl, prometheus, options = {}) {
     const charts = await page.evaluate(() => window.labLive.charts.map((c) => `${c.target}/${c.kind}`));
     if (options.screenshot) await page.screenshot({ path: options.screenshot, fullPage: true });
     if (failures.length) throw new Error(`live page ${origin}/:\n- ${failures.join('\n- ')}`);
-    return { scenario: shown.name, target: shown.target, prometheusNewestAtStart: since, chartNewest: lag.newest, lagPoints: lag.points, lagLabels: lag.labels, rows, charts, requests: new Set(requests.map((u) => new URL(u).pathname)).size };
+    return { scenario: shown.name, target: shown.target, prometheusNewestAtStart: since, chartNewest: lag.newest, lagPoints: lag.points, lagLabels: lag.labels, rows, charts, requests: new Set(requests.map((u) => new URL(u).pathname)).size, machine: machine.text };
   } finally {
     await browser.close(); // before the driver stops, which would wait for the browser's idle connections
   }

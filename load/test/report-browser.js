@@ -203,6 +203,11 @@ function compareCharts(page, file) {
   if (job && job.rssBytes) check('resources', 'server RSS (MiB)', job.rssBytes.map(([, v]) => v / 1048576));
   if (job && job.eluRatio && job.cpuCores) check('resources', 'server ELU (busy share)', job.eluRatio.map(([, v]) => v));
   if (job && job.cpuWaitRatio && job.cpuCores) check('resources', 'loop waiting for a CPU (share)', job.cpuWaitRatio.map(([, v]) => v));
+  // The machine's CPU outside the lab, each second: its busy cores less the lab's jobs', of all its CPUs.
+  const m = file.server && file.server.machine;
+  const at = (points, t) => ((points || []).find(([time]) => time === t) || [])[1];
+  const elsewhere = m ? (m.busyCores || []).filter(([t]) => at(m.cpus, t) > 0 && at(m.labCores, t) !== undefined).map(([t, busy]) => Math.max(0, busy - at(m.labCores, t)) / at(m.cpus, t)) : [];
+  if (job && job.cpuCores && elsewhere.length) check('resources', 'machine CPU elsewhere (share)', elsewhere);
   const section = page.sections.find((s) => s.name === name);
   const peak = (points) => (points && points.length ? shown(Math.max(...points.map(([, v]) => v)) * 1000) : '—');
   if (section) {

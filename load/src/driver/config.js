@@ -8,6 +8,7 @@ const path = require('node:path');
 const { stallTimeouts } = require('@lab/node-kit/http-server');
 const { documentSettings } = require('@lab/node-kit/document-store');
 const { SUITES_DIR } = require('../suite/suites');
+const { busyPercentSetting } = require('../machine/busy-machine');
 const { readManifests, servicesOf } = require('@lab/lab-topology/manifests');
 const { PROMETHEUS_PORT } = require('@lab/lab-topology/topology');
 
@@ -62,6 +63,8 @@ function readConfig() {
     prometheusUrl: prometheusUrl(env('PROMETHEUS_URL', `http://prometheus:${PROMETHEUS_PORT}`)),
     // Shared with the services: what their POST /profile asks for (profile/take-profile.js).
     profileToken: env('LAB_PROFILE_TOKEN', ''),
+    // Past this share of the machine's CPU going elsewhere, a scenario says its figures are not a verdict (busy-machine.js).
+    busyPercent: busyPercentSetting(),
     // The names beside IP addresses, localhost and the machine's host name that a request may send in Host to reach
     // the driver's runs (node-kit/cross-site.js): its compose service name by default.
     hostNames: env('LOAD_HOST_NAMES', 'load').split(',').map((s) => s.trim()).filter(Boolean),

@@ -1,5 +1,7 @@
 'use strict';
 const promClient = require('prom-client');
+const { METRIC } = require('@lab/node-kit/metrics');
+const { registerMachineMetrics, registerCgroupThrottling } = require('@lab/node-kit/machine-metrics');
 
 // Lets dashboards mark when each scenario loads a service.
 const SCENARIO_ACTIVE = 'lab_load_scenario_active';
@@ -14,6 +16,9 @@ const REQUEST_LATENCY = 'lab_load_request_latency_seconds';
 function createMetrics() {
   const registry = new promClient.Registry();
   promClient.collectDefaultMetrics({ register: registry });
+  // The machine beside the lab, exported by the driver for all (load/src/machine/ reads it back from Prometheus).
+  registerMachineMetrics(promClient, registry, METRIC);
+  registerCgroupThrottling(promClient, registry, METRIC);
   return {
     registry,
     scenarioActive: new promClient.Gauge({ name: SCENARIO_ACTIVE, help: '1 while the scenario runs, 0 after', labelNames: ['scenario', 'target'], registers: [registry] }),

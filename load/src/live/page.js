@@ -10,7 +10,7 @@
   const STATE_MS = 1000;
   const SERIES_MS = 2000;
   // The report's colours (src/report/chart-data.js), the same quantity the same colour.
-  const STROKE = { lagP99: '#d62728', lagMax: '#ff7f0e', gc: '#8c564b', probe: '#9467bd', request: '#1f77b4', cpu: '#d62728', rss: '#9467bd', elu: '#2ca02c', cpuWait: '#7f7f7f' };
+  const STROKE = { lagP99: '#d62728', lagMax: '#ff7f0e', gc: '#8c564b', probe: '#9467bd', request: '#1f77b4', cpu: '#d62728', rss: '#9467bd', elu: '#2ca02c', cpuWait: '#7f7f7f', elsewhere: '#e377c2' };
   const CHART = { width: 440, height: 220 };
 
   const live = { ready: false, state: null, series: null, seriesError: null, charts: [], updates: 0 };
@@ -67,9 +67,9 @@
       lines: [['probe p99 (ms)', 'probeP99Seconds', 1000, STROKE.probe, 'ms'], ['scenario p99 (ms)', 'requestP99Seconds', 1000, STROKE.request, 'ms']],
     }, {
       kind: 'resources',
-      title: `${target.name} CPU and RSS`,
+      title: `${target.name} CPU and RSS, and the machine's CPU outside the lab`,
       scales: ['cores', 'MiB'],
-      lines: [['CPU (cores)', 'cpuCores', 1, STROKE.cpu, 'cores'], ['RSS (MiB)', 'rssBytes', 1 / 1048576, STROKE.rss, 'MiB']],
+      lines: [['CPU (cores)', 'cpuCores', 1, STROKE.cpu, 'cores'], ['RSS (MiB)', 'rssBytes', 1 / 1048576, STROKE.rss, 'MiB'], ['machine CPU elsewhere (cores)', 'machineElsewhereCores', 1, STROKE.elsewhere, 'cores']],
     }].filter(Boolean);
   }
 
@@ -153,6 +153,24 @@
     return [xs, ...lines];
   }
 
+  /** The machine beside the lab: its last second's share of CPU outside the lab, and whether that is past the limit. */
+  function showMachine(series) {
+    const m = series.machine;
+    const last = (points) => (points && points.length ? points[points.length - 1][1] : null);
+    const share = m ? last(m.elsewhereShare) : null;
+    const line = field('machine');
+    if (share === null) {
+      line.textContent = 'The machine beside the lab: not known (the driver exports no machine figures to this Prometheus).';
+      line.className = '';
+      return;
+    }
+    const percent = Math.round(share * 1000) / 10;
+    const busy = percent > series.busyPercent;
+    line.dataset.elsewherePercent = String(percent);
+    line.className = busy ? 'notice busy' : '';
+    line.textContent = `The machine beside the lab, its last second: ${percent} % of its ${last(m.cpus)} CPUs went to processes outside the lab, load average ${last(m.load1)}. ${busy ? `Busy (past ${series.busyPercent} %): figures measured now are not a verdict.` : `Quiet enough (the limit is ${series.busyPercent} %).`}`;
+  }
+
   function showSeries(series) {
     live.series = series;
     const notice = $('#prometheus-notice');
@@ -164,6 +182,7 @@
     const age = Math.max(0, Math.round(Date.now() / 1000 - series.newestScrape));
     setText('newest', `From ${series.prometheus}: the last ${WINDOW_SECONDS} s up to its newest scrape, ${new Date(series.newestScrape * 1000).toISOString()} (${age} s ago by this browser's clock).`);
     field('newest').dataset.newest = String(series.newestScrape);
+    showMachine(series);
     for (const chart of live.charts) chart.plot.setData(dataOf(chart.spec, series.jobs[chart.target] || {}, series.window));
     live.updates++;
     document.body.dataset.seriesUpdates = String(live.updates);

@@ -67,7 +67,7 @@ function liveRoutes({ config, runner }) {
   const targetNames = Object.keys(config.targets);
   const kinds = Object.fromEntries(readManifests().map((m) => [m.name, m.kind]));
   const targets = targetNames.map((name) => ({ name, kind: kinds[name] || null }));
-  const liveSeries = createLiveSeries(config.prometheusUrl, targetNames);
+  const liveSeries = createLiveSeries(config.prometheusUrl, targetNames, config.busyPercent);
   const results = createResultsFolder(config.resultsDir);
   // What the page's upload control checks before it sends a file: a file past the cap is refused by PUT /documents
   // before its body is read, and a browser still sending it may see the connection closed instead of that answer.

@@ -1,11 +1,13 @@
 'use strict';
 // The live page's charts as data, asked of Prometheus through the driver (GET /live/series?seconds=N): per target, the
 // figures a scenario's result keeps (JOB_QUERIES: event-loop lag p99 and max, CPU, RSS, the JVM's GC pauses), the
-// probe's and the scenario's latency p99 as the driver's histograms give them, and each scenario's start and end from
+// probe's and the scenario's latency p99 as the driver's histograms give them, the share of the machine's CPU that went
+// outside the lab (busy-machine.js; on each target's CPU chart in cores), and each scenario's start and end from
 // lab_load_scenario_active, one point a second. What a page may ask is bounded here: a window of at most MAX_SECONDS
 // at the fixed one-second step (never a step of its own), one set of queries at a time, and a set asked less than
 // REUSE_MS ago is answered again instead of asked anew, so no number of open pages can overload Prometheus.
 const { queryRange, queryInstant, describeFailure, quote, JOB_QUERIES, STEP_SECONDS } = require('../scenario/server-series');
+const { MACHINE_QUERIES, machineShares } = require('../machine/busy-machine');
 const { PROBE_LATENCY, REQUEST_LATENCY, SCENARIO_ACTIVE } = require('../driver/metrics');
 const { HttpError } = require('@lab/node-kit/errors');
 
@@ -48,9 +50,9 @@ async function newestScrape(prometheus, targets) {
   return sample ? Number(sample.value[1]) : null;
 }
 
-async function ask(prometheus, targets, seconds) {
+async function ask(prometheus, targets, seconds, busyPercent) {
   const newest = await newestScrape(prometheus, targets);
-  if (newest === null) return { prometheus, newestScrape: null, window: null, stepSeconds: STEP_SECONDS, jobs: {}, scenarios: [] };
+  if (newest === null) return { prometheus, newestScrape: null, window: null, stepSeconds: STEP_SECONDS, jobs: {}, scenarios: [], machine: null, busyPercent };
   const end = Math.floor(newest);
   const window = { start: end - seconds, end };
   const jobs = Object.fromEntries(targets.map((t) => [t, {}]));
@@ -64,8 +66,18 @@ async function ask(prometheus, targets, seconds) {
   const active = queryRange(prometheus, ACTIVE_QUERY, window).then((list) => {
     scenarios = list.flatMap((s) => activeSpans(s.points).map((span) => Object.assign({ scenario: s.metric.scenario, target: s.metric.target }, span))).sort((a, b) => a.start - b.start);
   });
-  await Promise.all(byJob.concat(byTarget, [active]));
-  return { prometheus, newestScrape: newest, window, stepSeconds: STEP_SECONDS, jobs, scenarios };
+  const machine = {};
+  const byMachine = Object.entries(MACHINE_QUERIES).map(async ([name, expr]) => {
+    const [series] = await queryRange(prometheus, expr, window);
+    machine[name] = series ? series.points : [];
+  });
+  await Promise.all(byJob.concat(byTarget, byMachine, [active]));
+  // The machine's CPU outside the lab, a share of all its CPUs each second, and the same in cores on each target's
+  // CPU chart, beside what the target itself used.
+  const { elsewhereShare, stealShare } = machineShares(machine);
+  const cpus = new Map((machine.cpus || []).map(([t, v]) => [t, v]));
+  for (const job of Object.values(jobs)) job.machineElsewhereCores = elsewhereShare.map(([t, v]) => [t, v * cpus.get(t)]);
+  return { prometheus, newestScrape: newest, window, stepSeconds: STEP_SECONDS, jobs, scenarios, machine: { elsewhereShare, stealShare, load1: machine.load1 || [], cpus: machine.cpus || [] }, busyPercent };
 }
 
 /**
@@ -73,7 +85,7 @@ async function ask(prometheus, targets, seconds) {
  * page's data, or throws the HttpError the page shows (503 without Prometheus or while too many wait, 502 when it
  * cannot be reached or fails).
  */
-function createLiveSeries(prometheus, targets) {
+function createLiveSeries(prometheus, targets, busyPercent) {
   let last = null; // {seconds, at, promise}
   let waiting = 0;
   let queue = Promise.resolve();
@@ -83,7 +95,7 @@ function createLiveSeries(prometheus, targets) {
     if (waiting >= MAX_WAITING) throw new HttpError(503, `Prometheus is being asked for ${waiting} pages already; retry`, { prometheus }, { 'Retry-After': '1' });
     waiting++;
     const promise = queue
-      .then(() => ask(prometheus, targets, seconds))
+      .then(() => ask(prometheus, targets, seconds, busyPercent))
       .catch((err) => {
         throw new HttpError(502, `Prometheus at ${prometheus} failed: ${describeFailure(err)}`, { prometheus });
       })

@@ -4,6 +4,7 @@
 // Prometheus samples on whole seconds, the client's per-second buckets from the scenario's start) are merged on the
 // union of their times; the browser side joins the gaps (spanGaps), so each series is drawn from its own samples only.
 const { targetSeriesOf } = require('../scenario/server-series');
+const { machineShares } = require('../machine/busy-machine');
 
 /** [{label, scale, points: [[t, v]]}] -> {series: [{label, scale, samples}], data: [x, ...ys]} */
 function align(lines) {
@@ -93,10 +94,13 @@ function chartsOf(scenarioFile) {
       const elu = job.eluRatio ? [{ label: 'server ELU (busy share)', scale: 'cores', points: scaled(job.eluRatio, 1) }] : [];
       // Beside it, the share of each second the loop's thread waited for a CPU something else held: the machine's part.
       const wait = job.cpuWaitRatio ? [{ label: 'loop waiting for a CPU (share)', scale: 'cores', points: scaled(job.cpuWaitRatio, 1) }] : [];
-      charts.push(Object.assign({ kind: 'resources', title: `${target} CPU, event-loop utilization, its wait for a CPU and RSS` }, align([
+      // And the share of the machine's CPU that went to processes outside the lab (busy-machine.js): the neighbours'.
+      const elsewhere = server.machine ? machineShares(server.machine).elsewhereShare : [];
+      const machine = elsewhere.length ? [{ label: 'machine CPU elsewhere (share)', scale: 'cores', points: elsewhere }] : [];
+      charts.push(Object.assign({ kind: 'resources', title: `${target} CPU, event-loop utilization, its wait for a CPU and RSS, and the machine's CPU outside the lab` }, align([
         { label: 'server CPU (cores)', scale: 'cores', points: scaled(job.cpuCores, 1) },
         { label: 'server RSS (MiB)', scale: 'MiB', points: scaled(job.rssBytes, 1 / 1048576) },
-      ].concat(elu, wait))));
+      ].concat(elu, wait, machine))));
     }
   }
   charts.push(Object.assign({ kind: 'client', title: 'client latency and requests per second' }, align([

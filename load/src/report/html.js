@@ -7,6 +7,7 @@ const { escapeHtml, safeJson, num } = require('./html-text');
 const { RANKING_HEADERS, stallCells, stallParagraph } = require('./stall-html');
 const { profileSection } = require('./profile-html');
 const { documentChoice } = require('./choice-html');
+const { busyWords, describeRunMachine } = require('../machine/busy-machine');
 
 const text = (value) => (value === null || value === undefined || value === '' ? '—' : escapeHtml(value));
 const verdict = (v) => `<span class="verdict ${escapeHtml(v)}">${escapeHtml(v)}</span>`;
@@ -16,6 +17,21 @@ const lagCell = (field, s, value) => (s.stall && s.stall.lagKind === 'threadWait
   ? `<td class="num" data-field="${field}" data-lag-kind="threadWait" title="${escapeHtml(s.stall.lagFrom)}">${num(value)} <small>thread wait</small></td>`
   : cell(field, value));
 const row = (label, value) => `<tr><th>${escapeHtml(label)}</th><td>${value}</td></tr>`;
+
+const capitalized = (words) => words[0].toUpperCase() + words.slice(1);
+
+/** The header's line on what else ran on the machine (busy-machine.js' machineBusyOfRun). */
+function besideTheLab(m) {
+  if (!m) return 'not watched (no Prometheus, or a driver that exports no machine figures)';
+  return `${num(m.worst.elsewherePercent)} % of the machine's CPU went to processes outside the lab in the busiest scenario (${escapeHtml(m.worst.scenario)}); a scenario past ${num(m.busyLimitPercent)} % is not a verdict`;
+}
+
+/** A scenario's line on the machine beside it, and the notice when it was busy. */
+function machineLine(m) {
+  if (!m) return '';
+  const line = `<p class="small" data-field="machineElsewherePercent" data-value="${num(m.elsewherePercent)}">Beside the lab: ${num(m.elsewherePercent)} % of the machine's ${num(m.cpus)} CPUs went elsewhere (worst second ${num(m.elsewherePeakPercent)} %), ${num(m.stealPercent)} % stolen by the hypervisor, load average up to ${num(m.load1Max)}${m.frequencyMHz ? `, CPUs at ${num(m.frequencyMHz)} MHz` : ''}.</p>`;
+  return m.busy ? `${line}<p class="notice busy" data-notice="machine-busy">${escapeHtml(capitalized(busyWords(m)))}.</p>` : line;
+}
 
 function header(h) {
   const targets = h.targets.map((t) => `<tr><td>${text(t.name)}</td><td>${text(t.runtime)}${t.runtimeDetail ? `<br><small>${escapeHtml(t.runtimeDetail)}</small>` : ''}</td>
@@ -36,8 +52,10 @@ ${row('load driver Node', text(h.loadDriverNode))}
 ${row('load driver CPUs', text(h.loadDriverCpus))}
 ${row('git commit', h.commit ? `<code>${escapeHtml(h.commit)}</code>` : '—')}
 ${row('Prometheus', h.prometheus ? escapeHtml(h.prometheus) : 'none (no server series)')}
+${row('beside the lab', besideTheLab(h.machineBusy))}
 ${row('images', h.images.length ? h.images.map(([name, image]) => `${escapeHtml(name)}: <code>${escapeHtml(image)}</code>`).join(', ') : 'none recorded (a native run)')}
 </table>
+${h.machineBusy && h.machineBusy.busy ? `<p class="notice busy" data-notice="machine-busy">${escapeHtml(`${capitalized(describeRunMachine(h.machineBusy))}.`)}</p>` : ''}
 <h2>Targets</h2>
 <table><thead><tr><th>target</th><th>runtime</th><th>libraries (from /info)</th><th>image</th></tr></thead>
 <tbody>
@@ -106,6 +124,7 @@ ${s.problems.length ? `<ul class="problems">${s.problems.map((x) => `<li>${escap
 <tr><th>client</th>${cell('requests', n.requests)}${cell('requestsPerSecond', n.requestsPerSecond)}${cell('latencyP50Ms', n.latencyP50Ms)}${cell('latencyP90Ms', n.latencyP90Ms)}${cell('latencyP99Ms', n.latencyP99Ms)}${cell('latencyMaxMs', n.latencyMaxMs)}${cell('errors', n.errors)}${cell('non2xx', n.non2xx)}${cell('invalid', n.invalid)}</tr>
 ${probe}
 </tbody></table>
+${machineLine(s.machineBusy)}
 ${openLoopLine(s.openLoop)}${s.warmup ? `<p class="small">Warm-up before the window: ${num(s.warmup.seconds)} s, ${num(s.warmup.requests)} requests, kept out of every figure.</p>` : ''}
 ${stallParagraph(s.target, s.stall)}
 ${profileSection(s.profile, s.name)}

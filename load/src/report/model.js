@@ -2,6 +2,7 @@
 // What the report shows, as plain data: the header, the ranking of approaches per workload and a section per
 // scenario. Numbers stay numbers here; html.js formats and escapes them.
 const { chartsOf } = require('./chart-data');
+const { machineBusyOfRun } = require('../machine/busy-machine');
 const { stallOf } = require('./stall');
 const { summarize, verdictOf } = require('../run/summary');
 const { chooseApproaches } = require('../try/try-choice');
@@ -79,6 +80,7 @@ function sectionOf(file, index) {
     stall,
     charts,
     serverNotice,
+    machineBusy: summary.machineBusy,
   };
 }
 
@@ -100,6 +102,8 @@ function rankingOf(sections) {
 function buildModel({ runId, run, scenarios }) {
   const sections = scenarios.map((file, i) => sectionOf(file, i));
   const model = { header: headerOf(runId, run), ranking: rankingOf(sections), unranked: sections.filter((x) => !x.workload), sections, choice: null, document: null };
+  // Read again from the scenario files, as everything else here: what the machine did beside the lab.
+  model.header.machineBusy = machineBusyOfRun(sections);
   if (run && run.try) {
     model.document = run.try;
     model.choice = chooseApproaches(scenarios.map((file) => summarize(Object.assign({ flags: [], thresholds: [] }, file))), run.try.blockMs, run.targets || {});

@@ -5,6 +5,7 @@ const { writeJson } = require('./results');
 const { writeReport } = require('../report');
 const { RUN_FILE } = require('./run-folder');
 const { chooseApproaches } = require('../try/try-choice');
+const { machineBusyOfRun } = require('../machine/busy-machine');
 
 /** Ends the pass of suite whose /runs/latest state is status and header meta, in runDir; returns status. */
 function finishPass({ log }, { suite, status, meta, runDir, signal, stoppedIn }) {
@@ -25,8 +26,11 @@ function finishPass({ log }, { suite, status, meta, runDir, signal, stoppedIn })
     verdictSoFar: ran.length === 0 ? null : ran.every((c) => c.passed) ? 'passed' : 'failed',
     error: status.error || null,
     summary: status.completed,
+    // What the machine did beside the lab over the run (busy-machine.js): null where no scenario was watched.
+    machineBusy: machineBusyOfRun(status.completed),
   };
   // What a try run tells its user (try-choice.js), kept with the run: report.html reads it from the scenarios again.
+  status.machineBusy = end.machineBusy;
   if (meta.try) {
     end.choice = chooseApproaches(status.completed, meta.try.blockMs, meta.targets);
     status.choice = end.choice;

@@ -9,7 +9,8 @@ const { waitForTargets, gone } = require('../suite/targets');
 const { runScenario } = require('../scenario/scenario');
 const { profiling, takeProfile, keepProfile, PROFILE_TAIL_SECONDS } = require('../profile/take-profile');
 const { describeProbe } = require('../scenario/probe');
-const { serverSeries } = require('../scenario/server-series');
+const { serverSeries, targetSeriesOf } = require('../scenario/server-series');
+const { machineFigures } = require('../machine/busy-machine');
 const { thresholdsOf, evaluateThresholds, failedThresholds } = require('../scenario/thresholds');
 const { saturationFlags } = require('../scenario/saturation');
 const { summarize, describeSummary, verdictOf } = require('./summary');
@@ -123,6 +124,7 @@ async function runScenarioStep({ config, metrics, log }, { suite, i, status, run
   outcome.server = signal.aborted
     ? { prometheus: config.prometheusUrl, available: false, error: 'not read: the run was stopped' }
     : await serverSeries(config.prometheusUrl, scenario, outcome.window.startMs, outcome.window.endMs);
+  outcome.machineBusy = machineFigures(outcome.server.machine, config.busyPercent, targetSeriesOf(outcome));
   outcome.thresholds = evaluateThresholds(thresholdsOf(suite, scenario, scenario.run ? scenario.run.approach : undefined), outcome);
   const failed = failedThresholds(outcome.thresholds);
   if (failed.length) Object.assign(outcome, { passed: false, problems: outcome.problems.concat(failed) });

@@ -4,6 +4,7 @@
 const { targetSeriesOf, peakMs } = require('../scenario/server-series');
 const { targetFiguresOf } = require('../scenario/server-runtime');
 const { round } = require('@lab/loop-kit/round');
+const { busyWords } = require('../machine/busy-machine');
 
 const verdictOf = (summary) => (summary.stopped ? 'stopped' : summary.passed ? 'passed' : 'failed');
 
@@ -35,6 +36,8 @@ function summarize(outcome) {
     probeP99Ms: outcome.probe && outcome.probe.latencyMs ? outcome.probe.latencyMs.p99 : null,
     probeMaxMs: outcome.probe && outcome.probe.latencyMs ? outcome.probe.latencyMs.max : null,
     server: !outcome.server ? 'not asked' : outcome.server.available ? 'available' : `unavailable: ${outcome.server.error}`,
+    // What the machine did beside the lab (busy-machine.js' machineFigures), null where it was not watched.
+    machineBusy: outcome.machineBusy || null,
   }, runFigures(outcome), stallFigures(outcome));
 }
 
@@ -86,7 +89,8 @@ function describeSummary(summary, probeText) {
   const thresholds = evaluated.length ? `; thresholds ${evaluated.filter((t) => t.passed).length}/${evaluated.length}` : '';
   const flags = summary.flags.length ? ` [FLAGGED: ${summary.flags.join('; ')}]` : '';
   const problems = summary.passed ? '' : ` — ${summary.problems.join('; ')}`;
-  return `${verdict} ${summary.name}: ${summary.requests} requests, ${summary.requestsPerSecond} req/s, p99 ${summary.latencyP99Ms} ms${probed}${describeStall(summary)}${thresholds}${flags}${problems}`;
+  const busy = summary.machineBusy && summary.machineBusy.busy ? ` [${busyWords(summary.machineBusy)}]` : '';
+  return `${verdict} ${summary.name}: ${summary.requests} requests, ${summary.requestsPerSecond} req/s, p99 ${summary.latencyP99Ms} ms${probed}${describeStall(summary)}${thresholds}${flags}${problems}${busy}`;
 }
 
 /** "; server ELU 0.94, 42 GC pauses, longest 68.3 ms" with what the summary has of them; '' with nothing. */

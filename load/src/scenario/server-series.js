@@ -8,6 +8,7 @@
 const { round } = require('@lab/loop-kit/round');
 const { METRIC, JVM_METRIC } = require('@lab/node-kit/metrics');
 const { runtimeFigures } = require('./server-runtime');
+const { MACHINE_QUERIES } = require('../machine/busy-machine');
 
 const STEP_SECONDS = 1;
 const QUERY_TIMEOUT_MS = 5000;
@@ -32,6 +33,8 @@ const JOB_QUERIES = {
   gcPauseMaxSeconds: `max by (job) (${METRIC.gcPauseMax})`,
   // The share of each second the loop's thread was ready but waited for a CPU: the machine's part of the lag.
   cpuWaitRatio: `sum by (job) (irate(${METRIC.loopCpuWait}[5s]))`,
+  // The share of each second the job's cgroup (its container) was throttled by a CPU quota: a limit, not a neighbour.
+  throttledRatio: `sum by (job) (irate(${METRIC.cgroupThrottled}[5s]))`,
   // The JVM has no event loop: what stands in for its lag is the time a request waited for a handler thread
   // (LabMetrics.kt), its p99 over the last seconds and its longest since the last scrape, as prom-client's lag is.
   threadWaitP99Seconds: `histogram_quantile(0.99, sum by (job, le) (irate(${JVM_METRIC.threadWait}_bucket[5s])))`,
@@ -110,6 +113,12 @@ async function serverSeries(prometheus, scenario, startMs, endMs, { settleMs = S
         jobs[job][name] = series.points;
       }
     }
+    // The machine beside the lab (busy-machine.js): its CPU by mode, from the driver, and every job's own.
+    const machine = {};
+    for (const [name, expr] of Object.entries(MACHINE_QUERIES)) {
+      const [series] = await queryRange(prometheus, expr, window);
+      machine[name] = series ? series.points : [];
+    }
     const target = scenario.run || null;
     let run = null;
     if (target) {
@@ -121,7 +130,7 @@ async function serverSeries(prometheus, scenario, startMs, endMs, { settleMs = S
     }
     // One scrape interval before the window too: the scrape at or before its start is what its figures grow from.
     const figures = await runtimeFigures((selector) => queryInstant(prometheus, selector, window.end), window.end - window.start + STEP_SECONDS, Object.keys(jobs));
-    return Object.assign({ prometheus, available: true, window, stepSeconds: STEP_SECONDS, jobs, run }, figures);
+    return Object.assign({ prometheus, available: true, window, stepSeconds: STEP_SECONDS, jobs, run, machine }, figures);
   } catch (err) {
     return { prometheus, available: false, window, error: describeFailure(err) };
   }
