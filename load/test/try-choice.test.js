@@ -2,7 +2,7 @@
 // The choice a try run ends with (src/try/try-choice.js), on recorded scenario summaries: the fastest approach, the
 // lowest probe p99, the shortest longest block, and the pick: the fastest whose longest block stays under the limit,
 // over an approach's rounds, compared with the others on their runs' times (a tie goes to the simpler one); with no
-// pick, the limits that would pick one. Properties of given figures, no clock.
+// pick, the limits that would pick one and what would move each block. Properties of given figures, no clock.
 const test = require('node:test');
 const assert = require('node:assert');
 const { chooseApproaches, DEFAULT_BLOCK_MS } = require('../src/try/try-choice');
@@ -245,6 +245,24 @@ test('an approach that failed in one round is failed, with the round, and not pi
   assert.deepStrictEqual(fast.rounds.map((r) => r.passed), [true, false, true]);
   assert.strictEqual(g.pick, 'native');
   assert.ok(describeChoice({ blockMs: 10, rounds: 3, alpha: 0.05, groups: [g] }).some((l) => /^ {2}fast .*FAILED: round 2: 3 responses not validated$/.test(l)));
+});
+
+test('with no pick, the reason names what would move each block: the knob the service lists, and none where it lists none', () => {
+  const info = { runtime: { name: 'node' }, workloads: { stringify: { approaches: ['native', 'yieldable', 'json-ext', 'fast'], params: { yieldMs: { default: 5, min: 1, max: 1000 } } } } };
+  const summaries = inRounds('node-async', 'stringify', ['native', 'yieldable', 'json-ext', 'fast'], 3, (a) => ({ runMeanMs: { native: 50, yieldable: 900, 'json-ext': 300, fast: 90 }[a], longestBlockMs: { native: 51, yieldable: 40, 'json-ext': 30, fast: 15 }[a] }));
+  const [g] = chooseApproaches(summaries, 10, { 'node-async': info }).groups;
+  assert.strictEqual(g.pick, null);
+  assert.deepStrictEqual(g.knobs.map((k) => [k.approach, k.param]), [['native', null], ['yieldable', null], ['json-ext', 'yieldMs'], ['fast', 'yieldMs']]);
+  assert.match(g.reason, /\(the closest: fast, 15 ms\); a limit of 16 ms would pick fast, 52 ms would pick native; what moves each block: yieldMs for json-ext and fast \(how long it runs before giving the event loop a turn; 5 by default, 1 at least\), none of node-async's parameters for native and yieldable$/);
+  // A service whose /info lists no yieldMs gets no such knob; without its /info nothing is said.
+  const bare = { runtime: { name: 'node' }, workloads: { stringify: { approaches: ['native', 'fast'], params: {} } } };
+  assert.ok(chooseApproaches(summaries, 10, { 'node-async': bare }).groups[0].knobs.every((k) => k.param === null));
+  assert.deepStrictEqual(chooseApproaches(summaries, 10).groups[0].knobs, []);
+  assert.doesNotMatch(chooseApproaches(summaries, 10).groups[0].reason, /what moves/);
+  // csv: the chunk size moves the approaches that give the loop a turn between chunks, not the synchronous ones.
+  const csvInfo = { workloads: { csv: { approaches: ['memory', 'fast'], params: { chunkChars: { default: 65536, min: 1024 } } } } };
+  const [csv] = chooseApproaches(inRounds('node-async', 'csv', ['memory', 'fast'], 1, () => ({ runMeanMs: 50, longestBlockMs: 40 })), 10, { 'node-async': csvInfo }).groups;
+  assert.match(csv.reason, /what moves each block: chunkChars for fast \(how many characters it parses between turns of the event loop; 65536 by default, 1024 at least\), none of node-async's parameters for memory$/);
 });
 
 test("report.html's choice shows the rounds, each round's figures and the p-values, with data attributes a browser reads", () => {

@@ -13,9 +13,10 @@
 // answer not validated, stopped) is listed as failed and never chosen; nor is one whose longest block is unknown. A
 // runtime without an event loop (the JVM) is judged by the probe's p99 beside its runs, said so in the row and the
 // reason: it is what the service's other clients felt while the runs ran, the thing the limit guards. With no pick,
-// the reason says which limit would pick which approach.
+// the reason says which limit would pick which approach and what would move each one's block (try-knobs.js).
 const { approachRows, NO_EVENT_LOOP, PROBE_STAND_IN } = require('./try-rounds');
 const { settle, pWords, ALPHA, SIMPLEST } = require('./try-compare');
+const { knobsOf, knobWords } = require('./try-knobs');
 
 const DEFAULT_BLOCK_MS = 10;
 
@@ -48,12 +49,13 @@ function limitsToPick(rows) {
   return limits.sort((a, b) => a.blockMs - b.blockMs);
 }
 
-/** Why there is no pick: the closest approach, the limits that would pick one. */
-function noPickReason(rows, closest, blockMs, rounds, limits) {
+/** Why there is no pick: the closest approach, the limits that would pick one, what would move each block. */
+function noPickReason(rows, closest, blockMs, rounds, limits, knobs, target) {
   if (!rows.some((r) => r.passed)) return 'every approach failed: nothing to pick';
   const where = rounds > 1 ? ' in its median round' : '';
   const would = limits.length ? `; a limit of ${limits.map((l) => `${l.blockMs} ms would pick ${l.approach}`).join(', ')}` : '';
-  return `no approach kept its longest block under ${blockMs} ms${where} (the closest: ${closest ? `${closest.approach}, ${blockWords(closest)}` : 'unknown'})${would}`;
+  const moves = knobs.length ? `; what moves each block: ${knobWords(knobs, target)}` : '';
+  return `no approach kept its longest block under ${blockMs} ms${where} (the closest: ${closest ? `${closest.approach}, ${blockWords(closest)}` : 'unknown'})${would}${moves}`;
 }
 
 /** Why the pick (settle's) is the pick, in words with the figures. */
@@ -80,11 +82,11 @@ function pickReason({ pick, fastest, comparedWith, comparisons }, overall, block
 /**
  * summaries: the run's scenario summaries in run order (only /run scenarios count; an approach's summaries are its
  * rounds); blockMs: the longest block the user accepts; infos: the targets' /info by name (a runtime without an event
- * loop gets the probe's stand-in). Returns {blockMs, rounds, alpha, groups:
+ * loop gets the probe's stand-in; a workload's parameters name the knobs). Returns {blockMs, rounds, alpha, groups:
  * [{target, workload, rounds, rows, fastest, lowestProbe, shortestBlock, pick, comparedWith, comparisons, reason,
- * limitsToPick}]}: fastest.. pick an approach's name or null; comparedWith {approach, p, tied} the comparison the
+ * limitsToPick, knobs}]}: fastest.. pick an approach's name or null; comparedWith {approach, p, tied} the comparison the
  * reason leans on and comparisons [{approach, p, slower}] every other passed approach against the pick (try-compare.js);
- * limitsToPick where there is no pick, else [].
+ * limitsToPick and knobs (try-knobs.js) where there is no pick, else [].
  */
 function chooseApproaches(summaries, blockMs = DEFAULT_BLOCK_MS, infos = {}) {
   const loopless = (target) => Boolean(infos[target] && infos[target].runtime && NO_EVENT_LOOP.has(infos[target].runtime.name));
@@ -102,8 +104,9 @@ function chooseApproaches(summaries, blockMs = DEFAULT_BLOCK_MS, infos = {}) {
     const settled = settle(rows.filter((r) => r.passed && typeof r.accountableMs === 'number' && r.accountableMs < blockMs), rows);
     const { pick } = settled;
     const limits = pick ? [] : limitsToPick(rows);
+    const knobs = pick ? [] : knobsOf(infos[target], workload, rows.filter((r) => r.passed).map((r) => r.approach));
     const name = (row) => (row ? row.approach : null);
-    const reason = pick ? pickReason(settled, overall, blockMs, rounds, target) : noPickReason(rows, closest, blockMs, rounds, limits);
+    const reason = pick ? pickReason(settled, overall, blockMs, rounds, target) : noPickReason(rows, closest, blockMs, rounds, limits, knobs, target);
     // The pooled run times served the comparison; run.json keeps each scenario's own (checks.runs.msSamples).
     for (const row of rows) delete row.runMsSamples;
     return {
@@ -118,8 +121,9 @@ function chooseApproaches(summaries, blockMs = DEFAULT_BLOCK_MS, infos = {}) {
       comparedWith: settled.comparedWith,
       comparisons: settled.comparisons,
       reason,
-      // With no pick: the limits (TRY_BLOCK_MS, blockMs) that would pick one, least first.
+      // With no pick: the limits (TRY_BLOCK_MS, blockMs) that would pick one, least first, and what moves each block.
       limitsToPick: limits,
+      knobs,
     };
   });
   return { blockMs, rounds: Math.max(0, ...made.map((g) => g.rounds)), alpha: ALPHA, groups: made };
