@@ -5,9 +5,11 @@
 // natively as `make native` starts it), each under load with the probe beside it and every answer validated against
 // the service's reference (native's; wasm-runner's C++ tree too), then the approach to pick per service and workload:
 // the fastest whose longest event-loop block stays under TRY_BLOCK_MS (load/src/try/try-choice.js; the JVM, without an
-// event loop, by the probe's p99 instead). `make try FILE=x.csv` does the same with a CSV file through every approach
-// of node-async's csv workload, validated against the reference parser's rows (csv-parsers/user-document.js). The kind
-// is the file's extension (.json, .csv), else its content (JSON if it starts with `{` or `[`, else CSV).
+// event loop, by the probe's p99 instead), over TRY_ROUNDS interleaved rounds of every approach, compared with the
+// others by their runs' times (a Mann-Whitney p-value; one it cannot be told from and that is simpler is picked).
+// `make try FILE=x.csv` does the same with a CSV file through every approach of node-async's csv workload, validated
+// against the reference parser's rows (csv-parsers/user-document.js). The kind is the file's extension (.json, .csv),
+// else its content (JSON if it starts with `{` or `[`, else CSV).
 //
 // It starts a native lab of its own (only those services, the load driver and Prometheus, on ports shifted by
 // TRY_PORT_OFFSET, so a running `make native` is left alone), hands the document to the driver (PUT /documents, which
@@ -17,18 +19,21 @@
 // large, not UTF-8 with its byte offset, not JSON with its line and column or nested too deep, not CSV with its row),
 // before anything starts.
 //
-// Settings: FILE (or the first argument), TRY_BLOCK_MS (10), TRY_SECONDS (each scenario's duration; the try suite's
-// by default), TRY_PORT_OFFSET (17000), LOAD_URL (none), LAB_RESULTS_DIR (results), DOCUMENT_MAX_BYTES and
-// DOCUMENT_MAX_DEPTH (the lab's caps), LAB_BUSY_PERCENT (25: the share of the machine's CPU going elsewhere past which
-// a scenario is no verdict; the machine is watched for 2 s before the start too). Exit status: 0 when the run ended and its summary is printed (a pick or, per
-// service and workload, why there is none), 1 when the run could not be made, 2 for a file the lab cannot take.
+// Settings: FILE (or the first argument), TRY_BLOCK_MS (10), TRY_SECONDS (each scenario's duration) and TRY_ROUNDS
+// (how many rounds each approach runs; both the try suite's by default), TRY_PORT_OFFSET (17000), LOAD_URL (none),
+// LAB_RESULTS_DIR (results), DOCUMENT_MAX_BYTES and DOCUMENT_MAX_DEPTH (the lab's caps), each checked before anything
+// starts, and LAB_BUSY_PERCENT (25: the share of the machine's CPU going elsewhere past which a scenario is no verdict;
+// the machine is watched for 2 s before the start too). Exit status: 0 when the run ended and its summary is printed (a
+// pick or, per service and workload, why there is none), 1 when the run could not be made, 2 for a file or a setting
+// the lab cannot take.
 const { readManifests, documentServicesOf } = require('@lab/lab-topology/manifests');
 const { nativeLab } = require('@lab/lab-topology/topology');
 const { startNativeSubset, answers } = require('./native-subset');
 const { documentSettings } = require('@lab/node-kit/document-store');
 const { readDocumentFile, InputError } = require('./try-document');
 const { describeSummary } = require('@lab/load/src/run/summary');
-const { describeChoice } = require('@lab/load/src/try/try-choice');
+const { describeChoice } = require('@lab/load/src/try/try-choice-text');
+const { MAX_ROUNDS } = require('@lab/load/src/try/try-suite');
 const { busyPercentSetting, machineBeforeStart, describeRunMachine } = require('@lab/load/src/machine/busy-machine');
 
 const POLL_MS = 1000;
@@ -86,10 +91,29 @@ async function handOver(driverUrl, { bytes, kind }) {
   return body.sha256;
 }
 
-/** Runs the try suite and follows it to its end, printing progress; the final /runs/latest. */
-async function runTry(driverUrl, sha256) {
-  const query = new URLSearchParams({ suite: 'try', document: sha256, blockMs: String(integerSetting('TRY_BLOCK_MS', 10, 0, 60000)) });
-  if (env('TRY_SECONDS', '') !== '') query.set('durationSeconds', String(integerSetting('TRY_SECONDS', 0, 1, 120)));
+/**
+ * The try run's own settings as POST /runs' parameters: the block limit, and each scenario's duration and the rounds
+ * where given (else the suite's). Read before anything starts: a bad one is the user's to fix, and starts nothing.
+ */
+function runSettings() {
+  const settings = { blockMs: String(integerSetting('TRY_BLOCK_MS', 10, 0, 60000)) };
+  if (env('TRY_SECONDS', '') !== '') settings.durationSeconds = String(integerSetting('TRY_SECONDS', 0, 1, 120));
+  if (env('TRY_ROUNDS', '') !== '') settings.rounds = String(integerSetting('TRY_ROUNDS', 0, 1, MAX_ROUNDS));
+  return settings;
+}
+
+/** LAB_BUSY_PERCENT, the driver's setting too, checked here first: a bad one starts nothing. */
+function busyPercentOf() {
+  try {
+    return busyPercentSetting();
+  } catch (err) {
+    throw new InputError(err.message);
+  }
+}
+
+/** Runs the try suite with settings (runSettings') and follows it to its end, printing progress; the final /runs/latest. */
+async function runTry(driverUrl, sha256, settings) {
+  const query = new URLSearchParams(Object.assign({ suite: 'try', document: sha256 }, settings));
   const started = await json(`${driverUrl}/runs?${query}`, { method: 'POST' });
   if (started.status !== 202) throw new Error(`the try run could not start (HTTP ${started.status}): ${started.body.error}`);
   let shown = 0;
@@ -119,10 +143,12 @@ async function main() {
   const startedAt = Date.now();
   const file = process.argv[2] || env('FILE', '');
   const caps = documentSettings((name, fallback) => integerSetting(name, fallback, 0, Number.MAX_SAFE_INTEGER));
+  const settings = runSettings();
+  const busyPercent = busyPercentOf();
   const document = await readDocumentFile(file, caps);
   say(`${file}: ${document.kind.toUpperCase()}, ${mb(document.bytes.length)}${document.kind === 'csv' ? `, ${document.rows} records` : ''}`);
   // The machine first: a busy one is named before the run, not discovered in its figures.
-  const before = await machineBeforeStart(busyPercentSetting(), env('LOAD_URL', '') === '' ? null : `the lab at LOAD_URL`);
+  const before = await machineBeforeStart(busyPercent, env('LOAD_URL', '') === '' ? null : 'the lab at LOAD_URL');
   if (before) say(before.line);
   let output = ''; // the lab's own log, shown when something went wrong
   const lab = env('LOAD_URL', '') === '' ? await startLab((chunk) => (output = (output + chunk).slice(-20000))) : null;
@@ -134,7 +160,7 @@ async function main() {
     if (lab) await lab.ready();
     const driverUrl = lab ? lab.driverUrl : env('LOAD_URL', '').replace(/\/$/, '');
     const sha256 = await handOver(driverUrl, document);
-    const status = await runTry(driverUrl, sha256);
+    const status = await runTry(driverUrl, sha256, settings);
     say(`the try run ${status.state} in ${Math.round((Date.now() - startedAt) / 1000)} s; document ${sha256}`);
     console.log('');
     for (const line of describeChoice(status.choice)) console.log(line);

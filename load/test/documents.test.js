@@ -90,17 +90,21 @@ test('a document is kept by its sha256, handed to every target, and the try suit
   assert.deepStrictEqual(unknown.json.stored, [sha256]);
   assert.strictEqual((await post(`suite=smoke&document=${sha256}`)).status, 400);
   assert.strictEqual((await post(`suite=try&document=${sha256}&blockMs=-1`)).json.parameter, 'blockMs');
+  assert.strictEqual((await post(`suite=try&document=${sha256}&rounds=11`)).json.parameter, 'rounds');
+  assert.strictEqual((await post('suite=smoke&rounds=2')).json.parameter, 'rounds', 'rounds are a try run\'s');
 
-  const started = await post(`suite=try&document=${sha256}&durationSeconds=1&blockMs=60000`);
+  // Two rounds (the suite's 3 by default): enough to see them interleave and be compared, in half the time.
+  const started = await post(`suite=try&document=${sha256}&durationSeconds=1&rounds=2&blockMs=60000`);
   assert.strictEqual(started.status, 202, started.text);
   const run = await until('the try run ended', 240000, async () => {
     const status = (await request(`${driver.url}/runs/latest`)).json;
     return { done: !['waiting', 'running'].includes(status.state), value: status, why: status.state };
   });
 
-  // One scenario per approach of node-async's stringify and parse, on the document, validated, the probe beside it.
+  // One scenario per approach of node-async's stringify and parse and round, on the document, validated, the probe
+  // beside it: a workload's approaches once, then again, before the next workload.
   const info = (await request(`${takes.url}/info`)).json;
-  const expected = ['stringify', 'parse'].flatMap((w) => info.workloads[w].approaches.map((a) => `node-async-${w}-${a}`));
+  const expected = ['stringify', 'parse'].flatMap((w) => ['', '-r2'].flatMap((round) => info.workloads[w].approaches.map((a) => `node-async-${w}-${a}${round}`)));
   assert.deepStrictEqual(run.completed.map((s) => s.name), expected);
   const scenarioFiles = fs.readdirSync(run.resultsDir).filter((f) => /^\d+-/.test(f));
   for (const file of scenarioFiles) {
@@ -110,19 +114,26 @@ test('a document is kept by its sha256, handed to every target, and the try suit
     assert.match(scenario.path, new RegExp(`^/run/(stringify|parse)\\?approach=[a-z-]+&document=${sha256}&timeoutMs=\\d+$`), file);
   }
   for (const s of run.completed) {
-    const failing = s.name === 'node-async-parse-yieldable';
+    const failing = s.name.startsWith('node-async-parse-yieldable');
     assert.strictEqual(s.passed, !failing, `${s.name}: ${s.problems.join('; ')}`);
     assert.ok(failing || (s.runs > 0 && s.runMeanMs !== null && s.longestBlockMs !== null && s.probeP99Ms !== null), JSON.stringify(s));
   }
   assert.strictEqual(run.state, 'failed', 'a failed approach fails the run');
   assert.deepStrictEqual(run.try.handOff['node-async'], { stored: true, status: 200, findings }, 'handed again before the run: already stored');
 
-  // The choice: a pick per workload among the approaches that passed; the failed one listed, never picked.
-  assert.deepStrictEqual(run.choice.groups.map((g) => [g.target, g.workload]), [['node-async', 'stringify'], ['node-async', 'parse']]);
+  // The choice: a pick per workload among the approaches that passed, over both rounds; the failed one listed, never
+  // picked; the pick compared with the others by their runs' times.
+  assert.deepStrictEqual(run.choice.groups.map((g) => [g.target, g.workload, g.rounds]), [['node-async', 'stringify', 2], ['node-async', 'parse', 2]]);
+  assert.strictEqual(run.choice.rounds, 2);
+  assert.strictEqual(run.try.rounds, 2);
   for (const group of run.choice.groups) {
     const passed = group.rows.filter((r) => r.passed).map((r) => r.approach);
     assert.ok(passed.includes(group.pick), `${group.workload}: pick ${group.pick} of ${passed}`);
     assert.strictEqual(group.rows.length, info.workloads[group.workload].approaches.length);
+    assert.ok(group.rows.every((r) => r.rounds.length === 2), JSON.stringify(group.rows.map((r) => r.rounds)));
+    const others = group.rows.filter((r) => r.passed && r.approach !== group.pick).map((r) => r.approach);
+    assert.deepStrictEqual(group.comparisons.map((c) => c.approach), others, 'every other passed approach against the pick');
+    assert.ok(group.comparisons.every((c) => c.p >= 0 && c.p <= 1), JSON.stringify(group.comparisons));
   }
   const yieldable = run.choice.groups[1].rows.find((r) => r.approach === 'yieldable');
   assert.strictEqual(yieldable.passed, false);
@@ -136,6 +147,7 @@ test('a document is kept by its sha256, handed to every target, and the try suit
   // The -0 in the document is said as what node-async does with it, not as a failure.
   assert.match(html, /<li data-finding="negative-zero"><strong>negative-zero<\/strong> at <code>\/n\/1<\/code>/);
   assert.match(html, new RegExp(`data-pick="node-async/parse/${run.choice.groups[1].pick}"`));
+  assert.match(html, /<h3 data-group="node-async\/parse" data-rounds="2"/);
 });
 
 test('targets narrows a try run to the services it names: the document is handed to them and only their approaches run', async (t) => {
@@ -143,7 +155,7 @@ test('targets narrows a try run to the services it names: the document is handed
   const other = await service(t, {});
   const driver = await driverWith(t, { 'node-async': one.url, 'other-async': other.url });
   const { sha256 } = (await put(driver.url, DOCUMENT)).json;
-  const started = await request(`${driver.url}/runs?suite=try&document=${sha256}&targets=other-async&durationSeconds=1`, { method: 'POST' });
+  const started = await request(`${driver.url}/runs?suite=try&document=${sha256}&targets=other-async&durationSeconds=1&rounds=1`, { method: 'POST' });
   assert.strictEqual(started.status, 202, started.text);
   // The plan is known once the run has left 'waiting'; what it ran so far is enough, and the rest is stopped.
   const run = await until('the try run planned', 60000, async () => {
@@ -218,7 +230,7 @@ test('a CSV document is checked by the reference parser, handed only to services
   assert.deepStrictEqual(json.json.services['json-only'], { stored: false, status: 415, error: 'no' }, 'a JSON document is sent to them');
   assert.deepStrictEqual(fibersLike.puts, ['application/json']);
 
-  const started = await request(`${driver.url}/runs?suite=try&document=${sha256}&durationSeconds=1`, { method: 'POST' });
+  const started = await request(`${driver.url}/runs?suite=try&document=${sha256}&durationSeconds=1&rounds=1`, { method: 'POST' });
   assert.strictEqual(started.status, 202, started.text);
   const run = await until('the try run ended', 240000, async () => {
     const status = (await request(`${driver.url}/runs/latest`)).json;

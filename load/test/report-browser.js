@@ -103,7 +103,9 @@ async function readPage() {
   })));
   // A try run's choice (a user's document): the pick per service and workload, as target/workload/approach.
   const picks = [...document.querySelectorAll('#document-choice [data-pick]')].map((e) => e.dataset.pick);
-  return { charts, sections, ranked, picks, header: document.querySelector('header').textContent, drawn: Number(document.body.dataset.chartsDrawn) };
+  // And per group, its rounds and the p-value its reason gives (none: '').
+  const groups = [...document.querySelectorAll('#document-choice [data-group]')].map((e) => `${e.dataset.group}: ${e.dataset.rounds} rounds, p ${e.dataset.p || ''}`);
+  return { charts, sections, ranked, picks, groups, header: document.querySelector('header').textContent, drawn: Number(document.body.dataset.chartsDrawn) };
 }
 
 /** Compares the page (readPage) with the run's files; returns the list of disagreements. */
@@ -119,6 +121,8 @@ function compare(page, { run, runId, scenarios }) {
   expect(page.drawn === page.charts.length, `body says ${page.drawn} charts drawn, window.labReport holds ${page.charts.length}`);
   const picks = run.choice ? run.choice.groups.map((g) => `${g.target}/${g.workload}/${g.pick || ''}`) : [];
   expect(JSON.stringify(page.picks) === JSON.stringify(picks), `the page's picks ${JSON.stringify(page.picks)} are not run.json's ${JSON.stringify(picks)}`);
+  const groups = run.choice ? run.choice.groups.map((g) => `${g.target}/${g.workload}: ${g.rounds} rounds, p ${g.comparedWith ? g.comparedWith.p : ''}`) : [];
+  expect(JSON.stringify(page.groups) === JSON.stringify(groups), `the page's rounds and p-values ${JSON.stringify(page.groups)} are not run.json's ${JSON.stringify(groups)}`);
   const summaries = run.summary || [];
   expect(summaries.length === scenarios.length, `run.json summarises ${summaries.length} scenarios, the folder holds ${scenarios.length}`);
   expect(page.ranked.length === summaries.filter((s) => s.workload).length, `the ranking lists ${page.ranked.length} rows for ${summaries.filter((s) => s.workload).length} /run scenarios`);
@@ -269,6 +273,7 @@ async function checkReportInBrowser(reportFile, options = {}) {
       serverCharts,
       notices,
       picks: found.picks,
+      groups: found.groups,
       screenshots,
     };
   } finally {

@@ -152,13 +152,15 @@ test('a suite with coverage gets the generated scenarios first, for the targets 
 test("a try suite's documentScenarios are required, bounded, and for that coverage only", () => {
   const dir = tempDir('suites-');
   const write = (suite) => fs.writeFileSync(path.join(dir, 'x.json'), JSON.stringify(suite));
-  const settings = { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 };
+  const settings = { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60, rounds: 3 };
   write({ coverage: 'stored document', documentScenarios: settings, scenarios: [] });
   assert.deepStrictEqual(loadSuite('x', targets, dir).documentScenarios, settings);
   const cases = [
     [{ coverage: 'stored document', scenarios: [] }, /documentScenarios must be an object/],
     [{ coverage: 'stored document', documentScenarios: Object.assign({}, settings, { timeoutSeconds: 601 }), scenarios: [] }, /timeoutSeconds must be an integer in \[1, 600\]/],
     [{ coverage: 'stored document', documentScenarios: Object.assign({ probe: 1 }, settings), scenarios: [] }, /unknown field probe/],
+    [{ coverage: 'stored document', documentScenarios: Object.assign({}, settings, { rounds: 0 }), scenarios: [] }, /rounds must be an integer in \[1, 10\]/],
+    [{ coverage: 'stored document', documentScenarios: Object.assign({}, settings, { rounds: undefined }), scenarios: [] }, /rounds must be an integer in \[1, 10\]/],
     [{ coverage: 'every approach', documentScenarios: settings, scenarios: [] }, /documentScenarios is for coverage "stored document" only/],
   ];
   for (const [suite, message] of cases) {
@@ -172,8 +174,8 @@ const DEADLINE = { timeoutMs: { default: 0, min: 0, max: 600000 } };
 test('a stored document gets a scenario per stringify and parse approach, the probe beside each, validated', () => {
   const info = { workloads: { stringify: { approaches: ['native', 'fast'], params: DEADLINE }, parse: { approaches: ['native'], params: DEADLINE }, csv: { approaches: ['memory'], params: DEADLINE } } };
   const sha = 'a'.repeat(64);
-  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 }, scenarios: [] };
-  const made = withDocument(suite, { 'node-async': info, 'wasm-runner': { workloads: {} } }, { 'node-async': { stored: true }, 'wasm-runner': { stored: false } }, { sha256: sha, kind: 'json' }, 2);
+  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60, rounds: 1 }, scenarios: [] };
+  const made = withDocument(suite, { 'node-async': info, 'wasm-runner': { workloads: {} } }, { 'node-async': { stored: true }, 'wasm-runner': { stored: false } }, { sha256: sha, kind: 'json' }, { durationSeconds: 2 });
   assert.deepStrictEqual(made.scenarios.map((s) => s.name), ['node-async-stringify-native', 'node-async-stringify-fast', 'node-async-parse-native']);
   assert.deepStrictEqual(made.scenarios[1], {
     name: 'node-async-stringify-fast',
@@ -193,11 +195,11 @@ test('a stored document gets a scenario per stringify and parse approach, the pr
 
 test("a stored JSON document runs through wasm-runner's transfer too, one op a request, without a deadline it has not, and only through a workload's documentApproaches when given", () => {
   const sha = 'd'.repeat(64);
-  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 }, scenarios: [] };
+  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60, rounds: 1 }, scenarios: [] };
   const wasm = { workloads: { transfer: { approaches: ['json', 'typed'], params: { op: { default: 'roundtrip', values: ['roundtrip'] }, iterations: { default: 100, min: 1, max: 10000 } } } } };
   const some = { workloads: { parse: { approaches: ['native', 'fast', 'slow'], documentApproaches: ['native', 'fast'], params: DEADLINE } } };
   const handOff = { 'wasm-runner': { stored: true }, some: { stored: true } };
-  const made = withDocument(suite, { 'wasm-runner': wasm, some }, handOff, { sha256: sha, kind: 'json' }, 0);
+  const made = withDocument(suite, { 'wasm-runner': wasm, some }, handOff, { sha256: sha, kind: 'json' });
   assert.deepStrictEqual(made.scenarios.map((s) => [s.name, s.path]), [
     ['wasm-runner-transfer-json', `/run/transfer?approach=json&document=${sha}&iterations=1`],
     ['wasm-runner-transfer-typed', `/run/transfer?approach=typed&document=${sha}&iterations=1`],
@@ -210,8 +212,8 @@ test("a stored JSON document runs through wasm-runner's transfer too, one op a r
 test("the JVM's serde runs a stored JSON document through its documentApproaches, without a deadline it has no parameter for", () => {
   const jvm = { workloads: { serde: { approaches: ['json', 'cbor', 'jackson'], documentApproaches: ['json', 'jackson'], params: { size: {}, document: {} } } } };
   const sha = 'b'.repeat(64);
-  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 }, scenarios: [] };
-  const made = withDocument(suite, { 'jvm-serializer': jvm }, { 'jvm-serializer': { stored: true } }, { sha256: sha, kind: 'json' }, 0);
+  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60, rounds: 1 }, scenarios: [] };
+  const made = withDocument(suite, { 'jvm-serializer': jvm }, { 'jvm-serializer': { stored: true } }, { sha256: sha, kind: 'json' });
   assert.deepStrictEqual(made.scenarios.map((s) => s.path), [`/run/serde?approach=json&document=${sha}`, `/run/serde?approach=jackson&document=${sha}`]);
   checkScenarios('try', made.scenarios, { 'jvm-serializer': 'http://j:3' });
 });
@@ -220,12 +222,45 @@ test('a stored CSV document gets a scenario per csv approach of each service tha
   const info = { workloads: { stringify: { approaches: ['native'], params: DEADLINE }, parse: { approaches: ['native'], params: DEADLINE }, csv: { approaches: ['memory', 'async', 'csv-parse', 'fast'], params: DEADLINE } } };
   const fibers = { workloads: { stringify: { approaches: ['native'], params: DEADLINE }, parse: { approaches: ['native'], params: DEADLINE } } };
   const sha = 'c'.repeat(64);
-  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60 }, scenarios: [] };
+  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 4, maxRequests: 1000, timeoutSeconds: 60, rounds: 1 }, scenarios: [] };
   const handOff = { 'node-async': { stored: true }, 'node14-fibers': { stored: false, error: 'it takes no CSV documents' } };
-  const made = withDocument(suite, { 'node-async': info, 'node14-fibers': fibers }, handOff, { sha256: sha, kind: 'csv' }, 0);
+  const made = withDocument(suite, { 'node-async': info, 'node14-fibers': fibers }, handOff, { sha256: sha, kind: 'csv' });
   assert.deepStrictEqual(made.scenarios.map((s) => s.name), ['node-async-csv-memory', 'node-async-csv-async', 'node-async-csv-csv-parse', 'node-async-csv-fast']);
   assert.strictEqual(made.scenarios[3].path, `/run/csv?approach=fast&document=${sha}&timeoutMs=58000`);
   assert.ok(made.scenarios.every((s) => s.expect === 'validated' && s.probe && s.durationSeconds === 4));
   checkScenarios('try', made.scenarios, { 'node-async': 'http://b:2' });
-  assert.throws(() => withDocument(suite, { 'node-async': info }, { 'node-async': { stored: true } }, { sha256: sha, kind: 'xml' }, 0), /kind xml/);
+  assert.throws(() => withDocument(suite, { 'node-async': info }, { 'node-async': { stored: true } }, { sha256: sha, kind: 'xml' }), /kind xml/);
+});
+
+test("a try suite's rounds interleave: every approach of a service's workload once per round, a workload's rounds together, names unique", () => {
+  const info = { workloads: { stringify: { approaches: ['native', 'fast'], params: DEADLINE }, parse: { approaches: ['native', 'json-ext', 'fast'], params: DEADLINE } } };
+  const sha = 'e'.repeat(64);
+  const suite = { name: 'try', coverage: 'stored document', documentScenarios: { connections: 1, durationSeconds: 1, maxRequests: 1000, timeoutSeconds: 60, rounds: 3 }, scenarios: [] };
+  const handOff = { 'node-async': { stored: true }, other: { stored: true } };
+  const made = withDocument(suite, { 'node-async': info, other: { workloads: { stringify: info.workloads.stringify } } }, handOff, { sha256: sha, kind: 'json' });
+  const runs = made.scenarios.map((s) => `${s.target} ${s.run.workload} ${s.run.approach}`);
+  // Each (service, workload) group in one stretch, each of its stretches' rounds the group's approaches in /info order.
+  const groups = [...new Set(made.scenarios.map((s) => `${s.target} ${s.run.workload}`))];
+  assert.deepStrictEqual(groups, ['node-async stringify', 'node-async parse', 'other stringify']);
+  for (const group of groups) {
+    const [target, workload] = group.split(' ');
+    const approaches = info.workloads[workload].approaches;
+    const own = runs.filter((r) => r.startsWith(`${group} `));
+    assert.deepStrictEqual(own, [1, 2, 3].flatMap(() => approaches.map((a) => `${group} ${a}`)), group);
+    const first = runs.indexOf(own[0]);
+    assert.deepStrictEqual(runs.slice(first, first + own.length), own, `${group}'s rounds are contiguous`);
+    // Every round runs the same thing: the run ({workload, approach, params}) and so the path are the round's alone.
+    for (const approach of approaches) {
+      const rounds = made.scenarios.filter((s) => s.target === target && s.run.workload === workload && s.run.approach === approach);
+      assert.strictEqual(rounds.length, 3);
+      assert.ok(rounds.every((s) => JSON.stringify(s.run) === JSON.stringify(rounds[0].run) && s.path === rounds[0].path && s.durationSeconds === 1), approach);
+    }
+  }
+  const names = made.scenarios.map((s) => s.name);
+  assert.strictEqual(new Set(names).size, names.length, 'names are unique');
+  assert.deepStrictEqual(names.slice(0, 6), ['node-async-stringify-native', 'node-async-stringify-fast', 'node-async-stringify-native-r2', 'node-async-stringify-fast-r2', 'node-async-stringify-native-r3', 'node-async-stringify-fast-r3']);
+  checkScenarios('try', made.scenarios, { 'node-async': 'http://b:2', other: 'http://o:5' });
+  // A run's own rounds replace the suite's; the suite file's default is 3.
+  assert.strictEqual(withDocument(suite, { 'node-async': info }, { 'node-async': { stored: true } }, { sha256: sha }, { rounds: 1 }).scenarios.length, 5);
+  assert.strictEqual(loadSuite('try', targets).documentScenarios.rounds, 3);
 });

@@ -1,9 +1,12 @@
 'use strict';
-// The choice a try run ends with (src/try-choice.js), on recorded scenario summaries: the fastest approach, the
-// lowest probe p99, the shortest longest block, and the pick: the fastest whose longest block stays under the limit.
+// The choice a try run ends with (src/try/try-choice.js), on recorded scenario summaries: the fastest approach, the
+// lowest probe p99, the shortest longest block, and the pick: the fastest whose longest block stays under the limit,
+// over an approach's rounds, compared with the others on their runs' times (a tie goes to the simpler one); with no
+// pick, the limits that would pick one and what would move each block. Properties of given figures, no clock.
 const test = require('node:test');
 const assert = require('node:assert');
-const { chooseApproaches, describeChoice, DEFAULT_BLOCK_MS } = require('../src/try/try-choice');
+const { chooseApproaches, DEFAULT_BLOCK_MS } = require('../src/try/try-choice');
+const { describeChoice } = require('../src/try/try-choice-text');
 
 /** A scenario summary as summary.js writes it, with the figures the choice reads. */
 function recorded(target, workload, approach, figures) {
@@ -48,21 +51,22 @@ test('the fastest is over the block limit, so the next fastest under it is picke
 });
 
 test('a failed approach is listed as failed and never picked, however fast it was', () => {
-  const { groups } = chooseApproaches([
+  const choice = chooseApproaches([
     recorded('node-async', 'parse', 'yieldable', { passed: false, problems: ['12 responses not validated'], runMeanMs: null, runs: 0, probeP99Ms: 1, longestBlockMs: 0.5 }),
     recorded('node-async', 'parse', 'json-ext', { passed: false, problems: ['3 connection errors (3 timeouts)'], runMeanMs: 0.1, probeP99Ms: 1, longestBlockMs: 1 }),
     recorded('node-async', 'parse', 'native', { runMeanMs: 3, probeP99Ms: 4, longestBlockMs: 3.2 }),
     recorded('node-async', 'parse', 'fast', { runMeanMs: 3.5, probeP99Ms: 2, longestBlockMs: 2 }),
     recorded('node-async', 'parse', 'stopped-one', { stopped: true, problems: ['stopped'], runMeanMs: 0.01, probeP99Ms: 0.1, longestBlockMs: 0.1 }),
   ]);
-  const [g] = groups;
+  const [g] = choice.groups;
   assert.deepStrictEqual([g.fastest, g.lowestProbe, g.shortestBlock, g.pick], ['native', 'fast', 'fast', 'native']);
   const byName = Object.fromEntries(g.rows.map((r) => [r.approach, r]));
   assert.strictEqual(byName.yieldable.passed, false);
   assert.deepStrictEqual(byName['json-ext'].problems, ['3 connection errors (3 timeouts)']);
   assert.strictEqual(byName['stopped-one'].passed, false);
-  const lines = describeChoice({ blockMs: 10, groups });
-  assert.match(lines[0], /^node-async · parse: pick native — /);
+  const lines = describeChoice(choice);
+  assert.match(lines[0], /^each approach ran in 1 interleaved round;/);
+  assert.match(lines[1], /^node-async · parse: pick native — /);
   assert.ok(lines.some((l) => /^ {2}yieldable .*FAILED: 12 responses not validated$/.test(l)), lines.join('\n'));
 });
 
@@ -75,9 +79,9 @@ test('no pick when every approach failed or none stays under the limit, and one 
     { name: 'node-async-offload', target: 'node-async', workload: null, approach: null, passed: true, problems: [] },
   ], 10);
   assert.deepStrictEqual(groups.map((g) => `${g.target}/${g.workload}:${g.pick}`), ['node-async/stringify:null', 'node-async/parse:null', 'node14-fibers/stringify:null']);
-  assert.match(groups[0].reason, /no approach kept its longest block under 10 ms \(the shortest: fast, 15 ms\)/);
+  assert.match(groups[0].reason, /no approach kept its longest block under 10 ms \(the closest: fast, 15 ms\)/);
   assert.strictEqual(groups[1].reason, 'every approach failed: nothing to pick');
-  assert.match(groups[2].reason, /the shortest: unknown/, 'a block nobody measured is never under the limit');
+  assert.match(groups[2].reason, /the closest: unknown/, 'a block nobody measured is never under the limit');
 });
 
 test('a runtime without an event loop (the JVM) is judged by the probe p99 beside its runs, and the reason says so', () => {
@@ -94,7 +98,7 @@ test('a runtime without an event loop (the JVM) is judged by the probe p99 besid
   assert.match(jvm.reason, /no event loop: the probe's p99 4 ms stands in for the longest block < 10 ms/);
   assert.match(jvm.reason, /json is faster \(3 ms\) but its probe p99 was 14 ms$/);
   const none = chooseApproaches(summaries.slice(0, 1), 10, infos).groups[0];
-  assert.match(none.reason, /the shortest: json, 14 ms of probe p99, no event loop/);
+  assert.match(none.reason, /the closest: json, 14 ms of probe p99, no event loop/);
   assert.deepStrictEqual(jvm.rows.map((r) => r.longestBlockFrom), ['probe p99 (no event loop)', 'probe p99 (no event loop)', null]);
   assert.strictEqual(node.pick, null, 'a Node service with no block figure gets no stand-in: its event loop could have blocked');
   assert.strictEqual(chooseApproaches(summaries, 10).groups[0].pick, null, 'without the /infos nothing says the JVM has no event loop');
@@ -102,15 +106,15 @@ test('a runtime without an event loop (the JVM) is judged by the probe p99 besid
 
 test("a block the machine made is not the approach's: the part its thread waited for a CPU is left out of the limit, and said", () => {
   // Issue 59's case: native charged a 27.8 ms block for a 10.5 ms run, 17.1 ms of it waiting while another process ran.
-  const { groups } = chooseApproaches([
+  const choice = chooseApproaches([
     recorded('node-async', 'stringify', 'native', { longestBlockFrom: 'runs', runMeanMs: 10.5, probeP99Ms: 30, longestBlockMs: 27.8, longestBlockWaitMs: 17.1, longestOwnBlockMs: 10.7 }),
     recorded('node-async', 'stringify', 'fast', { longestBlockFrom: 'runs', runMeanMs: 26, probeP99Ms: 20, longestBlockMs: 19, longestBlockWaitMs: 14, longestOwnBlockMs: 5 }),
   ], 12);
-  const [g] = groups;
+  const [g] = choice.groups;
   assert.deepStrictEqual([g.pick, g.shortestBlock], ['native', 'fast']);
   assert.match(g.reason, /longest block 10\.7 ms of its own \(the longest block 27\.8 ms, 17\.1 ms of it waiting for a CPU\) < 12 ms/);
   assert.deepStrictEqual(g.rows.map((r) => [r.approach, r.longestBlockMs, r.longestBlockWaitMs, r.ownBlockMs, r.accountableMs]), [['native', 27.8, 17.1, 10.7, 10.7], ['fast', 19, 14, 5, 5]]);
-  assert.match(describeChoice({ blockMs: 12, groups }).join('\n'), /waiting ms\s+own block ms/);
+  assert.match(describeChoice(choice).join('\n'), /waiting ms\s+own block ms/);
 
   // An approach's own block over the limit is over it, however little the machine added.
   const over = chooseApproaches([recorded('node-async', 'stringify', 'native', { longestBlockFrom: 'runs', runMeanMs: 30, probeP99Ms: 40, longestBlockMs: 31, longestBlockWaitMs: 0.2, longestOwnBlockMs: 30.8 })], 12).groups[0];
@@ -135,4 +139,140 @@ test('with no pick, the summary says which limit would pick which approach; one 
     const [again] = chooseApproaches(rows.map(([a, runMeanMs, own]) => recorded('wasm-runner', 'transfer', a, { longestBlockFrom: 'runs', runMeanMs, probeP99Ms: 50, longestBlockMs: own + 10, longestBlockWaitMs: 10, longestOwnBlockMs: own })), blockMs).groups;
     assert.strictEqual(again.pick, approach, `${blockMs} ms`);
   }
+});
+
+/**
+ * The summaries of a try run in rounds, in the order try-suite.js runs them: round 1 of every approach, then round 2...
+ * figures(approach, round) gives each summary's figures (round from 1).
+ */
+function inRounds(target, workload, approaches, rounds, figures) {
+  const summaries = [];
+  for (let round = 1; round <= rounds; round++) {
+    for (const approach of approaches) {
+      summaries.push(Object.assign(recorded(target, workload, approach, { longestBlockFrom: 'runs' }), { name: `${target}-${workload}-${approach}${round > 1 ? `-r${round}` : ''}` }, figures(approach, round)));
+    }
+  }
+  return summaries;
+}
+
+// Each round's run times: ten runs around ms, the same spread in every round.
+const runTimes = (ms) => [0.9, 1.1, 0.95, 1.05, 1, 0.92, 1.08, 0.97, 1.03, 1].map((f) => Number((ms * f).toFixed(3)));
+
+test('over 3 rounds an approach is one row: the median of its rounds\' times, its median round\'s block, its worst beside it', () => {
+  const own = { native: [12, 6, 7], fast: [3, 30, 4] }; // native over the limit in one round only, fast too
+  const ms = { native: [4, 9, 4.2], fast: [5, 5.2, 20] };
+  const choice = chooseApproaches(inRounds('node-async', 'stringify', ['native', 'fast'], 3, (a, r) => ({ runMeanMs: ms[a][r - 1], longestBlockMs: own[a][r - 1], longestOwnBlockMs: own[a][r - 1], longestBlockWaitMs: 0, probeP99Ms: r, runs: 10 * r })), 10);
+  assert.strictEqual(choice.rounds, 3);
+  const [g] = choice.groups;
+  assert.strictEqual(g.rounds, 3);
+  const native = g.rows.find((r) => r.approach === 'native');
+  assert.deepStrictEqual(g.rows.map((r) => r.approach), ['native', 'fast'], 'one row per approach, in the service\'s order');
+  assert.deepStrictEqual(native.scenarios, ['node-async-stringify-native', 'node-async-stringify-native-r2', 'node-async-stringify-native-r3']);
+  assert.deepStrictEqual([native.runMeanMs, native.accountableMs, native.blockRound, native.worstAccountableMs, native.runs, native.probeP99Ms], [4.2, 7, 3, 12, 60, 2]);
+  assert.deepStrictEqual(native.rounds.map((r) => [r.runMeanMs, r.accountableMs]), [[4, 12], [9, 6], [4.2, 7]]);
+  // One round over the limit neither excludes native nor lets fast's one slow round count: native is picked.
+  assert.strictEqual(g.pick, 'native');
+  assert.match(g.reason, /^the fastest, and its longest block stays under 10 ms \(4\.2 ms a run, the median of 3 rounds; longest block 7 ms < 10 ms in its median round\)/);
+  const lines = describeChoice(choice);
+  assert.match(lines[0], /^each approach ran in 3 interleaved rounds;/);
+  assert.ok(lines.some((l) => /^ {2}native .* 4 \/ 9 \/ 4\.2 .* 12 \/ 6 \/ 7 /.test(l)), lines.join('\n'));
+});
+
+test('a block over the limit in its median round is over it, whatever its best round was', () => {
+  const [g] = chooseApproaches(inRounds('node-async', 'parse', ['native'], 3, (a, r) => ({ runMeanMs: 3, longestBlockMs: [4, 14, 15][r - 1] })), 10).groups;
+  assert.strictEqual(g.pick, null);
+  assert.match(g.reason, /no approach kept its longest block under 10 ms in its median round \(the closest: native, 14 ms\)/);
+});
+
+test('candidates whose run times cannot be told apart are a tie, and the simpler one is picked, with the p-value', () => {
+  // fast's rounds are a little faster on average, but its runs' times are the same set as native's.
+  const times = runTimes(4);
+  const summaries = inRounds('node-async', 'stringify', ['native', 'async', 'fast'], 3, (a) => ({
+    runMeanMs: { native: 4.2, async: 40, fast: 4.1 }[a],
+    longestBlockMs: { native: 6, async: 3, fast: 2.5 }[a],
+    runMsSamples: a === 'async' ? runTimes(40) : times,
+  }));
+  const choice = chooseApproaches(summaries, 10);
+  const [g] = choice.groups;
+  assert.strictEqual(g.fastest, 'fast');
+  assert.strictEqual(g.pick, 'native');
+  assert.deepStrictEqual(g.comparedWith, { approach: 'fast', p: 1, tied: true });
+  assert.ok(g.comparedWith.p >= choice.alpha && choice.alpha === 0.05);
+  assert.match(g.reason, /^fast and native are indistinguishable on this document \(p = 1\): both keep the loop under 10 ms; native is simpler \(4\.2 ms a run, the median of 3 rounds; longest block 6 ms < 10 ms in its median round\)$/);
+  // async, under the limit too but ten times slower, is told apart from the pick.
+  const async = g.comparisons.find((c) => c.approach === 'async');
+  assert.ok(async.p < 0.05 && async.slower, JSON.stringify(async));
+  const lines = describeChoice(choice);
+  assert.ok(lines.some((l) => /^ {2}fast .* 1 {2}fastest, shortest block$/.test(l)), lines.join('\n'));
+  assert.ok(lines.some((l) => /^ {2}async .* <0\.001 {2}/.test(l)), lines.join('\n'));
+
+  // Without native, the tie goes to the one the service lists first.
+  const [other] = chooseApproaches(summaries.filter((s) => s.approach !== 'native').map((s) => Object.assign({}, s, { runMsSamples: times })), 10).groups;
+  assert.strictEqual(other.pick, 'async');
+  assert.match(other.reason, /^fast and async are indistinguishable on this document \(p = 1\): both keep the loop under 10 ms; async comes first in node-async's list/);
+});
+
+test('clearly separated run times give the faster one, and the reason says by how sure', () => {
+  const [g] = chooseApproaches(inRounds('node-async', 'parse', ['native', 'fast'], 3, (a) => ({
+    runMeanMs: { native: 4, fast: 2 }[a],
+    longestBlockMs: 5,
+    runMsSamples: runTimes({ native: 4, fast: 2 }[a]),
+  })), 10).groups;
+  assert.strictEqual(g.pick, 'fast');
+  assert.strictEqual(g.comparedWith.approach, 'native');
+  assert.ok(g.comparedWith.p < 0.05 && !g.comparedWith.tied, JSON.stringify(g.comparedWith));
+  assert.match(g.reason, /^the fastest, and its longest block stays under 10 ms \(2 ms a run, the median of 3 rounds; longest block 5 ms < 10 ms in its median round\); faster than native, the next under the limit \(p < 0\.001\)$/);
+
+  // The fastest of all over the limit is named with its p-value against the pick.
+  const [over] = chooseApproaches(inRounds('node-async', 'parse', ['native', 'fast'], 3, (a) => ({
+    runMeanMs: { native: 2, fast: 4 }[a],
+    longestBlockMs: { native: 50, fast: 5 }[a],
+    runMsSamples: runTimes({ native: 2, fast: 4 }[a]),
+  })), 10).groups;
+  assert.strictEqual(over.pick, 'fast');
+  assert.match(over.reason, /; native is faster \(2 ms, p < 0\.001\) but blocked for 50 ms$/);
+});
+
+test('an approach that failed in one round is failed, with the round, and not picked', () => {
+  const [g] = chooseApproaches(inRounds('node-async', 'parse', ['native', 'fast'], 3, (a, r) => ({
+    runMeanMs: { native: 4, fast: 2 }[a],
+    longestBlockMs: 5,
+    ...(a === 'fast' && r === 2 ? { passed: false, problems: ['3 responses not validated'] } : {}),
+  })), 10).groups;
+  const fast = g.rows.find((r) => r.approach === 'fast');
+  assert.strictEqual(fast.passed, false);
+  assert.deepStrictEqual(fast.problems, ['round 2: 3 responses not validated']);
+  assert.deepStrictEqual(fast.rounds.map((r) => r.passed), [true, false, true]);
+  assert.strictEqual(g.pick, 'native');
+  assert.ok(describeChoice({ blockMs: 10, rounds: 3, alpha: 0.05, groups: [g] }).some((l) => /^ {2}fast .*FAILED: round 2: 3 responses not validated$/.test(l)));
+});
+
+test('with no pick, the reason names what would move each block: the knob the service lists, and none where it lists none', () => {
+  const info = { runtime: { name: 'node' }, workloads: { stringify: { approaches: ['native', 'yieldable', 'json-ext', 'fast'], params: { yieldMs: { default: 5, min: 1, max: 1000 } } } } };
+  const summaries = inRounds('node-async', 'stringify', ['native', 'yieldable', 'json-ext', 'fast'], 3, (a) => ({ runMeanMs: { native: 50, yieldable: 900, 'json-ext': 300, fast: 90 }[a], longestBlockMs: { native: 51, yieldable: 40, 'json-ext': 30, fast: 15 }[a] }));
+  const [g] = chooseApproaches(summaries, 10, { 'node-async': info }).groups;
+  assert.strictEqual(g.pick, null);
+  assert.deepStrictEqual(g.knobs.map((k) => [k.approach, k.param]), [['native', null], ['yieldable', null], ['json-ext', 'yieldMs'], ['fast', 'yieldMs']]);
+  assert.match(g.reason, /\(the closest: fast, 15 ms\); a limit of 16 ms would pick fast, 52 ms would pick native; what moves each block: yieldMs for json-ext and fast \(how long it runs before giving the event loop a turn; 5 by default, 1 at least\), none of node-async's parameters for native and yieldable$/);
+  // A service whose /info lists no yieldMs gets no such knob; without its /info nothing is said.
+  const bare = { runtime: { name: 'node' }, workloads: { stringify: { approaches: ['native', 'fast'], params: {} } } };
+  assert.ok(chooseApproaches(summaries, 10, { 'node-async': bare }).groups[0].knobs.every((k) => k.param === null));
+  assert.deepStrictEqual(chooseApproaches(summaries, 10).groups[0].knobs, []);
+  assert.doesNotMatch(chooseApproaches(summaries, 10).groups[0].reason, /what moves/);
+  // csv: the chunk size moves the approaches that give the loop a turn between chunks, not the synchronous ones.
+  const csvInfo = { workloads: { csv: { approaches: ['memory', 'fast'], params: { chunkChars: { default: 65536, min: 1024 } } } } };
+  const [csv] = chooseApproaches(inRounds('node-async', 'csv', ['memory', 'fast'], 1, () => ({ runMeanMs: 50, longestBlockMs: 40 })), 10, { 'node-async': csvInfo }).groups;
+  assert.match(csv.reason, /what moves each block: chunkChars for fast \(how many characters it parses between turns of the event loop; 65536 by default, 1024 at least\), none of node-async's parameters for memory$/);
+});
+
+test("report.html's choice shows the rounds, each round's figures and the p-values, with data attributes a browser reads", () => {
+  const { documentChoice } = require('../src/report/choice-html');
+  const summaries = inRounds('node-async', 'stringify', ['native', 'fast'], 3, (a, r) => ({ runMeanMs: { native: 4.2, fast: 4.1 }[a] + r / 100, longestBlockMs: 5, runMsSamples: runTimes(4) }));
+  const choice = chooseApproaches(summaries, 10);
+  const html = documentChoice(choice, { document: 'a'.repeat(64), handOff: {} });
+  assert.match(html, /<p class="small" data-rounds="3">Each approach ran in <strong>3<\/strong> interleaved rounds/);
+  assert.match(html, /<h3 data-group="node-async\/stringify" data-rounds="3" data-p="1">.*<strong data-pick="node-async\/stringify\/native">native<\/strong><\/h3>/);
+  assert.match(html, /<p>fast and native are indistinguishable on this document \(p = 1\): both keep the loop under 10 ms; native is simpler/);
+  assert.match(html, /<tr data-approach="fast" data-rounds="3" data-p="1">[^]*?<td class="num">4\.11 \/ 4\.12 \/ 4\.13<\/td>/);
+  assert.match(html, /<tr data-approach="native" data-rounds="3" class="pick">/, 'the pick has no p-value against itself');
 });

@@ -6,6 +6,7 @@
 // document, the summary names a pick for each of them and each workload a JSON document runs through, report.html exists and, in Chromium, shows the same picks as run.json; and what make try started
 // is gone when it returns. The block limit is set out of reach (60 s): which approach is picked on this machine is
 // a measurement; that there is one, for every service, is what is tested (the choice itself: load/test/try-choice).
+// Two rounds (TRY_ROUNDS; the suite's 3 by default) keep it short while the summary still shows rounds and p-values.
 // The same for a real-world CSV: no package in the lab's node_modules ships one, so fixtures/ubuntu.csv is Debian's
 // distro-info-data 0.58+deb12u6 (/usr/share/distro-info/ubuntu.csv, ISC licence: Benjamin Drung, Stefano Rivera),
 // Ubuntu's releases with rows of 6 to 9 fields; it goes through every csv approach of node-async, the one service
@@ -38,9 +39,11 @@ function makeTry(env, file = DOCUMENT) {
 
 test('make try on a real package.json: a pick per service that keeps documents and workload a JSON document runs through, and report.html', { timeout: 600000 }, async (t) => {
   const results = tempDir('lab-try-results-');
-  const { code, output } = await makeTry({ TRY_PORT_OFFSET: String(OFFSET), TRY_SECONDS: '1', TRY_BLOCK_MS: '60000', LAB_RESULTS_DIR: results });
+  const { code, output } = await makeTry({ TRY_PORT_OFFSET: String(OFFSET), TRY_SECONDS: '1', TRY_ROUNDS: '2', TRY_BLOCK_MS: '60000', LAB_RESULTS_DIR: results });
   if (process.env.LAB_TEST_VERBOSE || code !== 0) console.log(output);
   assert.strictEqual(code, 0, output.slice(-3000));
+  assert.match(output, /^each approach ran in 2 interleaved rounds; /m);
+  assert.match(output, /^ {2}approach +ms\/run +ms\/run by round .* p vs pick +verdict$/m);
 
   const services = documentServicesOf(readManifests()).map((m) => m.name);
   for (const name of ['node14-fibers', 'node-async', 'wasm-runner', 'jvm-serializer']) assert.ok(services.includes(name), `${name} keeps documents: ${services}`);
@@ -60,6 +63,9 @@ test('make try on a real package.json: a pick per service that keeps documents a
   assert.strictEqual(path.dirname(path.dirname(report)), results, 'the run is written where LAB_RESULTS_DIR says');
   assert.deepStrictEqual(run.choice.groups.map((g) => g.target).filter((n, i, all) => all.indexOf(n) === i), services);
   assert.ok(run.choice.groups.every((g) => g.pick), JSON.stringify(run.choice.groups.map((g) => [g.target, g.workload, g.pick, g.reason])));
+  assert.ok(run.choice.rounds === 2 && run.choice.groups.every((g) => g.rounds === 2 && g.rows.every((r) => r.rounds.length === 2)), JSON.stringify(run.choice.groups.map((g) => [g.target, g.workload, g.rounds])));
+  // A group whose pick was compared with another says its p-value in the printed reason, as run.json has it.
+  for (const g of run.choice.groups.filter((x) => x.comparedWith)) assert.ok(output.includes(g.reason) && /\(p [=<] /.test(g.reason), g.reason);
 
   await t.test('report.html shows the same picks in Chromium', async (st) => {
     if (!findChromium()) {
@@ -80,7 +86,7 @@ test('make try on a real package.json: a pick per service that keeps documents a
 
 test('make try on a real-world CSV: every csv approach of node-async, a pick, and node14-fibers named as taking no CSV', { timeout: 600000 }, async (t) => {
   const results = tempDir('lab-try-csv-results-');
-  const { code, output } = await makeTry({ TRY_PORT_OFFSET: String(OFFSET), TRY_SECONDS: '1', TRY_BLOCK_MS: '60000', LAB_RESULTS_DIR: results }, CSV_DOCUMENT);
+  const { code, output } = await makeTry({ TRY_PORT_OFFSET: String(OFFSET), TRY_SECONDS: '1', TRY_ROUNDS: '1', TRY_BLOCK_MS: '60000', LAB_RESULTS_DIR: results }, CSV_DOCUMENT);
   if (process.env.LAB_TEST_VERBOSE || code !== 0) console.log(output);
   assert.strictEqual(code, 0, output.slice(-3000));
   assert.match(output, /^try: .*ubuntu\.csv: CSV, /m);
@@ -134,5 +140,12 @@ test('make try refuses a file the lab cannot take, with exit status 2 and why, b
     assert.strictEqual(code, 2, `${file}: ${output}`);
     assert.match(output, message, file);
     assert.doesNotMatch(output, /starting/, `${file}: nothing started`);
+  }
+  // A setting it cannot take is refused as early, whatever the file.
+  for (const [env, message] of [[{ TRY_ROUNDS: '0' }, /TRY_ROUNDS must be an integer in \[1, 10\], got 0/], [{ TRY_SECONDS: 'x' }, /TRY_SECONDS must be an integer in \[1, 120\], got x/]]) {
+    const { code, output } = await checkOnly(DOCUMENT, Object.assign({ TRY_PORT_OFFSET: String(OFFSET) }, env));
+    assert.strictEqual(code, 2, output);
+    assert.match(output, message);
+    assert.doesNotMatch(output, /starting/, 'nothing started');
   }
 });

@@ -15,6 +15,7 @@ const { HttpError, badRequest } = require('@lab/node-kit/errors');
 const { checkRoute, ownNames } = require('@lab/node-kit/cross-site');
 const { suiteNames, LIMITS } = require('../suite/suites');
 const { DEFAULT_BLOCK_MS } = require('../try/try-choice');
+const { MAX_ROUNDS } = require('../try/try-suite');
 const { liveRoutes, LIVE_ROUTES } = require('../live/routes');
 
 // What the 404 lists; POST /runs takes suite (required) and loop, POST /runs/stop nothing, the live page's routes
@@ -22,11 +23,13 @@ const { liveRoutes, LIVE_ROUTES } = require('../live/routes');
 const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop', 'PUT /documents', 'GET /documents'].concat(LIVE_ROUTES);
 const LOOP = { default: 0, min: 0, max: 1 };
 // A try run's own parameters (run/plan.js' checkRunOptions refuses them for other suites): the stored document, the
-// longest block the user accepts (ms; try-choice.js) and each scenario's duration (0: the suite's).
+// longest block the user accepts (ms; try-choice.js), each scenario's duration and the rounds each approach runs
+// (0: the suite's; try-suite.js).
 const TRY_PARAMS = {
   document: { default: '', pattern: '[0-9a-f]{64}' },
   blockMs: { default: DEFAULT_BLOCK_MS, min: 0, max: 60000 },
   durationSeconds: { default: 0, min: 0, max: LIMITS.durationSeconds },
+  rounds: { default: 0, min: 0, max: MAX_ROUNDS },
 };
 // Any run's own narrowing: only the scenarios of these targets (comma-separated names; runner.js checks them against
 // the driver's targets and the suite), so one suite serves a run against part of the lab (make matrix's steps).

@@ -13,7 +13,8 @@ const { badRequest } = require('@lab/node-kit/errors');
 
 /**
  * The options of a run of suite (loaded): a try suite needs the document (a sha256 the driver holds: documents.hold
- * throws its 404 otherwise) and takes blockMs and durationSeconds; any other suite takes none of them. Throws the 400.
+ * throws its 404 otherwise) and takes blockMs, durationSeconds and rounds; any other suite takes none of them. Throws the
+ * 400.
  */
 function checkRunOptions(suite, options, driverTargets) {
   if (options.targets) {
@@ -23,7 +24,7 @@ function checkRunOptions(suite, options, driverTargets) {
       throw badRequest(`suite ${suite.name} has no scenario for ${options.targets.join(', ')}`, { parameter: 'targets', allowed: [...new Set(suite.scenarios.map((s) => s.target))] });
     }
   }
-  const given = ['document', 'blockMs', 'durationSeconds'].filter((name) => options[name] !== undefined);
+  const given = ['document', 'blockMs', 'durationSeconds', 'rounds'].filter((name) => options[name] !== undefined);
   if (suite.coverage !== DOCUMENT_COVERAGE) {
     if (given.length > 0) throw badRequest(`${given[0]} is for a suite of a stored document (try) only`, { parameter: given[0], allowed: [] });
     return;
@@ -66,7 +67,9 @@ async function planPass({ config, documents }, suiteName, options) {
   if (options.targets) meta.onlyTargets = options.targets;
   if (handOff) {
     const blockMs = options.blockMs === undefined ? DEFAULT_BLOCK_MS : options.blockMs;
-    meta.try = { document: options.document, kind: options.kind, bytes: options.bytes, blockMs, handOff };
+    // How many interleaved rounds each approach runs (try-suite.js): the run's own, else the suite's.
+    const rounds = options.rounds > 0 ? options.rounds : loaded.documentScenarios.rounds;
+    meta.try = { document: options.document, kind: options.kind, bytes: options.bytes, blockMs, rounds, handOff };
   }
   return { loaded, handOff, meta, targets: Object.fromEntries([...names].map((t) => [t, config.targets[t]])) };
 }
@@ -78,7 +81,7 @@ async function planPass({ config, documents }, suiteName, options) {
 async function planScenarios({ config, log }, plan, options, signal) {
   Object.assign(plan.meta, { startedAt: new Date().toISOString(), machine: machine(), lab: labOf(), prometheus: config.prometheusUrl, targets: await describeTargets(plan.targets, config.waitTimeoutMs, log, signal) });
   const suite = plan.handOff
-    ? withDocument(plan.loaded, plan.meta.targets, plan.handOff, { sha256: options.document, kind: options.kind }, options.durationSeconds)
+    ? withDocument(plan.loaded, plan.meta.targets, plan.handOff, { sha256: options.document, kind: options.kind }, { durationSeconds: options.durationSeconds, rounds: options.rounds })
     : withCoverage(plan.loaded, readManifests(), plan.meta.targets);
   checkScenarios(suite.name, suite.scenarios, config.targets);
   return suite;

@@ -6,6 +6,11 @@ const { targetFiguresOf } = require('../scenario/server-runtime');
 const { round } = require('@lab/loop-kit/round');
 const { busyWords } = require('../machine/busy-machine');
 
+// How many of a scenario's run times (checks.runs.msSamples, up to scenario.js' 2000) its summary carries, for the try
+// choice's rank test (try-choice.js): 3 rounds give an approach up to 300, plenty for a Mann-Whitney test, while
+// /runs/latest, polled every second with every summary in it, stays small.
+const SUMMARY_RUN_SAMPLES = 100;
+
 const verdictOf = (summary) => (summary.stopped ? 'stopped' : summary.passed ? 'passed' : 'failed');
 
 function summarize(outcome) {
@@ -74,7 +79,17 @@ function runFigures(outcome) {
     longestBlockWaitMs: reported !== null ? orNull(runs.maxBlockWaitMs) : null,
     longestOwnBlockMs: reported !== null ? orNull(runs.maxOwnBlockMs) : null,
     serverLagMaxMs,
+    runMsSamples: runs && Array.isArray(runs.msSamples) ? spreadOver(runs.msSamples, SUMMARY_RUN_SAMPLES) : [],
   };
+}
+
+/**
+ * At most count of samples, taken evenly across them rather than the first count: the first runs of a window are
+ * also the first after the previous scenario, and would stand for the whole window.
+ */
+function spreadOver(samples, count) {
+  if (samples.length <= count) return samples.slice();
+  return Array.from({ length: count }, (_, i) => samples[Math.floor((i * samples.length) / count)]);
 }
 
 /**

@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { COVERAGE } = require('./coverage');
-const { DOCUMENT_COVERAGE } = require('../try/try-suite');
+const { DOCUMENT_COVERAGE, MAX_ROUNDS } = require('../try/try-suite');
 const { checkThresholds } = require('../scenario/thresholds');
 const { pathOf, runProblem } = require('../scenario/run-request');
 
@@ -21,8 +21,9 @@ const PROBE_FIELDS = ['path', 'ratePerSecond'];
 const PROBE_MAX_RATE = 200;
 // Every field a suite or scenario may have: a misspelt one (say "treshold") is an error, not a silent default.
 const SUITE_FIELDS = ['description', 'coverage', 'documentScenarios', 'thresholds', 'thresholdsByApproach', 'profile', 'scenarios'];
-// A suite of a user's document (try-suite.js) says how each generated scenario runs; timeoutSeconds bounds one run.
-const DOCUMENT_SCENARIO_LIMITS = Object.assign({ timeoutSeconds: 600 }, LIMITS);
+// A suite of a user's document (try-suite.js) says how each generated scenario runs; timeoutSeconds bounds one run,
+// rounds how many times each approach runs.
+const DOCUMENT_SCENARIO_LIMITS = Object.assign({ timeoutSeconds: 600 }, LIMITS, { rounds: MAX_ROUNDS });
 const SCENARIO_FIELDS = ['name', 'target', 'method', 'run', 'path', 'headers', 'body', 'bodyFrom', 'connections', 'durationSeconds', 'warmupSeconds', 'arrivalRate', 'maxRequests', 'timeoutSeconds', 'expect', 'probe', 'thresholds'];
 // A warm-up before the measured window (scenario.js): bounded like the window itself.
 
@@ -92,7 +93,7 @@ function checkDocumentScenarios(suite, where) {
     check(settings === undefined, where, `documentScenarios is for coverage "${DOCUMENT_COVERAGE}" only`);
     return;
   }
-  check(settings !== null && typeof settings === 'object' && !Array.isArray(settings), where, 'documentScenarios must be an object: {connections, durationSeconds, maxRequests, timeoutSeconds}');
+  check(settings !== null && typeof settings === 'object' && !Array.isArray(settings), where, `documentScenarios must be an object: {${Object.keys(DOCUMENT_SCENARIO_LIMITS).join(', ')}}`);
   checkFields(settings, Object.keys(DOCUMENT_SCENARIO_LIMITS), `${where}, documentScenarios`);
   for (const [field, max] of Object.entries(DOCUMENT_SCENARIO_LIMITS)) {
     const value = settings[field];

@@ -1,47 +1,24 @@
 'use strict';
 // What a try run (a user's document through every approach, try-suite.js) tells its user, per service and workload:
 // the fastest approach, the one that kept the probe's p99 lowest, the one whose longest block was shortest, and the
-// approach to pick: the fastest whose longest block stays under the user's limit (blockMs). The longest block is the
-// runs' own (summary.js says why), with the server's worst second of lag max beside it. What is held against the limit
-// is the part of it the approach is accountable for: the longest block its own work made, the time its thread waited
-// for a CPU left out (loop-kit/event-loop.js' maxOwnBlockMs), where the service can tell them apart; a busy machine's
-// part is said beside it. Read from the scenarios' summaries (summary.js), so the driver at the end of the run,
-// `make try` and report.html say the same. An approach that failed (an error, a refusal, an answer not validated,
-// stopped) is listed as failed and never chosen; nor is one whose longest block is unknown. A runtime without an event
-// loop (the JVM: each request on a thread of its own) has no block to report, so the probe's p99 beside its runs
-// stands in for it, said so in the row and the reason: it is what the service's other clients felt while the runs
-// ran, the thing the limit guards.
+// approach to pick: the fastest whose longest block stays under the user's limit (blockMs). Each approach ran in
+// interleaved rounds; its figures are over its rounds (try-rounds.js: the median round's block, the median of the
+// rounds' times), and the pick is compared with the other candidates on their runs' times (try-compare.js): one the
+// fastest cannot be told apart from and that is simpler is the pick instead, said with the p-value. The longest block
+// is the runs' own (summary.js says why), with the server's worst second of lag max beside it. What is held against
+// the limit is the part of it the approach is accountable for: the longest block its own work made, the time its
+// thread waited for a CPU left out (loop-kit/event-loop.js' maxOwnBlockMs), where the service can tell them apart; a
+// busy machine's part is said beside it. Read from the scenarios' summaries (summary.js), so the driver at the end of
+// the run, `make try` and report.html say the same. An approach that failed in any round (an error, a refusal, an
+// answer not validated, stopped) is listed as failed and never chosen; nor is one whose longest block is unknown. A
+// runtime without an event loop (the JVM) is judged by the probe's p99 beside its runs, said so in the row and the
+// reason: it is what the service's other clients felt while the runs ran, the thing the limit guards. With no pick,
+// the reason says which limit would pick which approach and what would move each one's block (try-knobs.js).
+const { approachRows, NO_EVENT_LOOP, PROBE_STAND_IN } = require('./try-rounds');
+const { settle, pWords, ALPHA, SIMPLEST } = require('./try-compare');
+const { knobsOf, knobWords } = require('./try-knobs');
 
 const DEFAULT_BLOCK_MS = 10;
-// /info runtime names of the services whose runs block no event loop.
-const NO_EVENT_LOOP = new Set(['jvm']);
-const PROBE_STAND_IN = 'probe p99 (no event loop)';
-
-/** The row of one scenario: its approach and the figures the choice is made on; loopless: its runtime has no event loop. */
-function rowOf(summary, loopless) {
-  const standIn = loopless && (summary.longestBlockMs === null || summary.longestBlockMs === undefined) && typeof summary.probeP99Ms === 'number';
-  const number = (value) => (typeof value === 'number' ? value : null);
-  const longestBlockMs = standIn ? summary.probeP99Ms : summary.longestBlockMs;
-  const ownBlockMs = standIn ? null : number(summary.longestOwnBlockMs);
-  return {
-    approach: summary.approach,
-    scenario: summary.name,
-    passed: summary.passed === true && summary.stopped !== true && summary.runMeanMs !== null && summary.runMeanMs !== undefined,
-    runs: summary.runs,
-    runMeanMs: summary.runMeanMs,
-    requestsPerSecond: summary.requestsPerSecond,
-    probeP99Ms: summary.probeP99Ms,
-    longestBlockMs,
-    longestBlockFrom: standIn ? PROBE_STAND_IN : summary.longestBlockFrom,
-    // How long the longest block's thread waited for a CPU, and the longest block of the approach's own work.
-    longestBlockWaitMs: standIn ? null : number(summary.longestBlockWaitMs),
-    ownBlockMs,
-    // What the limit is held against: the approach's own part where the service says it, else the whole block.
-    accountableMs: ownBlockMs !== null ? ownBlockMs : longestBlockMs,
-    serverLagMaxMs: summary.serverLagMaxMs === undefined ? null : summary.serverLagMaxMs,
-    problems: summary.passed ? [] : summary.problems.length ? summary.problems : ['no validated run'],
-  };
-}
 
 /** The passed row lowest in field (the first of equals, in run order), or null. */
 function lowest(rows, field) {
@@ -59,8 +36,8 @@ function blockWords(row) {
 
 /**
  * The limits that would pick something, for a group with no pick: [{approach, blockMs}], the smallest whole limit at
- * which each approach would be the pick, least first. An approach a faster one blocks no longer than is never the
- * pick, and is left out.
+ * which each approach would be the fastest under it, least first. An approach a faster one blocks no longer than is
+ * never the pick, and is left out.
  */
 function limitsToPick(rows) {
   const ranked = rows.filter((r) => r.passed && typeof r.accountableMs === 'number').sort((a, b) => a.runMeanMs - b.runMeanMs);
@@ -72,72 +49,84 @@ function limitsToPick(rows) {
   return limits.sort((a, b) => a.blockMs - b.blockMs);
 }
 
-/** Why the pick is the pick (or why there is none), in words with the figures. */
-function reasonOf(pick, fastest, shortest, blockMs, anyPassed, limits) {
-  if (!anyPassed) return 'every approach failed: nothing to pick';
-  if (!pick) {
-    const would = limits.length ? `; a limit of ${limits.map((l) => `${l.blockMs} ms would pick ${l.approach}`).join(', ')}` : '';
-    return `no approach kept its longest block under ${blockMs} ms (the shortest: ${shortest ? `${shortest.approach}, ${blockWords(shortest)}` : 'unknown'})${would}`;
-  }
+/** Why there is no pick: the closest approach, the limits that would pick one, what would move each block. */
+function noPickReason(rows, closest, blockMs, rounds, limits, knobs, target) {
+  if (!rows.some((r) => r.passed)) return 'every approach failed: nothing to pick';
+  const where = rounds > 1 ? ' in its median round' : '';
+  const would = limits.length ? `; a limit of ${limits.map((l) => `${l.blockMs} ms would pick ${l.approach}`).join(', ')}` : '';
+  const moves = knobs.length ? `; what moves each block: ${knobWords(knobs, target)}` : '';
+  return `no approach kept its longest block under ${blockMs} ms${where} (the closest: ${closest ? `${closest.approach}, ${blockWords(closest)}` : 'unknown'})${would}${moves}`;
+}
+
+/** Why the pick (settle's) is the pick, in words with the figures. */
+function pickReason({ pick, fastest, comparedWith, comparisons }, overall, blockMs, rounds, target) {
   const block = pick.longestBlockFrom === PROBE_STAND_IN ? `no event loop: the probe's p99 ${pick.longestBlockMs} ms stands in for the longest block` : `longest block ${blockWords(pick)}`;
-  const own = `${pick.runMeanMs} ms a run, ${block} < ${blockMs} ms`;
-  if (pick === fastest) return `the fastest, and its longest block stays under ${blockMs} ms (${own})`;
-  const over = fastest.longestBlockMs === null ? 'blocked for an unknown time' : fastest.longestBlockFrom === PROBE_STAND_IN ? `its probe p99 was ${fastest.longestBlockMs} ms` : `blocked for ${blockWords(fastest)}`;
-  return `the fastest whose longest block stays under ${blockMs} ms (${own}); ${fastest.approach} is faster (${fastest.runMeanMs} ms) but ${over}`;
+  const timed = rounds > 1 ? `${pick.runMeanMs} ms a run, the median of ${rounds} rounds; ${block} < ${blockMs} ms in its median round` : `${pick.runMeanMs} ms a run, ${block} < ${blockMs} ms`;
+  let head;
+  if (comparedWith && comparedWith.tied) {
+    const [a, b] = pick === fastest ? [pick.approach, comparedWith.approach] : [comparedWith.approach, pick.approach];
+    const simpler = pick.approach === SIMPLEST ? `${pick.approach} is simpler` : `${pick.approach} comes first in ${target}'s list`;
+    head = `${a} and ${b} are indistinguishable on this document (${pWords(comparedWith.p)}): both keep the loop under ${blockMs} ms; ${simpler} (${timed})`;
+  } else {
+    head = `${pick === overall ? 'the fastest, and its longest block stays' : 'the fastest whose longest block stays'} under ${blockMs} ms (${timed})`;
+    if (comparedWith) head += `; faster than ${comparedWith.approach}, the next under the limit (${pWords(comparedWith.p)})`;
+  }
+  if (!overall || overall === pick || (typeof overall.accountableMs === 'number' && overall.accountableMs < blockMs)) return head;
+  // The fastest of all is over the limit (or its block unknown): said with how it blocked, and whether its lead is real.
+  const over = overall.longestBlockMs === null ? 'blocked for an unknown time' : overall.longestBlockFrom === PROBE_STAND_IN ? `its probe p99 was ${overall.longestBlockMs} ms` : `blocked for ${blockWords(overall)}`;
+  const c = comparisons.find((x) => x.approach === overall.approach);
+  if (c && c.p >= ALPHA) return `${head}; ${overall.approach} is no faster by its runs' times (${overall.runMeanMs} ms, ${pWords(c.p)}) and ${over}`;
+  return `${head}; ${overall.approach} is faster (${overall.runMeanMs} ms${c ? `, ${pWords(c.p)}` : ''}) but ${over}`;
 }
 
 /**
- * summaries: the run's scenario summaries (only /run scenarios count); blockMs: the longest block the user accepts;
- * infos: the targets' /info by name (a runtime without an event loop gets the probe's stand-in). Returns {blockMs,
- * groups: [{target, workload, rows, fastest, lowestProbe, shortestBlock, pick, reason, limitsToPick}]}, each of
- * fastest.. pick an approach's name or null, limitsToPick limitsToPick's answer where there is no pick.
+ * summaries: the run's scenario summaries in run order (only /run scenarios count; an approach's summaries are its
+ * rounds); blockMs: the longest block the user accepts; infos: the targets' /info by name (a runtime without an event
+ * loop gets the probe's stand-in; a workload's parameters name the knobs). Returns {blockMs, rounds, alpha, groups:
+ * [{target, workload, rounds, rows, fastest, lowestProbe, shortestBlock, pick, comparedWith, comparisons, reason,
+ * limitsToPick, knobs}]}: fastest.. pick an approach's name or null; comparedWith {approach, p, tied} the comparison the
+ * reason leans on and comparisons [{approach, p, slower}] every other passed approach against the pick (try-compare.js);
+ * limitsToPick and knobs (try-knobs.js) where there is no pick, else [].
  */
 function chooseApproaches(summaries, blockMs = DEFAULT_BLOCK_MS, infos = {}) {
   const loopless = (target) => Boolean(infos[target] && infos[target].runtime && NO_EVENT_LOOP.has(infos[target].runtime.name));
   const groups = new Map();
   for (const summary of summaries.filter((s) => s.workload && s.approach)) {
     const key = `${summary.target}\u0000${summary.workload}`;
-    if (!groups.has(key)) groups.set(key, { target: summary.target, workload: summary.workload, rows: [] });
-    groups.get(key).rows.push(rowOf(summary, loopless(summary.target)));
+    if (!groups.has(key)) groups.set(key, { target: summary.target, workload: summary.workload, summaries: [] });
+    groups.get(key).summaries.push(summary);
   }
-  return {
-    blockMs,
-    groups: [...groups.values()].map((group) => {
-      const fastest = lowest(group.rows, 'runMeanMs');
-      const shortest = lowest(group.rows, 'accountableMs');
-      const under = group.rows.filter((r) => r.passed && typeof r.accountableMs === 'number' && r.accountableMs < blockMs);
-      const pick = lowest(under, 'runMeanMs');
-      const name = (row) => (row ? row.approach : null);
-      const limits = pick ? [] : limitsToPick(group.rows);
-      return Object.assign(group, {
-        fastest: name(fastest),
-        lowestProbe: name(lowest(group.rows, 'probeP99Ms')),
-        shortestBlock: name(shortest),
-        pick: name(pick),
-        reason: reasonOf(pick, fastest, shortest, blockMs, group.rows.some((r) => r.passed), limits),
-        // With no pick: the limits (TRY_BLOCK_MS, blockMs) that would pick one, least first.
-        limitsToPick: limits,
-      });
-    }),
-  };
+  const made = [...groups.values()].map(({ target, workload, summaries: own }) => {
+    const rows = approachRows(own, loopless(target));
+    const rounds = Math.max(...rows.map((r) => r.rounds.length));
+    const overall = lowest(rows, 'runMeanMs');
+    const closest = lowest(rows, 'accountableMs');
+    const settled = settle(rows.filter((r) => r.passed && typeof r.accountableMs === 'number' && r.accountableMs < blockMs), rows);
+    const { pick } = settled;
+    const limits = pick ? [] : limitsToPick(rows);
+    const knobs = pick ? [] : knobsOf(infos[target], workload, rows.filter((r) => r.passed).map((r) => r.approach));
+    const name = (row) => (row ? row.approach : null);
+    const reason = pick ? pickReason(settled, overall, blockMs, rounds, target) : noPickReason(rows, closest, blockMs, rounds, limits, knobs, target);
+    // The pooled run times served the comparison; run.json keeps each scenario's own (checks.runs.msSamples).
+    for (const row of rows) delete row.runMsSamples;
+    return {
+      target,
+      workload,
+      rounds,
+      rows,
+      fastest: name(overall),
+      lowestProbe: name(lowest(rows, 'probeP99Ms')),
+      shortestBlock: name(closest),
+      pick: name(pick),
+      comparedWith: settled.comparedWith,
+      comparisons: settled.comparisons,
+      reason,
+      // With no pick: the limits (TRY_BLOCK_MS, blockMs) that would pick one, least first, and what moves each block.
+      limitsToPick: limits,
+      knobs,
+    };
+  });
+  return { blockMs, rounds: Math.max(0, ...made.map((g) => g.rounds)), alpha: ALPHA, groups: made };
 }
 
-/** The choice as lines of text for a terminal: one table per service and workload, the pick and why. */
-function describeChoice(choice) {
-  const lines = [];
-  const cell = (v) => (v === null || v === undefined ? '-' : String(v));
-  for (const g of choice.groups) {
-    lines.push(`${g.target} · ${g.workload}: pick ${g.pick || 'NONE'} — ${g.reason}`);
-    const rows = [['approach', 'ms/run', 'runs', 'probe p99 ms', 'longest block ms', 'waiting ms', 'own block ms', 'server lag max ms', 'verdict']].concat(g.rows.map((r) => {
-      const marks = [r.approach === g.pick ? 'PICK' : null, r.approach === g.fastest ? 'fastest' : null, r.approach === g.lowestProbe ? 'lowest probe' : null, r.approach === g.shortestBlock ? 'shortest block' : null].filter(Boolean);
-      const verdict = r.passed ? marks.join(', ') || 'ok' : `FAILED: ${r.problems.join('; ')}`;
-      return [r.approach, cell(r.runMeanMs), cell(r.runs), cell(r.probeP99Ms), cell(r.longestBlockMs), cell(r.longestBlockWaitMs), cell(r.ownBlockMs), cell(r.serverLagMaxMs), verdict];
-    }));
-    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-    const last = rows[0].length - 1;
-    for (const r of rows) lines.push(`  ${r.map((c, i) => (i === last ? c : i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')}`);
-  }
-  return lines;
-}
-
-module.exports = { chooseApproaches, describeChoice, DEFAULT_BLOCK_MS };
+module.exports = { chooseApproaches, DEFAULT_BLOCK_MS };
