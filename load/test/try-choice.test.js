@@ -276,3 +276,20 @@ test("report.html's choice shows the rounds, each round's figures and the p-valu
   assert.match(html, /<tr data-approach="fast" data-rounds="3" data-p="1">[^]*?<td class="num">4\.11 \/ 4\.12 \/ 4\.13<\/td>/);
   assert.match(html, /<tr data-approach="native" data-rounds="3" class="pick">/, 'the pick has no p-value against itself');
 });
+
+test('a group whose scenarios ran on a busy machine keeps its pick but says it is not a verdict; a quiet one says nothing', () => {
+  const machine = (elsewherePercent) => ({ cpus: 2, elsewherePercent, elsewherePeakPercent: elsewherePercent, stealPercent: 0, load1Max: 2, frequencyMHz: null, targetThrottledSeconds: null, busyLimitPercent: 25, busy: elsewherePercent > 25 });
+  const { groups } = chooseApproaches([
+    recorded('node-async', 'stringify', 'native', { runMeanMs: 4.2, longestBlockMs: 6.1, machineBusy: machine(80) }),
+    recorded('node-async', 'stringify', 'fast', { runMeanMs: 5.5, longestBlockMs: 2.4, machineBusy: machine(10) }),
+    recorded('node-async', 'parse', 'native', { runMeanMs: 3, longestBlockMs: 3.2, machineBusy: machine(5) }),
+    recorded('node-async', 'parse', 'fast', { runMeanMs: 3.5, longestBlockMs: 2, machineBusy: null }),
+  ]);
+  const [stringify, parse] = groups;
+  assert.strictEqual(stringify.pick, 'native');
+  assert.match(stringify.reason, /; but the machine was busy in 1 of its 2 scenarios \(up to 80 % of its CPU went to processes outside the lab\): not a verdict$/);
+  assert.deepStrictEqual(stringify.machineBusy.busyScenarios, ['node-async-stringify-native']);
+  assert.doesNotMatch(parse.reason, /busy/);
+  assert.strictEqual(parse.machineBusy.busy, false);
+  assert.ok(describeChoice({ blockMs: 10, rounds: 1, alpha: 0.05, groups }).some((line) => /pick native — .*not a verdict$/.test(line)));
+});

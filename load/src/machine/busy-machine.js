@@ -140,6 +140,13 @@ async function machineBeforeStart(busyPercent, running = null) {
   return { window, busy, line: `the machine before the start: ${facts.join(', ')}: ${verdict}` };
 }
 
+/** A choice's caveat for a group of scenarios (machineBusyOfRun's over them): '' when none was busy. */
+function notAVerdictWords(m) {
+  if (!m || !m.busy) return '';
+  return `; but the machine was busy in ${m.busyScenarios.length} of its ${m.scenarios} scenarios (up to ${m.worst.elsewherePercent} % of its CPU went to processes outside the lab): not a verdict`;
+}
+
 module.exports = {
+  notAVerdictWords,
   describeRunMachine,
   machineBeforeStart, MACHINE_QUERIES, DEFAULT_BUSY_PERCENT, busyPercentSetting, machineShares, machineFigures, busyWords, machineBusyOfRun };

@@ -13,10 +13,12 @@
 // answer not validated, stopped) is listed as failed and never chosen; nor is one whose longest block is unknown. A
 // runtime without an event loop (the JVM) is judged by the probe's p99 beside its runs, said so in the row and the
 // reason: it is what the service's other clients felt while the runs ran, the thing the limit guards. With no pick,
-// the reason says which limit would pick which approach and what would move each one's block (try-knobs.js).
+// the reason says which limit would pick which approach and what would move each one's block (try-knobs.js). A group
+// whose scenarios ran while the machine was busy (busy-machine.js) says so in its reason: not a verdict.
 const { approachRows, NO_EVENT_LOOP, PROBE_STAND_IN } = require('./try-rounds');
 const { settle, pWords, ALPHA, SIMPLEST } = require('./try-compare');
 const { knobsOf, knobWords } = require('./try-knobs');
+const { machineBusyOfRun, notAVerdictWords } = require('../machine/busy-machine');
 
 const DEFAULT_BLOCK_MS = 10;
 
@@ -84,7 +86,7 @@ function pickReason({ pick, fastest, comparedWith, comparisons }, overall, block
  * rounds); blockMs: the longest block the user accepts; infos: the targets' /info by name (a runtime without an event
  * loop gets the probe's stand-in; a workload's parameters name the knobs). Returns {blockMs, rounds, alpha, groups:
  * [{target, workload, rounds, rows, fastest, lowestProbe, shortestBlock, pick, comparedWith, comparisons, reason,
- * limitsToPick, knobs}]}: fastest.. pick an approach's name or null; comparedWith {approach, p, tied} the comparison the
+ * limitsToPick, knobs, machineBusy}]}: fastest.. pick an approach's name or null; comparedWith {approach, p, tied} the comparison the
  * reason leans on and comparisons [{approach, p, slower}] every other passed approach against the pick (try-compare.js);
  * limitsToPick and knobs (try-knobs.js) where there is no pick, else [].
  */
@@ -106,7 +108,9 @@ function chooseApproaches(summaries, blockMs = DEFAULT_BLOCK_MS, infos = {}) {
     const limits = pick ? [] : limitsToPick(rows);
     const knobs = pick ? [] : knobsOf(infos[target], workload, rows.filter((r) => r.passed).map((r) => r.approach));
     const name = (row) => (row ? row.approach : null);
-    const reason = pick ? pickReason(settled, overall, blockMs, rounds, target) : noPickReason(rows, closest, blockMs, rounds, limits, knobs, target);
+    // A group any of whose scenarios ran on a busy machine says so: its figures explain, they do not decide.
+    const machineBusy = machineBusyOfRun(own);
+    const reason = (pick ? pickReason(settled, overall, blockMs, rounds, target) : noPickReason(rows, closest, blockMs, rounds, limits, knobs, target)) + notAVerdictWords(machineBusy);
     // The pooled run times served the comparison; run.json keeps each scenario's own (checks.runs.msSamples).
     for (const row of rows) delete row.runMsSamples;
     return {
@@ -124,6 +128,8 @@ function chooseApproaches(summaries, blockMs = DEFAULT_BLOCK_MS, infos = {}) {
       // With no pick: the limits (TRY_BLOCK_MS, blockMs) that would pick one, least first, and what moves each block.
       limitsToPick: limits,
       knobs,
+      // What the machine did beside the group's scenarios (busy-machine.js), null where it was not watched.
+      machineBusy,
     };
   });
   return { blockMs, rounds: Math.max(0, ...made.map((g) => g.rounds)), alpha: ALPHA, groups: made };
