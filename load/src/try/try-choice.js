@@ -36,6 +36,11 @@ function rowOf(summary, loopless) {
     // How long the longest block's thread waited for a CPU, and the longest block of the approach's own work.
     longestBlockWaitMs: standIn ? null : number(summary.longestBlockWaitMs),
     ownBlockMs,
+    // Without an event loop: the slowest run's wall time on its thread, its time on a CPU and waiting for one
+    // (summary.js' threadFigures). Not held against the limit; said beside the stand-in, so a busy machine shows.
+    longestRunWallMs: number(summary.longestRunWallMs),
+    longestRunCpuMs: number(summary.longestRunCpuMs),
+    longestRunWaitMs: number(summary.longestRunWaitMs),
     // What the limit is held against: the approach's own part where the service says it, else the whole block.
     accountableMs: ownBlockMs !== null ? ownBlockMs : longestBlockMs,
     serverLagMaxMs: summary.serverLagMaxMs === undefined ? null : summary.serverLagMaxMs,
@@ -48,9 +53,16 @@ function lowest(rows, field) {
   return rows.filter((r) => r.passed && typeof r[field] === 'number').reduce((best, r) => (best === null || r[field] < best[field] ? r : best), null);
 }
 
+/** A loopless row's slowest run in words ('; its slowest run: ...'), or '' where its service does not say. */
+function runWords(row) {
+  if (row.longestRunWallMs === null || row.longestRunWaitMs === null) return '';
+  const spent = row.longestRunCpuMs === null ? `${row.longestRunWaitMs} ms of it waiting for a CPU` : `${row.longestRunCpuMs} ms of it on a CPU, ${row.longestRunWaitMs} ms waiting for one`;
+  return `; its slowest run: ${row.longestRunWallMs} ms on its thread, ${spent}`;
+}
+
 /** A row's block in words: the whole of it, and where the machine made it wait, the part held against the limit. */
 function blockWords(row) {
-  if (row.longestBlockFrom === PROBE_STAND_IN) return `${row.longestBlockMs} ms of probe p99, no event loop`;
+  if (row.longestBlockFrom === PROBE_STAND_IN) return `${row.longestBlockMs} ms of probe p99, no event loop${runWords(row)}`;
   if (row.longestBlockMs === null || row.longestBlockMs === undefined) return 'unknown';
   const waited = row.longestBlockWaitMs;
   if (row.ownBlockMs === null || !(waited > 0) || row.ownBlockMs >= row.longestBlockMs) return `${row.longestBlockMs} ms`;
@@ -80,9 +92,9 @@ function reasonOf(pick, fastest, shortest, blockMs, anyPassed, limits) {
     return `no approach kept its longest block under ${blockMs} ms (the shortest: ${shortest ? `${shortest.approach}, ${blockWords(shortest)}` : 'unknown'})${would}`;
   }
   const block = pick.longestBlockFrom === PROBE_STAND_IN ? `no event loop: the probe's p99 ${pick.longestBlockMs} ms stands in for the longest block` : `longest block ${blockWords(pick)}`;
-  const own = `${pick.runMeanMs} ms a run, ${block} < ${blockMs} ms`;
+  const own = `${pick.runMeanMs} ms a run, ${block} < ${blockMs} ms${pick.longestBlockFrom === PROBE_STAND_IN ? runWords(pick) : ''}`;
   if (pick === fastest) return `the fastest, and its longest block stays under ${blockMs} ms (${own})`;
-  const over = fastest.longestBlockMs === null ? 'blocked for an unknown time' : fastest.longestBlockFrom === PROBE_STAND_IN ? `its probe p99 was ${fastest.longestBlockMs} ms` : `blocked for ${blockWords(fastest)}`;
+  const over = fastest.longestBlockMs === null ? 'blocked for an unknown time' : fastest.longestBlockFrom === PROBE_STAND_IN ? `its probe p99 was ${fastest.longestBlockMs} ms${runWords(fastest)}` : `blocked for ${blockWords(fastest)}`;
   return `the fastest whose longest block stays under ${blockMs} ms (${own}); ${fastest.approach} is faster (${fastest.runMeanMs} ms) but ${over}`;
 }
 
