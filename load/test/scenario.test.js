@@ -5,6 +5,8 @@ const http = require('node:http');
 const { startService } = require('@lab/test-kit');
 const { makeService } = require('@lab/node-async/src/service');
 const { runScenario } = require('../src/scenario/scenario');
+const { summarize } = require('../src/run/summary');
+const { round } = require('@lab/loop-kit/round');
 
 test('a scenario passes only when every /run result is validated', async (t) => {
   const service = await startService(makeService());
@@ -32,6 +34,37 @@ test('a scenario with bodyFrom posts the body the target generates', async (t) =
     runScenario(Object.assign({ name: 'bad-source', path: '/api/optimized/process-data', bodyFrom: '/api/test-data?items=0' }, base), service.url),
     /bodyFrom \/api\/test-data\?items=0: HTTP 400/,
   );
+});
+
+test("a JVM's runs keep the slowest run's thread split and the share its threads waited for a CPU, into the summary", async (t) => {
+  // Answers shaped as jvm-serializer's (CONTRACT.md: `thread`, no event loop), the slowest first so it is always
+  // served; the last from a service that cannot read the wait, which leaves the totals alone.
+  const threads = [{ wallMs: 50, cpuMs: 10, waitMs: 35 }, { wallMs: 20, cpuMs: 19, waitMs: 0.5 }, { wallMs: 30, cpuMs: 29, waitMs: null }];
+  const served = [];
+  const server = http.createServer((req, res) => {
+    const thread = threads[served.length % threads.length];
+    served.push(thread);
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ validated: true, ms: 1, thread }));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  const scenario = { name: 'jvm-runs', target: 'local', path: '/run/serde', connections: 1, durationSeconds: 1, maxRequests: 3, expect: 'validated' };
+  const outcome = await runScenario(scenario, `http://127.0.0.1:${server.address().port}`);
+  assert.strictEqual(outcome.passed, true, outcome.problems.join());
+  const runs = outcome.checks.runs;
+  assert.strictEqual(runs.count, served.length);
+  assert.deepStrictEqual([runs.maxRunWallMs, runs.maxRunCpuMs, runs.maxRunWaitMs], [50, 10, 35]);
+  const waited = served.filter((th) => th.waitMs !== null);
+  assert.deepStrictEqual([runs.totalRunWallMs, runs.totalRunWaitMs], [waited.reduce((a, th) => a + th.wallMs, 0), waited.reduce((a, th) => a + th.waitMs, 0)]);
+  assert.strictEqual(runs.maxBlockMs, null, 'a thread is no event loop: no block is made up from it');
+  const summary = summarize(outcome);
+  assert.deepStrictEqual([summary.longestRunWallMs, summary.longestRunCpuMs, summary.longestRunWaitMs], [50, 10, 35]);
+  assert.strictEqual(summary.runWaitShare, round(runs.totalRunWaitMs / runs.totalRunWallMs));
+  assert.strictEqual(summary.longestBlockWaitMs, null);
 });
 
 test('a window that ends before the first answer waits for it, bounded by the request timeout', async (t) => {

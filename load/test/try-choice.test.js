@@ -7,6 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { chooseApproaches, DEFAULT_BLOCK_MS } = require('../src/try/try-choice');
 const { describeChoice } = require('../src/try/try-choice-text');
+const { round } = require('@lab/loop-kit/round');
 
 /** A scenario summary as summary.js writes it, with the figures the choice reads. */
 function recorded(target, workload, approach, figures) {
@@ -102,6 +103,26 @@ test('a runtime without an event loop (the JVM) is judged by the probe p99 besid
   assert.deepStrictEqual(jvm.rows.map((r) => r.longestBlockFrom), ['probe p99 (no event loop)', 'probe p99 (no event loop)', null]);
   assert.strictEqual(node.pick, null, 'a Node service with no block figure gets no stand-in: its event loop could have blocked');
   assert.strictEqual(chooseApproaches(summaries, 10).groups[0].pick, null, 'without the /infos nothing says the JVM has no event loop');
+});
+
+test("a JVM row says how long its slowest run's thread waited for a CPU, and the probe stand-in stays what the limit holds", () => {
+  const infos = { 'jvm-serializer': { runtime: { name: 'jvm' } } };
+  // Beside two CPU hogs: json's slowest run spent most of its wall time waiting for a CPU.
+  const thread = (wall, cpu, wait) => ({ longestRunWallMs: wall, longestRunCpuMs: cpu, longestRunWaitMs: wait, runWaitShare: round(wait / wall) });
+  const summaries = [
+    recorded('jvm-serializer', 'serde', 'json', Object.assign({ runMeanMs: 3, probeP99Ms: 14, longestBlockMs: null, longestBlockFrom: null }, thread(40.5, 12.25, 27))),
+    recorded('jvm-serializer', 'serde', 'jackson', Object.assign({ runMeanMs: 5, probeP99Ms: 4, longestBlockMs: null, longestBlockFrom: null }, thread(9, 6, 0.5))),
+  ];
+  const [g] = chooseApproaches(summaries, 10, infos).groups;
+  assert.strictEqual(g.pick, 'jackson', "json's probe p99 is over the limit, whatever its thread waited");
+  assert.deepStrictEqual(g.rows.map((r) => [r.approach, r.accountableMs, r.longestRunWallMs, r.longestRunCpuMs, r.longestRunWaitMs]), [['json', 14, 40.5, 12.25, 27], ['jackson', 4, 9, 6, 0.5]]);
+  assert.match(g.reason, /stands in for the longest block < 10 ms; its slowest run: 9 ms on its thread, 6 ms of it on a CPU, 0\.5 ms waiting for one\)/);
+  assert.match(g.reason, /but its probe p99 was 14 ms; its slowest run: 40\.5 ms on its thread, 12\.25 ms of it on a CPU, 27 ms waiting for one$/);
+  const none = chooseApproaches(summaries.slice(0, 1), 10, infos).groups[0];
+  assert.match(none.reason, /the closest: json, 14 ms of probe p99, no event loop; its slowest run: 40\.5 ms on its thread/);
+  // Where the service cannot read the wait, nothing is said of it.
+  const unsplit = chooseApproaches([recorded('jvm-serializer', 'serde', 'json', Object.assign({ runMeanMs: 3, probeP99Ms: 4, longestBlockMs: null, longestBlockFrom: null }, thread(40.5, 12.25, null)))], 10, infos).groups[0];
+  assert.doesNotMatch(unsplit.reason, /slowest run/);
 });
 
 test("a block the machine made is not the approach's: the part its thread waited for a CPU is left out of the limit, and said", () => {

@@ -68,7 +68,7 @@ function runFigures(outcome) {
   const job = targetSeriesOf(outcome);
   const serverLagMaxMs = job ? peakMs(job.lagMaxSeconds) : null;
   const reported = runs && runs.count > 0 ? runs.maxBlockMs : null;
-  return {
+  return Object.assign({
     runs: runs ? runs.count : 0,
     runMeanMs: runs && runs.count > 0 ? round(runs.totalMs / runs.count) : null,
     longestBlockMs: reported !== null ? reported : serverLagMaxMs,
@@ -80,6 +80,22 @@ function runFigures(outcome) {
     longestOwnBlockMs: reported !== null ? orNull(runs.maxOwnBlockMs) : null,
     serverLagMaxMs,
     runMsSamples: runs && Array.isArray(runs.msSamples) ? spreadOver(runs.msSamples, SUMMARY_RUN_SAMPLES) : [],
+  }, threadFigures(runs));
+}
+
+/**
+ * From a service without an event loop (the JVM: each answer's `thread`, the whole run on one thread): the slowest run's
+ * wall time, its time on a CPU and its time waiting for one, and the share of all the runs' wall time their threads
+ * waited for a CPU, which a busy machine raises and the approach cannot. Not a block of an event loop: while a run holds
+ * its thread, the JVM serves other requests on others. null where the service does not say.
+ */
+function threadFigures(runs) {
+  const slowest = runs && typeof runs.maxRunWallMs === 'number';
+  return {
+    longestRunWallMs: slowest ? runs.maxRunWallMs : null,
+    longestRunCpuMs: slowest ? orNull(runs.maxRunCpuMs) : null,
+    longestRunWaitMs: slowest ? orNull(runs.maxRunWaitMs) : null,
+    runWaitShare: runs && runs.totalRunWallMs > 0 ? round(runs.totalRunWaitMs / runs.totalRunWallMs) : null,
   };
 }
 

@@ -18,13 +18,32 @@ const { round } = require('@lab/loop-kit/round');
 const RUN_SAMPLES = 2000;
 
 /**
+ * What a JVM run's answer says of its thread ({wallMs, cpuMs, waitMs}: the whole run on one thread, no event loop):
+ * the slowest run's wall time with its time on a CPU and waiting for one (null where the service cannot say), and the
+ * wall and wait of every run that reports a wait, whose ratio is the share a busy machine held the runs' threads up.
+ */
+function keepThread(runs, thread) {
+  if (typeof thread.wallMs !== 'number') return;
+  if (runs.maxRunWallMs === null || thread.wallMs > runs.maxRunWallMs) {
+    runs.maxRunWallMs = thread.wallMs;
+    runs.maxRunCpuMs = typeof thread.cpuMs === 'number' ? thread.cpuMs : null;
+    runs.maxRunWaitMs = typeof thread.waitMs === 'number' ? thread.waitMs : null;
+  }
+  if (typeof thread.waitMs === 'number') {
+    runs.totalRunWallMs += thread.wallMs;
+    runs.totalRunWaitMs += thread.waitMs;
+  }
+}
+
+/**
  * A per-response check that counts what the scenario's `expect` rejects, and keeps what a /run answer says of its own
  * run (runs: how many, their total and longest `ms`, the longest `eventLoop.maxBlockMs` with its split into running and
- * waiting, the longest `eventLoop.maxOwnBlockMs`): the service's timing of the approach alone, without the HTTP
- * around it.
+ * waiting, the longest `eventLoop.maxOwnBlockMs`; from a service without an event loop, the JVM, the slowest run's
+ * `thread` with the same split, and the runs' thread wall and wait in total): the service's timing of the approach
+ * alone, without the HTTP around it.
  */
 function responseChecker(expect) {
-  const counts = { checked: 0, invalid: 0, failedRuns: 0, samples: [], runs: { count: 0, totalMs: 0, maxMs: null, maxBlockMs: null, maxBlockAt: null, maxBlockCpuMs: null, maxBlockWaitMs: null, maxOwnBlockMs: null, msSamples: [] } };
+  const counts = { checked: 0, invalid: 0, failedRuns: 0, samples: [], runs: { count: 0, totalMs: 0, maxMs: null, maxBlockMs: null, maxBlockAt: null, maxBlockCpuMs: null, maxBlockWaitMs: null, maxOwnBlockMs: null, maxRunWallMs: null, maxRunCpuMs: null, maxRunWaitMs: null, totalRunWallMs: 0, totalRunWaitMs: 0, msSamples: [] } };
   const keepRun = (result) => {
     if (typeof result.ms !== 'number') return;
     const runs = counts.runs;
@@ -44,6 +63,7 @@ function responseChecker(expect) {
     }
     // The longest block the runs' own work made, a busy machine's part left out: what the approach is accountable for.
     if (typeof loop.maxOwnBlockMs === 'number' && (runs.maxOwnBlockMs === null || loop.maxOwnBlockMs > runs.maxOwnBlockMs)) runs.maxOwnBlockMs = loop.maxOwnBlockMs;
+    keepThread(runs, result.thread || {});
   };
   const remember = (text) => {
     if (counts.samples.length < 3) counts.samples.push(text.slice(0, 300));

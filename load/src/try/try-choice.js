@@ -27,9 +27,16 @@ function lowest(rows, field) {
   return rows.filter((r) => r.passed && typeof r[field] === 'number').reduce((best, r) => (best === null || r[field] < best[field] ? r : best), null);
 }
 
+/** A loopless row's slowest run in words ('; its slowest run: ...'), or '' where its service does not say. */
+function runWords(row) {
+  if (row.longestRunWallMs === null || row.longestRunWaitMs === null) return '';
+  const spent = row.longestRunCpuMs === null ? `${row.longestRunWaitMs} ms of it waiting for a CPU` : `${row.longestRunCpuMs} ms of it on a CPU, ${row.longestRunWaitMs} ms waiting for one`;
+  return `; its slowest run: ${row.longestRunWallMs} ms on its thread, ${spent}`;
+}
+
 /** A row's block in words: the whole of it, and where the machine made it wait, the part held against the limit. */
 function blockWords(row) {
-  if (row.longestBlockFrom === PROBE_STAND_IN) return `${row.longestBlockMs} ms of probe p99, no event loop`;
+  if (row.longestBlockFrom === PROBE_STAND_IN) return `${row.longestBlockMs} ms of probe p99, no event loop${runWords(row)}`;
   if (row.longestBlockMs === null || row.longestBlockMs === undefined) return 'unknown';
   const waited = row.longestBlockWaitMs;
   if (row.ownBlockMs === null || !(waited > 0) || row.ownBlockMs >= row.longestBlockMs) return `${row.longestBlockMs} ms`;
@@ -63,7 +70,8 @@ function noPickReason(rows, closest, blockMs, rounds, limits, knobs, target) {
 /** Why the pick (settle's) is the pick, in words with the figures. */
 function pickReason({ pick, fastest, comparedWith, comparisons }, overall, blockMs, rounds, target) {
   const block = pick.longestBlockFrom === PROBE_STAND_IN ? `no event loop: the probe's p99 ${pick.longestBlockMs} ms stands in for the longest block` : `longest block ${blockWords(pick)}`;
-  const timed = rounds > 1 ? `${pick.runMeanMs} ms a run, the median of ${rounds} rounds; ${block} < ${blockMs} ms in its median round` : `${pick.runMeanMs} ms a run, ${block} < ${blockMs} ms`;
+  const ran = pick.longestBlockFrom === PROBE_STAND_IN ? runWords(pick) : '';
+  const timed = rounds > 1 ? `${pick.runMeanMs} ms a run, the median of ${rounds} rounds; ${block} < ${blockMs} ms in its median round${ran}` : `${pick.runMeanMs} ms a run, ${block} < ${blockMs} ms${ran}`;
   let head;
   if (comparedWith && comparedWith.tied) {
     const [a, b] = pick === fastest ? [pick.approach, comparedWith.approach] : [comparedWith.approach, pick.approach];
@@ -75,7 +83,7 @@ function pickReason({ pick, fastest, comparedWith, comparisons }, overall, block
   }
   if (!overall || overall === pick || (typeof overall.accountableMs === 'number' && overall.accountableMs < blockMs)) return head;
   // The fastest of all is over the limit (or its block unknown): said with how it blocked, and whether its lead is real.
-  const over = overall.longestBlockMs === null ? 'blocked for an unknown time' : overall.longestBlockFrom === PROBE_STAND_IN ? `its probe p99 was ${overall.longestBlockMs} ms` : `blocked for ${blockWords(overall)}`;
+  const over = overall.longestBlockMs === null ? 'blocked for an unknown time' : overall.longestBlockFrom === PROBE_STAND_IN ? `its probe p99 was ${overall.longestBlockMs} ms${runWords(overall)}` : `blocked for ${blockWords(overall)}`;
   const c = comparisons.find((x) => x.approach === overall.approach);
   if (c && c.p >= ALPHA) return `${head}; ${overall.approach} is no faster by its runs' times (${overall.runMeanMs} ms, ${pWords(c.p)}) and ${over}`;
   return `${head}; ${overall.approach} is faster (${overall.runMeanMs} ms${c ? `, ${pWords(c.p)}` : ''}) but ${over}`;

@@ -38,6 +38,11 @@ function roundOf(summary, loopless) {
     // How long the longest block's thread waited for a CPU, and the longest block of the approach's own work.
     longestBlockWaitMs: standIn ? null : number(summary.longestBlockWaitMs),
     ownBlockMs,
+    // Without an event loop: the slowest run's wall time on its thread, its time on a CPU and waiting for one
+    // (summary.js' threadFigures). Not held against the limit; said beside the stand-in, so a busy machine shows.
+    longestRunWallMs: number(summary.longestRunWallMs),
+    longestRunCpuMs: number(summary.longestRunCpuMs),
+    longestRunWaitMs: number(summary.longestRunWaitMs),
     // What the limit is held against: the approach's own part where the service says it, else the whole block.
     accountableMs: ownBlockMs !== null ? ownBlockMs : longestBlockMs,
     serverLagMaxMs: number(summary.serverLagMaxMs),
@@ -82,6 +87,9 @@ function approachRow(approach, rounds) {
     longestBlockFrom: mid.longestBlockFrom,
     longestBlockWaitMs: mid.longestBlockWaitMs,
     ownBlockMs: mid.ownBlockMs,
+    longestRunWallMs: mid.longestRunWallMs,
+    longestRunCpuMs: mid.longestRunCpuMs,
+    longestRunWaitMs: mid.longestRunWaitMs,
     accountableMs: mid.accountableMs,
     // The worst round's block held against the limit (null when a round's is unknown).
     worstAccountableMs: known.length === rounds.length ? Math.max(...known) : null,

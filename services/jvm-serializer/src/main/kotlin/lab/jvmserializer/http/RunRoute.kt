@@ -5,6 +5,7 @@ import kotlinx.serialization.json.JsonPrimitive
 import lab.jvmserializer.Config
 import lab.jvmserializer.metrics.LabMetrics
 import lab.jvmserializer.metrics.Outcome
+import lab.jvmserializer.metrics.RunThreadWatch
 import lab.jvmserializer.workloads.HttpError
 import lab.jvmserializer.workloads.Workload
 import lab.jvmserializer.workloads.parseRunRequest
@@ -14,6 +15,8 @@ import java.util.concurrent.Semaphore
 /**
  * GET /run/<workload>: checks the request (rows 6-8 of CONTRACT.md's "Errors"), holds one of [maxConcurrentRuns] slots and its weight of the
  * [runBudget] (503 when either is short, so parallel large runs cannot exhaust the heap), runs, and records the outcome.
+ * The run's thread is watched the whole run ([RunThreadWatch]): its answer's `thread` says how much of the run's wall
+ * time the thread was on a CPU and how much it waited for one, so a slow run on a busy machine shows as such.
  */
 class RunRoute(
     workloads: List<Workload>,
@@ -43,6 +46,7 @@ class RunRoute(
         }
         try {
             val case = workload.caseOf(request.params)
+            val watch = RunThreadWatch.start()
             val result = try {
                 workload.run(request)
             } catch (e: InterruptedException) {
@@ -58,6 +62,8 @@ class RunRoute(
                 metrics.countRun(workload.name, request.approach, Outcome.ERROR)
                 System.err.println("[${Config.SERVICE_NAME}] run ${workload.name} ${request.approach}: out of memory: $e")
                 throw HttpError(503, "out of memory during the run; retry later", headers = RETRY)
+            } finally {
+                metrics.observeRunThread(watch.stop())
             }
             // A wrong answer is a failed run: counted, but its time is not a measurement (STYLE: verify, then measure).
             if (result.validated) {
@@ -72,7 +78,7 @@ class RunRoute(
                 "approach" to JsonPrimitive(request.approach),
                 "params" to request.params.toJson(),
                 "case" to JsonPrimitive(case),
-            ) + result.toJson()
+            ) + result.toJson() + ("thread" to watch.stop().toJson())
             return Answer.json(200, JsonObject(answer))
         } finally {
             budget.release(weight)

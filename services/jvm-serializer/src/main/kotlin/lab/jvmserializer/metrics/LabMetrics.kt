@@ -23,6 +23,11 @@ object MetricNames {
     // (http/ThreadWaitPool.kt), and the longest wait since the last scrape.
     const val THREAD_WAIT = "lab_http_thread_wait_seconds"
     const val THREAD_WAIT_MAX = "lab_http_thread_wait_max_seconds"
+    // How the threads that ran /run requests spent those runs (RunThreadWatch.kt), the JVM's counterpart of the Node
+    // services' lab_event_loop_cpu_wait_seconds_total: wall time, time on a CPU, time waiting for one.
+    const val RUN_THREAD_WALL = "lab_run_thread_wall_seconds_total"
+    const val RUN_THREAD_CPU = "lab_run_thread_cpu_seconds_total"
+    const val RUN_THREAD_CPU_WAIT = "lab_run_thread_cpu_wait_seconds_total"
 
     // The serde workload's own (serde/SerdeMetrics.kt).
     const val SERDE_PHASE = "lab_serde_phase_seconds"
@@ -74,6 +79,23 @@ class LabMetrics(val registry: PrometheusRegistry = PrometheusRegistry()) : Auto
         .labelNames("workload", "approach", "outcome")
         .register(registry)
 
+    // Added as each run ends, whatever its outcome (a multi-second run adds its seconds at once). The CPU and wait
+    // counters exist only where ThreadClock can read them: a counter that stayed at 0 would say no run ever waited.
+    private val runThreadWall: Counter = Counter.builder()
+        .name(MetricNames.RUN_THREAD_WALL)
+        .help("Seconds the threads running /run requests spent in their runs (wall time); the denominator of the two beside it")
+        .register(registry)
+
+    private val runThreadCpu: Counter? = if (!ThreadClock.cpuSupported) null else Counter.builder()
+        .name(MetricNames.RUN_THREAD_CPU)
+        .help("Seconds the threads running /run requests were on a CPU during their runs (ThreadMXBean)")
+        .register(registry)
+
+    private val runThreadCpuWait: Counter? = if (!ThreadClock.cpuWaitSupported) null else Counter.builder()
+        .name(MetricNames.RUN_THREAD_CPU_WAIT)
+        .help("Seconds the threads running /run requests were ready to run but waited for a CPU (their schedstat run-queue time); its rate is how many threads' worth the machine held up each second")
+        .register(registry)
+
     private val httpDuration: Histogram = Histogram.builder()
         .name(MetricNames.HTTP_DURATION)
         .help("HTTP request duration by route pattern")
@@ -96,6 +118,13 @@ class LabMetrics(val registry: PrometheusRegistry = PrometheusRegistry()) : Auto
     fun observeThreadWait(nanos: Long) {
         threadWait.observe(nanos / 1e9)
         longestWaitNanos.accumulateAndGet(nanos, ::maxOf)
+    }
+
+    /** How one run's thread spent the run (RunRoute, for every run). */
+    fun observeRunThread(times: RunThreadTimes) {
+        runThreadWall.inc(times.wallNanos / 1e9)
+        times.cpuNanos?.let { runThreadCpu?.inc(it / 1e9) }
+        times.cpuWaitNanos?.let { runThreadCpuWait?.inc(it / 1e9) }
     }
 
     /** Stops hearing the collectors' notifications. */
