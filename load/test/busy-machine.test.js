@@ -27,6 +27,17 @@ test('a scenario past the limit is busy, with its mean, worst second, steal and 
   assert.strictEqual(machineFigures(undefined, 25), null);
 });
 
+test("the scenario's share is the mean of the seconds' differences, clamped once: a second the lab's figure ran ahead is not zero", () => {
+  // The lab's CPU is read at other instants than the machine's: +0.5, -0.5, +0.5 cores of 2 CPUs is 8.3 % elsewhere,
+  // where clamping each second first would say 16.7 %.
+  const machine = { busyCores: series([1, 0.5, 1.5]), labCores: series([0.5, 1, 1]), cpus: series([2, 2, 2]) };
+  const figures = machineFigures(machine, 10);
+  assert.strictEqual(figures.elsewherePercent, 8.3);
+  assert.strictEqual(figures.elsewherePeakPercent, 25, "the worst second's own share");
+  assert.strictEqual(figures.busy, false);
+  assert.strictEqual(machineFigures({ busyCores: series([0.5, 0.5]), labCores: series([1, 1]), cpus: series([2, 2]) }, 10).elsewherePercent, 0, 'never below 0');
+});
+
 test('a run names its busy scenarios and its busiest; a run none of whose scenarios was watched has none', () => {
   const figures = (elsewherePercent) => ({ cpus: 2, elsewherePercent, elsewherePeakPercent: elsewherePercent, stealPercent: 0, load1Max: 1, frequencyMHz: null, busyLimitPercent: 25, busy: elsewherePercent > 25 });
   const run = machineBusyOfRun([{ name: 'a', machineBusy: figures(5) }, { name: 'b', machineBusy: figures(40) }, { name: 'c', machineBusy: null }, { name: 'd', machineBusy: figures(30) }]);

@@ -12,15 +12,19 @@ const { round } = require('@lab/loop-kit/round');
 // The driver's job: one process exports the machine's figures for all.
 const DRIVER_JOB = 'load';
 const IDLE_MODES = 'idle|iowait';
-// Asked of Prometheus over a scenario's window and by the live page, one point a second, as JOB_QUERIES are.
+// Asked of Prometheus over a scenario's window and by the live page, one point a second, as JOB_QUERIES are; but as
+// rate() over 5 s, not irate(): the driver's reading of the machine and each job's of its own CPU are scraped at
+// different moments of each second, so a second's busy and lab figures cover different instants, and their difference
+// swung from +0.6 to -0.5 cores second by second on a quiet machine (a try run, 2026-11-29); over 5 s the two cover
+// nearly the same time.
 const MACHINE_QUERIES = {
-  busyCores: `sum(irate(${METRIC.machineCpu}{job="${DRIVER_JOB}",mode!~"${IDLE_MODES}"}[5s]))`,
-  stealCores: `sum(irate(${METRIC.machineCpu}{job="${DRIVER_JOB}",mode="steal"}[5s]))`,
+  busyCores: `sum(rate(${METRIC.machineCpu}{job="${DRIVER_JOB}",mode!~"${IDLE_MODES}"}[5s]))`,
+  stealCores: `sum(rate(${METRIC.machineCpu}{job="${DRIVER_JOB}",mode="steal"}[5s]))`,
   cpus: `max(${METRIC.machineCpus}{job="${DRIVER_JOB}"})`,
   load1: `max(${METRIC.machineLoad1}{job="${DRIVER_JOB}"})`,
   frequencyHertz: `avg(${METRIC.machineCpuFrequency}{job="${DRIVER_JOB}"})`,
   // Every scraped job's CPU: the lab's own.
-  labCores: 'sum(irate(process_cpu_seconds_total[5s]))',
+  labCores: 'sum(rate(process_cpu_seconds_total[5s]))',
 };
 
 const DEFAULT_BUSY_PERCENT = 25;
@@ -38,8 +42,8 @@ const byTime = (points) => new Map((points || []).map(([t, v]) => [t, v]));
 
 /**
  * The per-second shares of the machine's CPU from a machine section (MACHINE_QUERIES' series: {busyCores, ...: [[t,
- * v]]}): [[t, share 0-1]] of the CPU that went elsewhere (busy less the lab's, never below 0: the two rates are taken
- * from different scrapes) and of steal. Seconds without both figures are left out.
+ * v]]}): [[t, share 0-1]] of the CPU that went elsewhere (busy less the lab's, never below 0 as a second's figure: the
+ * two rates are taken from different scrapes) and of steal. Seconds without both figures are left out.
  */
 function machineShares(machine) {
   const cpus = byTime(machine.cpus);
@@ -70,7 +74,12 @@ function machineFigures(machine, busyPercent, targetJob) {
   if (!machine || !machine.busyCores || !machine.busyCores.length) return null;
   const { elsewhereShare, stealShare } = machineShares(machine);
   if (!elsewhereShare.length) return null;
-  const elsewherePercent = percent(mean(elsewhereShare));
+  // The mean of the differences, clamped once: clamping each second first would count every second the lab's figure
+  // ran ahead of the machine's as zero and every one it lagged as CPU gone elsewhere.
+  const cpus = byTime(machine.cpus);
+  const lab = byTime(machine.labCores);
+  const differences = machine.busyCores.filter(([t]) => cpus.get(t) > 0 && lab.has(t)).map(([t, busy]) => [t, (busy - lab.get(t)) / cpus.get(t)]);
+  const elsewherePercent = percent(Math.max(0, mean(differences)));
   const frequency = peak(machine.frequencyHertz);
   return {
     cpus: peak(machine.cpus),
