@@ -16,7 +16,8 @@ const { settingsOf, stepsOf } = require('./matrix/plan');
 const { SERVICES } = require('./matrix/versions');
 const { versionImages, useVersion, removeVersionTags } = require('./matrix/images');
 const { report } = require('@lab/load/src/matrix/matrix-report');
-const { busyPercentSetting, machineBeforeStart } = require('@lab/load/src/machine/busy-machine');
+const { busyPercentSetting } = require('@lab/load/src/machine/busy-machine');
+const { machineBeforeStart } = require('@lab/load/src/machine/before-start');
 const { round } = require('@lab/loop-kit/round');
 
 const STEP_TIMEOUT_MS = 30 * 60 * 1000;

@@ -34,7 +34,8 @@ const { readDocumentFile, InputError } = require('./try-document');
 const { describeSummary } = require('@lab/load/src/run/summary');
 const { describeChoice } = require('@lab/load/src/try/try-choice-text');
 const { MAX_ROUNDS } = require('@lab/load/src/try/try-suite');
-const { busyPercentSetting, machineBeforeStart, describeRunMachine } = require('@lab/load/src/machine/busy-machine');
+const { busyPercentSetting, describeRunMachine } = require('@lab/load/src/machine/busy-machine');
+const { machineBeforeStart } = require('@lab/load/src/machine/before-start');
 
 const POLL_MS = 1000;
 const STILL_RUNNING_EVERY_MS = 15000;

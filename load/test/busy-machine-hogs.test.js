@@ -2,8 +2,9 @@
 // A busy machine is named, not blamed on the approach: with CPU hogs of the test's own beside a real run (the real
 // driver, a real node-async, a real Prometheus scraping both), the CPU no lab job used is counted as gone elsewhere,
 // the scenario and the run say the machine was busy and their figures are not a verdict, and report.html says so in
-// its header. A property, not a timing: as many hogs as the machine has CPUs, never scraped, keep at least a CPU's
-// worth busy outside the lab however loaded the machine already is, far past the 10 % limit the run is given.
+// its header; before a run starts, the same hogs make the machine busy. Properties, not timings: as many hogs as the
+// machine has CPUs, never scraped, keep at least a CPU's worth busy outside the lab however loaded the machine
+// already is, far past the 10 % limit the run is given.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -15,6 +16,7 @@ const { makeService } = require('@lab/node-async/src/service');
 const { startDriver, stopDriver } = require('./driver-process');
 const { startPrometheus, findPrometheus, freePort } = require('@lab/test-kit/prometheus-process');
 const { readMachine } = require('@lab/node-kit/machine');
+const { machineBeforeStart } = require('../src/machine/before-start');
 
 // Each hog ends on its own after this long, should the test die before it stops them.
 const HOG_LIMIT_MS = 180000;
@@ -85,4 +87,15 @@ test('CPU hogs beside a run: the scenario, run.json and report.html say the mach
   const report = fs.readFileSync(path.join(run.resultsDir, 'report.html'), 'utf8');
   assert.match(report, /<p class="notice busy" data-notice="machine-busy">The machine was busy: [\d.]+ % of its CPU went to processes outside the lab .*these figures are not a verdict/);
   assert.match(report, new RegExp(`data-field="machineElsewherePercent" data-value="${m.elsewherePercent}"`));
+});
+
+test('before a run starts, CPU hogs make the machine busy, said in the line make try and the matrix print', async (t) => {
+  const stop = startHogs(readMachine().cpus);
+  t.after(stop);
+  // As many hogs as CPUs: no CPU idles while they run, however loaded the machine already was.
+  const before = await machineBeforeStart(10);
+  await stop();
+  assert.ok(before.window.busyShare > 0.5, JSON.stringify(before.window));
+  assert.strictEqual(before.busy, true);
+  assert.match(before.line, /^the machine before the start: [\d.]+ of \d+ CPUs busy \([\d.]+ %\), load [\d.]+.*: busy, past LAB_BUSY_PERCENT=10 %/);
 });

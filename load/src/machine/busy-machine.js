@@ -6,7 +6,6 @@
 // Docker's daemon). A scenario whose mean share elsewhere passes the limit (LAB_BUSY_PERCENT) says its figures are not
 // a verdict: a block the scheduler made, or a run it slowed, is not the approach's.
 const { METRIC } = require('@lab/node-kit/metrics');
-const { readMachine, machineBetween } = require('@lab/node-kit/machine');
 const { round } = require('@lab/loop-kit/round');
 
 // The driver's job: one process exports the machine's figures for all.
@@ -126,29 +125,6 @@ function describeRunMachine(m) {
   return `the machine stayed quiet: at most ${m.worst.elsewherePercent} % of its CPU went to processes outside the lab in a scenario (${m.worst.scenario}; LAB_BUSY_PERCENT=${m.busyLimitPercent} %)`;
 }
 
-// How long the machine is watched before a run starts: long enough for /proc/stat's hundredths to mean something.
-const BEFORE_START_MS = 2000;
-
-/**
- * The machine before a run starts (make try, the matrix), watched for BEFORE_START_MS: {window (machineBetween's),
- * busy, line}, or null where /proc/stat cannot be read. running: what of the lab already runs (counted in the busy
- * share, and said).
- */
-async function machineBeforeStart(busyPercent, running = null) {
-  const before = readMachine();
-  await new Promise((resolve) => setTimeout(resolve, BEFORE_START_MS));
-  const window = machineBetween(before, readMachine());
-  if (!window) return null;
-  const percent = round(window.busyShare * 100, 1);
-  const busy = percent > busyPercent;
-  const facts = [`${round(window.busyCores, 2)} of ${window.cpus} CPUs busy (${percent} %${running ? `, ${running} included` : ''})`, `load ${window.load1}`];
-  if (window.stealShare > 0) facts.push(`${round(window.stealShare * 100, 1)} % stolen by the hypervisor`);
-  const verdict = busy
-    ? `busy, past LAB_BUSY_PERCENT=${busyPercent} %: something else is using the CPU. The run goes on; each scenario says how much of the CPU went elsewhere, and a busy one is no verdict`
-    : `quiet enough (LAB_BUSY_PERCENT=${busyPercent} %)`;
-  return { window, busy, line: `the machine before the start: ${facts.join(', ')}: ${verdict}` };
-}
-
 /** A choice's caveat for a group of scenarios (machineBusyOfRun's over them): '' when none was busy. */
 function notAVerdictWords(m) {
   if (!m || !m.busy) return '';
@@ -156,6 +132,13 @@ function notAVerdictWords(m) {
 }
 
 module.exports = {
-  notAVerdictWords,
+  MACHINE_QUERIES,
+  DEFAULT_BUSY_PERCENT,
+  busyPercentSetting,
+  machineShares,
+  machineFigures,
+  busyWords,
+  machineBusyOfRun,
   describeRunMachine,
-  machineBeforeStart, MACHINE_QUERIES, DEFAULT_BUSY_PERCENT, busyPercentSetting, machineShares, machineFigures, busyWords, machineBusyOfRun };
+  notAVerdictWords,
+};
