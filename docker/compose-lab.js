@@ -8,6 +8,7 @@ const { spawn } = require('node:child_process');
 const { readManifests, ROOT } = require('@lab/lab-topology/manifests');
 const { gitCommit } = require('@lab/lab-topology/checkout');
 const { PROMETHEUS_PORT } = require('@lab/lab-topology/topology');
+const { profileTokenFor } = require('@lab/lab-topology/profile-token');
 const { until } = require('@lab/test-kit');
 
 // The load image's own user (the official node images' `node`): as root, the results folder is handed to it.
@@ -72,10 +73,14 @@ function prepareResultsDir(resultsDir) {
   return { uid: LOAD_IMAGE_UID, gid: LOAD_IMAGE_UID };
 }
 
-/** The compose project's environment: its own name, ports, results dir and base images, no demo loop. */
+/**
+ * The compose project's environment: its own name, ports, results dir and base images, no demo loop, and a profile
+ * token for its driver and services (the user's, or one made for this lab: every compose command of it shares it).
+ */
 function composeEnv({ project, resultsDir, baseImages, offset, resultsOwner, imageTag }) {
   const env = Object.assign({}, process.env, baseImages, {
     LAB_PROJECT_NAME: project,
+    LAB_PROFILE_TOKEN: profileTokenFor(process.env),
     LAB_IMAGE_TAG: imageTag,
     LAB_RESULTS_DIR: resultsDir,
     LAB_UID: String(resultsOwner.uid),

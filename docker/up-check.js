@@ -2,8 +2,9 @@
 'use strict';
 // `make test`'s check of `make up` and `make down` on a real Docker engine, as a user runs them but in a project of
 // its own (lab-up-check, every port shifted, its own results folder; the checks' images): up brings every service to
-// healthy with the load driver running its suite and prints where to open the lab, each address answering; a second
-// up changes nothing (the same containers); down with VOLUMES=1 leaves no container, network or volume of the project.
+// healthy with the load driver running its suite and prints where to open the lab, each address answering, and hands
+// the driver and every service one profile token it made, shown nowhere; a second up changes nothing (the same
+// containers); down with VOLUMES=1 leaves no container, network or volume of the project.
 //
 //   node docker/up-check.js [--if-engine]
 //
@@ -25,7 +26,10 @@ const GRAFANA_PORT = 3000;
 
 const log = (message) => console.log(`up-check: ${message}`);
 
-/** The settings a user would give: a project, ports and a results folder of its own, the suite run once. */
+/**
+ * The settings a user would give: a project, ports and a results folder of its own, the suite run once; no profile
+ * token, as a new user sets none.
+ */
 function checkEnv(resultsDir) {
   const offset = PORT_OFFSETS.up;
   const env = Object.assign({}, process.env, {
@@ -38,6 +42,7 @@ function checkEnv(resultsDir) {
     GRAFANA_PORT: String(GRAFANA_PORT + offset),
   });
   for (const { name, port } of readManifests()) env[`${name.toUpperCase().replace(/-/g, '_')}_PORT`] = String(port + offset);
+  delete env.LAB_PROFILE_TOKEN;
   return env;
 }
 
@@ -68,6 +73,33 @@ async function checkUp(env) {
   });
   log(`make up: every service healthy, the load driver running the ${run.suite} suite (${run.state}); the live page and Prometheus answer`);
   return { load, output: up.output };
+}
+
+/** The LAB_PROFILE_TOKEN the container of a service of the project was started with ('' where it has none). */
+async function tokenIn(env, service) {
+  const id = (await run('docker', ['compose', 'ps', '-q', service], { env })).output.trim();
+  const inspected = await run('docker', ['inspect', '--format', '{{json .Config.Env}}', id]);
+  if (!id || inspected.code !== 0) throw new Error(`no container of ${service} to inspect`);
+  const entry = JSON.parse(inspected.output).find((e) => e.startsWith('LAB_PROFILE_TOKEN='));
+  return entry ? entry.slice('LAB_PROFILE_TOKEN='.length) : '';
+}
+
+/**
+ * make up, with no LAB_PROFILE_TOKEN of the user's, made one and handed it to the driver and every service alike, and
+ * it is neither in up's output nor in what the driver answers. Errors give a token's length, never the token.
+ */
+async function checkProfileToken(env, upOutput, load) {
+  const names = readManifests().map((m) => m.name);
+  const tokens = await Promise.all(names.map((name) => tokenIn(env, name)));
+  const driver = tokens[names.indexOf('load')];
+  if (!/^[0-9a-f]{64}$/.test(driver) || tokens.some((t) => t !== driver)) {
+    throw new Error(`make up did not hand one token it made to every component: ${names.map((n, i) => `${n} ${tokens[i].length} characters${tokens[i] === driver ? '' : ", not the driver's"}`).join(', ')}`);
+  }
+  if (upOutput.includes(driver)) throw new Error("make up's output shows the profile token");
+  for (const page of ['/runs/latest', '/live/state']) {
+    if ((await (await fetch(`${load}${page}`)).text()).includes(driver)) throw new Error(`the driver's ${page} shows the profile token`);
+  }
+  log(`make up made a profile token and handed it to the driver and the ${names.length - 1} services, shown in neither its output nor the driver's answers`);
 }
 
 async function checkSecondUp(env) {
@@ -114,7 +146,8 @@ async function main(argv) {
   const env = checkEnv(resultsDir);
   let failure = null;
   try {
-    const { load } = await checkUp(env);
+    const { load, output } = await checkUp(env);
+    await checkProfileToken(env, output, load);
     await checkSecondUp(env);
     await checkDown(env, load);
   } catch (err) {

@@ -6,12 +6,15 @@
 // runs Grafana where its image can be had and otherwise leaves it out, saying so, builds and starts every other
 // service with the settings of docker/README.md's table (the environment, or a .env file), waits until each is healthy and
 // prints what to open. A second `make up` while the lab runs says so and changes nothing; `make down` stops it.
+// Without a LAB_PROFILE_TOKEN of the user's, each start makes one for the driver and the services (PROFILE=1 profiles),
+// handed to compose in its environment alone.
 //
 //   node docker/up.js
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('@lab/lab-topology/manifests');
 const { gitCommit } = require('@lab/lab-topology/checkout');
+const { profileTokenFor } = require('@lab/lab-topology/profile-token');
 const { run, mustRun, chooseBaseImages, offlineBaseImages, exitWith } = require('./compose-lab');
 const { composeConfig, publishedUrl, resultsFolder, projectContainers } = require('./lab-project');
 
@@ -72,10 +75,13 @@ async function main() {
   // A base image the user named wins over the stand-in.
   for (const name of Object.keys(baseImages)) if (process.env[name]) delete baseImages[name];
   const given = Object.assign({}, process.env, baseImages);
-  const resultsDir = resultsFolder(await composeConfig(given));
+  const asGiven = await composeConfig(given);
+  const resultsDir = resultsFolder(asGiven);
   const env = Object.assign(given, resultsOwner(resultsDir), {
     LAB_GIT_COMMIT: process.env.LAB_GIT_COMMIT || gitCommit(),
     LAB_IMAGES: process.env.LAB_IMAGES || Object.entries(baseImages).map(([name, image]) => `${name}=${image}`).join(','),
+    // The user's, as compose resolved it (the environment or .env), else one made for this start.
+    LAB_PROFILE_TOKEN: profileTokenFor(asGiven.services.load.environment),
   });
   const config = await composeConfig(env);
   const withGrafana = await grafanaAvailable(mode, config);

@@ -1,7 +1,8 @@
 'use strict';
 // Some of the lab's components as a native lab of their own, started as `make native` starts them (scripts/native.js
-// with LAB_ONLY; it adds Prometheus), on ports shifted by an offset so a running `make native` is left alone, its
-// state in a temp folder removed when it stops. `make try` and the document-store benchmark start one.
+// with LAB_ONLY; it adds Prometheus, and the profile token the driver and the services share), on ports shifted by an
+// offset so a running `make native` is left alone, its state in a temp folder removed when it stops. `make try` and
+// the document-store benchmark start one.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

@@ -8,13 +8,15 @@
 // LAB_STATE_DIR (.native: Prometheus data, its config and targets), LOAD_SUITE (demo; `none` leaves the load driver
 // idle), LOAD_LOOP (1), PROMETHEUS_BIN (prometheus), LAB_EXTRA_SERVICES (folders of more components, each with its
 // service.json), LAB_ONLY (component names, comma-separated: start only those, and Prometheus), LAB_RESULTS_DIR
-// (results: where the load driver writes its runs, as in compose).
+// (results: where the load driver writes its runs, as in compose), LAB_PROFILE_TOKEN (the secret the driver and the
+// services share for profiles: unset, one made for this start, lab-topology/profile-token.js).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, readManifests, servicesOf } = require('@lab/lab-topology/manifests');
 const { nativeLab, prometheusTargets, writeTargets } = require('@lab/lab-topology/topology');
 const { gitCommit } = require('@lab/lab-topology/checkout');
+const { profileTokenFor } = require('@lab/lab-topology/profile-token');
 const { stopGroups } = require('./process-groups');
 const { keepRunning } = require('./keep-running');
 
@@ -63,11 +65,13 @@ function main() {
     PROMETHEUS_URL: `http://127.0.0.1:${prometheus.port}`,
     LAB_GIT_COMMIT: gitCommit(),
   };
+  // One for this start, restarts included, and for the components alone: Prometheus profiles nothing.
+  const profileToken = profileTokenFor(process.env);
   const commands = components.map((c) => ({
     name: c.name,
     command: 'make',
     args: ['-s', '-C', c.dir, c.start],
-    env: Object.assign({ PORT: String(c.port), HOST: '127.0.0.1' }, c.kind === 'load' ? loadDriverEnv : {}),
+    env: Object.assign({ PORT: String(c.port), HOST: '127.0.0.1', LAB_PROFILE_TOKEN: profileToken }, c.kind === 'load' ? loadDriverEnv : {}),
     healthUrl: `${c.url}/healthz`,
   }));
   commands.push({

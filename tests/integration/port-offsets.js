@@ -6,6 +6,7 @@ const INTEGRATION_PORT_OFFSETS = {
   'native-lab': Number(process.env.LAB_TEST_PORT_OFFSET || 20000),
   'native-stop': 22000,
   try: 16000,
+  'profile-token': 14000,
 };
 
 module.exports = { INTEGRATION_PORT_OFFSETS };
