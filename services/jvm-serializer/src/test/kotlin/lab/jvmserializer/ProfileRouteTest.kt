@@ -6,9 +6,11 @@ import kotlinx.serialization.json.int
 import kotlinx.serialization.json.jsonArray
 import kotlinx.serialization.json.jsonObject
 import kotlinx.serialization.json.jsonPrimitive
+import lab.jvmserializer.http.JfrStackDepth
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
+import java.lang.management.ManagementFactory
 import java.net.URI
 import java.net.http.HttpClient
 import java.net.http.HttpRequest
@@ -16,6 +18,7 @@ import java.net.http.HttpResponse
 import java.time.Duration
 import java.util.Base64
 import java.util.concurrent.TimeUnit
+import javax.management.ObjectName
 
 /**
  * POST /profile (ProfileRoute.kt) on a real server over HTTP: absent without LAB_PROFILE_TOKEN, 401 without the token,
@@ -81,6 +84,18 @@ class ProfileRouteTest {
             assertTrue(samples > 0, "no sample in $runs runs")
             assertTrue(nodes.any { it.startsWith("thread ") }, "no thread node: ${nodes.take(20)}")
             assertTrue(nodes.any { it.startsWith("SerdeWorkload.") || it.startsWith("JsonApproach.") }, "no frame of the serde code in $runs runs: ${nodes.take(40)}")
+            // Whole stacks: every decoding frame sits under the approach that ran it. JFR's default 64 frames cut a
+            // kotlinx decode under Jetty off below its root (JfrStackDepth).
+            val tree = body["profile"]!!.jsonObject["nodes"]!!.jsonArray.map { it.jsonObject }
+            val parentOf = HashMap<Int, Int>()
+            for (node in tree) node["children"]?.jsonArray?.forEach { parentOf[it.jsonPrimitive.int] = node["id"]!!.jsonPrimitive.int }
+            val nameOf = tree.associate { it["id"]!!.jsonPrimitive.int to it["callFrame"]!!.jsonObject["functionName"]!!.jsonPrimitive.content }
+            val ancestors = { id: Int -> generateSequence(parentOf[id]) { parentOf[it] }.map { nameOf[it]!! }.toList() }
+            val decoding = nameOf.filterValues { it.startsWith("StreamingJsonDecoder.") }.keys
+            assertTrue(decoding.all { id -> ancestors(id).any { it.startsWith("JsonApproach.") } }, "a decoding stack without its approach: ${decoding.map { ancestors(it).takeLast(3) }.take(3)}")
+            // The route raised JFR's depth before it recorded: the JVM's own configuration says so.
+            val configured = ManagementFactory.getPlatformMBeanServer().invoke(ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrConfigure", arrayOf<Any>(arrayOf<String>()), arrayOf(Array<String>::class.java.name)).toString()
+            assertTrue(configured.contains("Stack depth: ${JfrStackDepth.FRAMES}"), configured)
             assertEquals(10_000, body["intervalUs"]!!.jsonPrimitive.int)
             assertTrue(body["safepoints"]!!.jsonObject.containsKey("totalMs"))
             // The recording itself, as JDK Mission Control opens it: a JFR file starts with "FLR\0".

@@ -50,6 +50,7 @@ class ProfileRoute(token: String) {
     }
 
     private fun record(seconds: Int, intervalUs: Int): JsonObject {
+        JfrStackDepth.ensure() // whole stacks, not JFR's 64 leaf-most frames
         val file = Files.createTempFile("jvm-serializer-profile-", ".jfr")
         try {
             val startedAtMs: Long
