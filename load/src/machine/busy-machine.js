@@ -41,22 +41,23 @@ const byTime = (points) => new Map((points || []).map(([t, v]) => [t, v]));
 
 /**
  * The per-second shares of the machine's CPU from a machine section (MACHINE_QUERIES' series: {busyCores, ...: [[t,
- * v]]}): [[t, share 0-1]] of the CPU that went elsewhere (busy less the lab's, never below 0 as a second's figure: the
- * two rates are taken from different scrapes) and of steal. Seconds without both figures are left out.
+ * v]]}): [[t, share]] of the CPU that went elsewhere, as measured (busy less the lab's, of all CPUs: below 0 in a
+ * second whose lab figure ran ahead, the two rates being taken from different scrapes) and as a second's figure to
+ * show (never below 0), and of steal. Seconds without both figures are left out.
  */
 function machineShares(machine) {
   const cpus = byTime(machine.cpus);
   const lab = byTime(machine.labCores);
   const steal = byTime(machine.stealCores);
-  const elsewhere = [];
+  const difference = [];
   const stolen = [];
   for (const [t, busy] of machine.busyCores || []) {
     const n = cpus.get(t);
     if (!(n > 0)) continue;
-    if (lab.has(t)) elsewhere.push([t, Math.max(0, busy - lab.get(t)) / n]);
+    if (lab.has(t)) difference.push([t, (busy - lab.get(t)) / n]);
     if (steal.has(t)) stolen.push([t, steal.get(t) / n]);
   }
-  return { elsewhereShare: elsewhere, stealShare: stolen };
+  return { elsewhereDifference: difference, elsewhereShare: difference.map(([t, v]) => [t, Math.max(0, v)]), stealShare: stolen };
 }
 
 const mean = (points) => (points.length ? points.reduce((sum, [, v]) => sum + v, 0) / points.length : null);
@@ -71,14 +72,11 @@ const percent = (share) => (share === null ? null : round(share * 100, 1));
  */
 function machineFigures(machine, busyPercent, targetJob) {
   if (!machine || !machine.busyCores || !machine.busyCores.length) return null;
-  const { elsewhereShare, stealShare } = machineShares(machine);
+  const { elsewhereDifference, elsewhereShare, stealShare } = machineShares(machine);
   if (!elsewhereShare.length) return null;
   // The mean of the differences, clamped once: clamping each second first would count every second the lab's figure
   // ran ahead of the machine's as zero and every one it lagged as CPU gone elsewhere.
-  const cpus = byTime(machine.cpus);
-  const lab = byTime(machine.labCores);
-  const differences = machine.busyCores.filter(([t]) => cpus.get(t) > 0 && lab.has(t)).map(([t, busy]) => [t, (busy - lab.get(t)) / cpus.get(t)]);
-  const elsewherePercent = percent(Math.max(0, mean(differences)));
+  const elsewherePercent = percent(Math.max(0, mean(elsewhereDifference)));
   const frequency = peak(machine.frequencyHertz);
   return {
     cpus: peak(machine.cpus),
