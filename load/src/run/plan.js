@@ -81,7 +81,7 @@ async function planPass({ config, documents }, suiteName, options) {
 async function planScenarios({ config, log }, plan, options, signal) {
   Object.assign(plan.meta, { startedAt: new Date().toISOString(), machine: machine(), lab: labOf(), prometheus: config.prometheusUrl, targets: await describeTargets(plan.targets, config.waitTimeoutMs, log, signal) });
   const suite = plan.handOff
-    ? withDocument(plan.loaded, plan.meta.targets, plan.handOff, { sha256: options.document, kind: options.kind }, { durationSeconds: options.durationSeconds, rounds: options.rounds })
+    ? withDocument(plan.loaded, plan.meta.targets, plan.handOff, { sha256: options.document, kind: options.kind }, { durationSeconds: options.durationSeconds, rounds: plan.meta.try.rounds })
     : withCoverage(plan.loaded, readManifests(), plan.meta.targets);
   checkScenarios(suite.name, suite.scenarios, config.targets);
   return suite;
