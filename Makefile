@@ -9,7 +9,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'node-kit/test/*.test.js' 'loop-kit/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js'
 
-.PHONY: setup system-packages native try bench-stringify bench-shapes bench-shapes-quick bench-offload bench-instrumentation bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
+.PHONY: setup system-packages native try attach bench-stringify bench-shapes bench-shapes-quick bench-offload bench-instrumentation bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare hostile chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
@@ -25,6 +25,12 @@ native: setup
 # documents, in a native lab of its own, and which approach to pick (scripts/try.js lists the settings).
 try: setup
 	$(RUN_NODE) scripts/try.js $(FILE)
+
+# A service the lab did not write, loaded at one endpoint (URL=http://127.0.0.1:3000/path), with the lab's agent beside
+# it where the service was started with one (agents/): closed and open loops, the probe, profiles, a verdict and
+# report.html (scripts/attach.js lists the settings).
+attach: setup
+	$(RUN_NODE) scripts/attach.js $(URL)
 
 # The fibers-to-async table (docs/experiments/fibers-to-async.md) for every approach of both Node services (each on its
 # own Node line), fast's blocks in a heap of its own and in the one it shares with the other approaches, then the lab's

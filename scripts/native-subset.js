@@ -28,14 +28,15 @@ async function answers(url) {
 /**
  * Starts the components named (manifest names) and Prometheus on ports shifted by offset: {components (as
  * lab-topology's nativeLab gives them), prometheus, ready() (resolves once every one answers), stop()}. onOutput gets
- * the lab's output as it comes; say(line) is told what is still awaited while ready() waits.
+ * the lab's output as it comes; say(line) is told what is still awaited while ready() waits; env is more settings of
+ * scripts/native.js (make attach's LAB_ATTACH_TARGETS, say).
  */
-function startNativeSubset(names, { offset, onOutput = () => {}, say = () => {} }) {
+function startNativeSubset(names, { offset, onOutput = () => {}, say = () => {}, env = {} }) {
   const { components, prometheus } = nativeLab(offset, readManifests().filter((m) => names.includes(m.name)));
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-native-subset-'));
   const lab = spawn(process.execPath, [path.join(ROOT, 'scripts', 'native.js')], {
     cwd: ROOT,
-    env: Object.assign({}, process.env, { LAB_PORT_OFFSET: String(offset), LAB_STATE_DIR: stateDir, LOAD_SUITE: 'none', LAB_ONLY: names.join(',') }),
+    env: Object.assign({}, process.env, env, { LAB_PORT_OFFSET: String(offset), LAB_STATE_DIR: stateDir, LOAD_SUITE: 'none', LAB_ONLY: names.join(',') }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   lab.stdout.on('data', onOutput);

@@ -31,18 +31,14 @@ const { nativeLab } = require('@lab/lab-topology/topology');
 const { startNativeSubset, answers } = require('./native-subset');
 const { documentSettings } = require('@lab/node-kit/document-store');
 const { readDocumentFile, InputError } = require('./try-document');
-const { describeSummary } = require('@lab/load/src/run/summary');
 const { describeChoice } = require('@lab/load/src/try/try-choice-text');
 const { MAX_ROUNDS } = require('@lab/load/src/try/try-suite');
 const { busyPercentSetting, describeRunMachine } = require('@lab/load/src/machine/busy-machine');
 const { machineBeforeStart } = require('@lab/load/src/machine/before-start');
-
-const POLL_MS = 1000;
-const STILL_RUNNING_EVERY_MS = 15000;
+const { followRun, json } = require('./follow-run');
 
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
 const say = (line) => console.log(`try: ${line}`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 function integerSetting(name, fallback, min, max) {
@@ -50,11 +46,6 @@ function integerSetting(name, fallback, min, max) {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw new InputError(`${name} must be an integer in [${min}, ${max}], got ${raw}`);
   return value;
-}
-
-async function json(url, options) {
-  const res = await fetch(url, options);
-  return { status: res.status, body: await res.json().catch(() => ({})) };
 }
 
 /** Starts the native lab of the document services and the load driver; {driverUrl, ready(), stop()}. */
@@ -113,32 +104,7 @@ function busyPercentOf() {
 }
 
 /** Runs the try suite with settings (runSettings') and follows it to its end, printing progress; the final /runs/latest. */
-async function runTry(driverUrl, sha256, settings) {
-  const query = new URLSearchParams(Object.assign({ suite: 'try', document: sha256 }, settings));
-  const started = await json(`${driverUrl}/runs?${query}`, { method: 'POST' });
-  if (started.status !== 202) throw new Error(`the try run could not start (HTTP ${started.status}): ${started.body.error}`);
-  let shown = 0;
-  let current = null;
-  let since = Date.now();
-  let lastSaid = Date.now();
-  for (;;) {
-    await sleep(POLL_MS);
-    const { body: status } = await json(`${driverUrl}/runs/latest`);
-    for (const summary of status.completed.slice(shown)) say(`[${++shown}/${status.scenarios}] ${describeSummary(summary)}`);
-    if (status.state === 'error') throw new Error(`the try run failed: ${status.error}`);
-    if (!['waiting', 'running'].includes(status.state)) return status;
-    const now = status.currentScenario;
-    if (now && now.name !== current) {
-      current = now.name;
-      since = Date.now();
-      lastSaid = since;
-      say(`[${now.index}/${status.scenarios}] ${now.name}: ${now.durationSeconds} s under load (about ${status.upcomingSeconds} s of scenarios after it)`);
-    } else if (now && Date.now() - lastSaid > STILL_RUNNING_EVERY_MS) {
-      lastSaid = Date.now();
-      say(`  ${now.name} still running after ${Math.round((Date.now() - since) / 1000)} s (a run of a large document by a slow approach)`);
-    }
-  }
-}
+const runTry = (driverUrl, sha256, settings) => followRun(driverUrl, new URLSearchParams(Object.assign({ suite: 'try', document: sha256 }, settings)), 'the try run', say);
 
 async function main() {
   const startedAt = Date.now();

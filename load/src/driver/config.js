@@ -11,6 +11,7 @@ const { SUITES_DIR } = require('../suite/suites');
 const { busyPercentSetting } = require('../machine/busy-machine');
 const { readManifests, servicesOf } = require('@lab/lab-topology/manifests');
 const { PROMETHEUS_PORT } = require('@lab/lab-topology/topology');
+const { parseAttached } = require('../attach/attached');
 
 /** The compose lab's services as LOAD_TARGETS would name them: name=http://name:port. */
 const composeTargets = () => servicesOf(readManifests()).map((m) => `${m.name}=http://${m.name}:${m.port}`).join(',');
@@ -49,13 +50,16 @@ function readConfig() {
   // CONTRACT.md "Clients that stall": a request head gets HEADERS_TIMEOUT_MS, a whole request REQUEST_TIMEOUT_MS (the
   // driver streams no response, so STALLED_CLIENT_TIMEOUT_MS has nothing to cut here).
   const { headersTimeoutMs, requestTimeoutMs } = stallTimeouts((name, fallback) => integer(name, fallback, 0));
+  const targets = parseTargets(process.env.LOAD_TARGETS ? process.env.LOAD_TARGETS : composeTargets());
   return {
     port: integer('PORT', 3005, 0),
     host: env('HOST', '127.0.0.1'),
     timeouts: { headersTimeoutMs, requestTimeoutMs },
     suite: env('LOAD_SUITE', 'demo'),
     loop: env('LOAD_LOOP', '1') !== '0',
-    targets: parseTargets(process.env.LOAD_TARGETS ? process.env.LOAD_TARGETS : composeTargets()),
+    targets,
+    // Targets the lab did not write (make attach), each with its agent's target or none (attach/attached.js).
+    attached: parseAttached(env('LOAD_ATTACHED', ''), targets),
     resultsDir: path.resolve(env('RESULTS_DIR', 'results')),
     suitesDir: path.resolve(env('LOAD_SUITES_DIR', SUITES_DIR)),
     waitTimeoutMs: integer('LOAD_WAIT_TIMEOUT_MS', 120000, 0),

@@ -7,6 +7,7 @@ const { escapeHtml, safeJson, num } = require('./html-text');
 const { RANKING_HEADERS, stallCells, stallParagraph } = require('./stall-html');
 const { profileSection } = require('./profile-html');
 const { documentChoice } = require('./choice-html');
+const { attachSection } = require('./attach-html');
 const { busyWords, describeRunMachine } = require('../machine/busy-machine');
 
 const text = (value) => (value === null || value === undefined || value === '' ? '—' : escapeHtml(value));
@@ -156,6 +157,7 @@ function renderHtml(model, assets) {
 ${header(model.header)}
 <main>
 ${model.choice ? documentChoice(model.choice, model.document) : ''}
+${model.attachVerdict ? attachSection(model.attachVerdict) : ''}
 ${ranking(model.ranking, model.unranked)}
 ${model.sections.map(scenario).join('\n')}
 </main>

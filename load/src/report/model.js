@@ -6,6 +6,7 @@ const { machineBusyOfRun } = require('../machine/busy-machine');
 const { stallOf } = require('./stall');
 const { summarize, verdictOf } = require('../run/summary');
 const { chooseApproaches } = require('../try/try-choice');
+const { attachVerdict } = require('../attach/attach-verdict');
 
 // The figures every scenario shows, as the run's summary holds them.
 const NUMBERS = ['requests', 'requestsPerSecond', 'latencyP50Ms', 'latencyP90Ms', 'latencyP99Ms', 'latencyMaxMs', 'errors', 'timeouts', 'non2xx', 'invalid'];
@@ -97,17 +98,19 @@ function rankingOf(sections) {
 
 /**
  * The report's model from readRun's {runId, run, scenarios}; a try run (run.try: a user's document) adds the choice
- * of approach, made again from the scenario files (try-choice.js) with the run's blockMs.
+ * of approach, made again from the scenario files (try-choice.js) with the run's blockMs; an attach run its verdict.
  */
 function buildModel({ runId, run, scenarios }) {
   const sections = scenarios.map((file, i) => sectionOf(file, i));
-  const model = { header: headerOf(runId, run), ranking: rankingOf(sections), unranked: sections.filter((x) => !x.workload), sections, choice: null, document: null };
+  const model = { header: headerOf(runId, run), ranking: rankingOf(sections), unranked: sections.filter((x) => !x.workload), sections, choice: null, document: null, attachVerdict: null };
   // Read again from the scenario files, as everything else here: what the machine did beside the lab.
   model.header.machineBusy = machineBusyOfRun(sections);
   if (run && run.try) {
     model.document = run.try;
     model.choice = chooseApproaches(scenarios.map((file) => summarize(Object.assign({ flags: [], thresholds: [] }, file))), run.try.blockMs, run.targets || {});
   }
+  // An attach run (run.attach: a service the lab did not write): its verdict, made again from the scenario files.
+  if (run && run.attach) model.attachVerdict = attachVerdict(scenarios, run.attach);
   return model;
 }
 

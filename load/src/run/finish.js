@@ -1,11 +1,13 @@
 'use strict';
 // The end of a pass: its state and verdict (and, stopped, where and how it stood), a try run's choice of approaches
-// (try/try-choice.js), run.json written whole, and report.html.
+// (try/try-choice.js) or an attach run's verdict (attach/attach-verdict.js), run.json written whole, and report.html.
 const { writeJson } = require('./results');
 const { writeReport } = require('../report');
 const { RUN_FILE } = require('./run-folder');
 const { chooseApproaches } = require('../try/try-choice');
 const { machineBusyOfRun } = require('../machine/busy-machine');
+const { readRunFolder } = require('./run-folder');
+const { attachVerdict } = require('../attach/attach-verdict');
 
 /** Ends the pass of suite whose /runs/latest state is status and header meta, in runDir; returns status. */
 function finishPass({ log }, { suite, status, meta, runDir, signal, stoppedIn }) {
@@ -34,6 +36,11 @@ function finishPass({ log }, { suite, status, meta, runDir, signal, stoppedIn })
   if (meta.try) {
     end.choice = chooseApproaches(status.completed, meta.try.blockMs, meta.targets);
     status.choice = end.choice;
+  }
+  // What an attach run tells its user (attach/attach-verdict.js): from the scenario files, which hold the profiles.
+  if (meta.attach) {
+    end.attachVerdict = attachVerdict(readRunFolder(runDir).scenarios.map((s) => s.data), meta.attach);
+    status.attachVerdict = end.attachVerdict;
   }
   writeJson(runDir, RUN_FILE, Object.assign(meta, end));
   // The report is for people: a problem writing it is logged and changes no verdict (make report redoes it).

@@ -37,6 +37,9 @@ const onlyTargets = (suite, targets) => (targets ? Object.assign({}, suite, { sc
 /** The driver's targets ({name: url}) narrowed to `targets` when given. */
 const onlyOf = (all, targets) => (targets ? Object.fromEntries(Object.entries(all).filter(([name]) => targets.includes(name))) : all);
 
+/** The targets a scenario needs: its own, and its probe's where the probe asks another (an attached service's agent). */
+const targetsOfScenario = (scenario) => [scenario.target].concat(scenario.probe && scenario.probe.target ? [scenario.probe.target] : []);
+
 /** What the run's header says of the lab itself: its commit and images, where the environment tells them. */
 function labOf(env = process.env) {
   const images = {};
@@ -62,9 +65,10 @@ async function planPass({ config, documents }, suiteName, options) {
   }
   const names = handOff
     ? new Set(Object.keys(handOff).filter((name) => handOff[name].stored))
-    : new Set(loaded.scenarios.map((s) => s.target).concat(coverageTargets(loaded, readManifests(), onlyOf(config.targets, options.targets))));
+    : new Set(loaded.scenarios.flatMap(targetsOfScenario).concat(coverageTargets(loaded, readManifests(), onlyOf(config.targets, options.targets))));
   const meta = { suite: loaded.name, description: loaded.description };
   if (options.targets) meta.onlyTargets = options.targets;
+  if (loaded.attach) meta.attach = loaded.attach;
   if (handOff) {
     const blockMs = options.blockMs === undefined ? DEFAULT_BLOCK_MS : options.blockMs;
     // How many interleaved rounds each approach runs (try-suite.js): the run's own, else the suite's.
@@ -79,7 +83,7 @@ async function planPass({ config, documents }, suiteName, options) {
  * suite its scenarios generated from what the targets run now. Resolves the suite to run.
  */
 async function planScenarios({ config, log }, plan, options, signal) {
-  Object.assign(plan.meta, { startedAt: new Date().toISOString(), machine: machine(), lab: labOf(), prometheus: config.prometheusUrl, targets: await describeTargets(plan.targets, config.waitTimeoutMs, log, signal) });
+  Object.assign(plan.meta, { startedAt: new Date().toISOString(), machine: machine(), lab: labOf(), prometheus: config.prometheusUrl, targets: await describeTargets(plan.targets, config.waitTimeoutMs, log, signal, config) });
   const suite = plan.handOff
     ? withDocument(plan.loaded, plan.meta.targets, plan.handOff, { sha256: options.document, kind: options.kind }, { durationSeconds: options.durationSeconds, rounds: plan.meta.try.rounds })
     : withCoverage(plan.loaded, readManifests(), plan.meta.targets);

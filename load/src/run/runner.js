@@ -25,7 +25,7 @@ function createRunner({ config, metrics, log, documents }) {
     latest = status;
     let suite = plan.loaded;
     try {
-      await waitForTargets(plan.targets, config.waitTimeoutMs, log, signal);
+      await waitForTargets(plan.targets, config.waitTimeoutMs, log, signal, config);
     } catch (err) {
       if (!signal.aborted) throw err;
     }

@@ -6,6 +6,8 @@
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { waitForTargets, gone } = require('../suite/targets');
+const { healthCheckOf } = require('../attach/attached');
+const { withArrivalRate } = require('./arrival-share');
 const { runScenario } = require('../scenario/scenario');
 const { profiling, takeProfile, keepProfile, PROFILE_TAIL_SECONDS } = require('../profile/take-profile');
 const { describeProbe } = require('../scenario/probe');
@@ -25,14 +27,14 @@ const STOPPED_PROBLEM = 'stopped before its end (POST /runs/stop, or the driver 
  * down: it died, or was stopped, during the scenario. One too busy to answer in time is not gone (worker-offload's
  * unoptimized route blocks its event loop for seconds on purpose): its requests' timeouts are counted as they are.
  */
-function watchTarget(instance, url, onGone) {
+function watchTarget(instance, check, onGone) {
   let checking = false;
   let lastCheck = 0;
   let reported = false;
   instance.on('reqError', async () => {
     if (reported || checking || Date.now() - lastCheck < 1000) return;
     checking = true;
-    const why = await gone(url);
+    const why = await gone(check);
     checking = false;
     lastCheck = Date.now();
     if (why && !reported) {
@@ -65,10 +67,15 @@ function currentScenarioOf(scenario, index) {
  * or null when it did not run (the pass was stopped, or its target never came: status.error says so).
  */
 async function runScenarioStep({ config, metrics, log }, { suite, i, status, runDir, signal, setCurrent }) {
-  const scenario = suite.scenarios[i];
+  // An open loop at a share of an earlier scenario's throughput gets its rate now (arrival-share.js).
+  const scenario = withArrivalRate(suite.scenarios[i], status.completed);
   const url = config.targets[scenario.target];
+  // An attached service's agent (attach/attached.js) is asked for its health and its profile; a lab service itself.
+  const agent = config.attached[scenario.target];
+  const profileUrl = agent ? config.targets[agent] : url;
+  const check = healthCheckOf(scenario.target, url, config.attached, config.targets);
   try {
-    await waitForTargets({ [scenario.target]: url }, config.waitTimeoutMs, log, signal);
+    await waitForTargets({ [scenario.target]: url }, config.waitTimeoutMs, log, signal, config);
   } catch (err) {
     if (signal.aborted) return null;
     status.error = `${scenario.name} not run: ${err.message}`;
@@ -89,9 +96,10 @@ async function runScenarioStep({ config, metrics, log }, { suite, i, status, run
   let profile = null;
   try {
     outcome = await runScenario(scenario, url, {
+      probeUrl: scenario.probe && scenario.probe.target ? config.targets[scenario.probe.target] : url,
       onWindowStart() {
         // Past the window by PROFILE_TAIL_SECONDS: the runs in flight when it ends finish after it, and one of them may hold the block.
-        if (profiling(suite)) profile = takeProfile(url, scenario.durationSeconds + PROFILE_TAIL_SECONDS, config.profileToken, signal);
+        if (profiling(suite)) profile = takeProfile(profileUrl, scenario.durationSeconds + PROFILE_TAIL_SECONDS, config.profileToken, signal);
       },
       onStart(instance) {
         setCurrent(instance);
@@ -99,7 +107,7 @@ async function runScenarioStep({ config, metrics, log }, { suite, i, status, run
         // autocannon's progress bar, for its own instances (an open loop's schedule has none).
         else if (process.stdout.isTTY && !scenario.arrivalRate) autocannon.track(instance, { renderResultsTable: false, renderLatencyTable: false });
         // A dead target fails its scenario at once: hammering it for the rest of the duration measures nothing.
-        watchTarget(instance, url, (why) => {
+        watchTarget(instance, check, (why) => {
           targetGone = why;
           instance.stop();
         });
@@ -115,6 +123,7 @@ async function runScenarioStep({ config, metrics, log }, { suite, i, status, run
     metrics.scenarioActive.set(labels, 0);
     setCurrent(null);
   }
+  if (scenario.arrivalProblem) Object.assign(outcome, { passed: false, problems: outcome.problems.concat([scenario.arrivalProblem]) });
   if (signal.aborted) {
     Object.assign(outcome, { stopped: true, passed: false, problems: outcome.problems.concat([STOPPED_PROBLEM]) });
   } else if (targetGone) {

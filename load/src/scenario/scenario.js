@@ -96,7 +96,8 @@ function responseChecker(expect) {
  * Resolves to {scenario, url, window: {startedAt, endedAt, startMs, endMs}, result (autocannon's JSON), perSecond,
  * driver, littlesLaw, checks, passed, problems} and, with a probe, `probe` (its section, see probe.js). The probe
  * never adds to `problems`. onProbeResponse(seconds, statusCode) sees each probe response live, onResponse(seconds)
- * each of the scenario's own, onWindowStart() the start of the measured window (after any warm-up).
+ * each of the scenario's own, onWindowStart() the start of the measured window (after any warm-up); probeUrl is where
+ * the probe goes (the target's own URL by default; an attached service's agent, which shares its event loop).
  */
 async function runScenario(scenario, baseUrl, options = {}) {
   const body = scenario.bodyFrom === undefined ? scenario.body : await fetchBody(baseUrl, scenario.bodyFrom);
@@ -183,7 +184,7 @@ function clientProblems({ errors, timeouts, non2xx, completed }, checker) {
   return problems;
 }
 
-function runWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse } = {}) {
+function runWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse, probeUrl = baseUrl } = {}) {
   const checker = responseChecker(scenario.expect);
   const { body, headers } = requestOf(scenario);
   const timeoutSeconds = scenario.timeoutSeconds || 10;
@@ -234,7 +235,7 @@ function runWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse }
     });
     if (!ended) releaseWindow = window.attach(instance);
     // autocannon reports bad options synchronously through the callback: then there is nothing to probe beside.
-    if (scenario.probe && !ended) probe = startProbe(scenario.probe, baseUrl, scenario.durationSeconds, onProbeResponse);
+    if (scenario.probe && !ended) probe = startProbe(scenario.probe, probeUrl, scenario.durationSeconds, onProbeResponse);
     if (onStart) onStart(instance);
   });
 }
@@ -245,7 +246,7 @@ function runWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse }
  * with the latency from the actual send beside it. Little's law is not checked: an open loop keeps fewer in flight
  * than its connections by design.
  */
-function runOpenLoopWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse } = {}) {
+function runOpenLoopWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse, probeUrl = baseUrl } = {}) {
   const checker = responseChecker(scenario.expect);
   const { body, headers } = requestOf(scenario);
   const startMs = Date.now();
@@ -257,7 +258,7 @@ function runOpenLoopWithBody(scenario, baseUrl, { onStart, onProbeResponse, onRe
       seconds.record(status, latencyMs);
       if (onResponse) onResponse(latencyMs / 1000);
     });
-    const probe = scenario.probe ? startProbe(scenario.probe, baseUrl, scenario.durationSeconds, onProbeResponse) : null;
+    const probe = scenario.probe ? startProbe(scenario.probe, probeUrl, scenario.durationSeconds, onProbeResponse) : null;
     loop.on('done', async (figures) => {
       const endMs = Date.now();
       const driverSection = driver.stop();

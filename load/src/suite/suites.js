@@ -17,14 +17,21 @@ const METHODS = ['GET', 'POST'];
 // the schedule itself is the bottleneck.
 const MAX_ARRIVAL_RATE = 5000;
 // The probe beside a scenario is light by construction: one GET at a low fixed rate (probe.js).
-const PROBE_FIELDS = ['path', 'ratePerSecond'];
+// `target`: another of the driver's targets to probe instead of the scenario's (an attached service's agent, which
+// answers on the service's own event loop where the service has no cheap route of its own).
+const PROBE_FIELDS = ['path', 'ratePerSecond', 'target'];
 const PROBE_MAX_RATE = 200;
 // Every field a suite or scenario may have: a misspelt one (say "treshold") is an error, not a silent default.
-const SUITE_FIELDS = ['description', 'coverage', 'documentScenarios', 'thresholds', 'thresholdsByApproach', 'profile', 'scenarios'];
+// `attach`: what make attach generated the suite for ({url, method, agent, blockMs}: attach/attach-suite.js), kept in
+// run.json and read by the run's verdict (attach/attach-verdict.js).
+const SUITE_FIELDS = ['description', 'coverage', 'documentScenarios', 'thresholds', 'thresholdsByApproach', 'profile', 'attach', 'scenarios'];
 // A suite of a user's document (try-suite.js) says how each generated scenario runs; timeoutSeconds bounds one run,
 // rounds how many times each approach runs.
 const DOCUMENT_SCENARIO_LIMITS = Object.assign({ timeoutSeconds: 600 }, LIMITS, { rounds: MAX_ROUNDS });
-const SCENARIO_FIELDS = ['name', 'target', 'method', 'run', 'path', 'headers', 'body', 'bodyFrom', 'connections', 'durationSeconds', 'warmupSeconds', 'arrivalRate', 'maxRequests', 'timeoutSeconds', 'expect', 'probe', 'thresholds'];
+const SCENARIO_FIELDS = ['name', 'target', 'method', 'run', 'path', 'headers', 'body', 'bodyFrom', 'connections', 'durationSeconds', 'warmupSeconds', 'arrivalRate', 'arrivalShareOf', 'maxRequests', 'timeoutSeconds', 'expect', 'probe', 'thresholds'];
+// An open loop whose rate is a share of what an earlier closed loop of the same run answered a second
+// (run/arrival-share.js): `make attach` loads a service at fractions of its saturation, unknown before the run.
+const ARRIVAL_SHARE_FIELDS = ['scenario', 'share'];
 // A warm-up before the measured window (scenario.js): bounded like the window itself.
 
 function suiteNames(dir = SUITES_DIR) {
@@ -73,17 +80,25 @@ function checkScenario(scenario, where, targets) {
     check(typeof scenario.bodyFrom === 'string' && scenario.bodyFrom.startsWith('/'), where, 'bodyFrom must be a path on the target, starting with /');
     check(scenario.body === undefined, where, 'give body or bodyFrom, not both');
   }
-  if (scenario.probe !== undefined) checkProbe(scenario.probe, where);
+  if (scenario.arrivalShareOf !== undefined) {
+    const of = scenario.arrivalShareOf;
+    check(of !== null && typeof of === 'object' && !Array.isArray(of), where, 'arrivalShareOf must be an object like {"scenario": "<an earlier closed loop, or a list of them>", "share": 0.5}');
+    checkFields(of, ARRIVAL_SHARE_FIELDS, `${where}, arrivalShareOf`);
+    check(scenario.arrivalRate === undefined, where, 'give arrivalRate or arrivalShareOf, not both');
+    check(typeof of.share === 'number' && of.share > 0 && of.share <= 2, where, 'arrivalShareOf.share must be a number in (0, 2]');
+  }
+  if (scenario.probe !== undefined) checkProbe(scenario.probe, where, targets);
   if (scenario.thresholds !== undefined) checkThresholds(scenario.thresholds, where);
 }
 
-function checkProbe(probe, where) {
+function checkProbe(probe, where, targets) {
   check(probe !== null && typeof probe === 'object' && !Array.isArray(probe), where, 'probe must be an object like {"path": "/healthz", "ratePerSecond": 20}');
   const unknown = Object.keys(probe).filter((k) => !PROBE_FIELDS.includes(k));
   check(unknown.length === 0, where, `probe has unknown field ${unknown.join(', ')}; its fields are ${PROBE_FIELDS.join(', ')}`);
   check(typeof probe.path === 'string' && probe.path.startsWith('/'), where, 'probe.path must start with / (normally /healthz)');
   const rate = probe.ratePerSecond;
   check(Number.isInteger(rate) && rate >= 1 && rate <= PROBE_MAX_RATE, where, `probe.ratePerSecond must be an integer in [1, ${PROBE_MAX_RATE}]`);
+  check(probe.target === undefined || probe.target in targets, where, `probe.target must be one of ${Object.keys(targets).join(', ')}`);
 }
 
 /** documentScenarios: given exactly when the suite's coverage is a stored document, every setting in its bounds. */
@@ -108,6 +123,11 @@ function checkScenarios(name, scenarios, targets) {
     const where = `suite ${name}, scenario ${i} (${scenario.name})`;
     checkScenario(scenario, where, targets);
     check(!seen.has(scenario.name), where, 'duplicate name');
+    if (scenario.arrivalShareOf !== undefined) {
+      const names = [].concat(scenario.arrivalShareOf.scenario);
+      const closedEarlier = (n) => scenarios.some((s) => s.name === n && seen.has(n) && !s.arrivalRate && !s.arrivalShareOf);
+      check(names.length > 0 && names.every(closedEarlier), where, 'arrivalShareOf.scenario must name a closed loop earlier in the suite (or a list of them: the most any answered)');
+    }
     seen.add(scenario.name);
   });
 }
@@ -124,6 +144,7 @@ function loadSuite(name, targets, dir = SUITES_DIR) {
   checkFields(suite, SUITE_FIELDS, `suite ${name}`);
   check(suite.coverage === undefined || suite.coverage === COVERAGE || suite.coverage === DOCUMENT_COVERAGE, `suite ${name}`, `coverage must be "${COVERAGE}" or "${DOCUMENT_COVERAGE}" when given`);
   checkDocumentScenarios(suite, `suite ${name}`);
+  check(suite.attach === undefined || (suite.attach !== null && typeof suite.attach === 'object' && typeof suite.attach.url === 'string'), `suite ${name}`, 'attach must be an object with the attached url (attach/attach-suite.js writes it)');
   check(suite.profile === undefined || typeof suite.profile === 'boolean', `suite ${name}`, 'profile must be true or false (a CPU profile of each scenario\'s target, profile/take-profile.js)');
   check(Array.isArray(suite.scenarios) && (suite.scenarios.length > 0 || suite.coverage !== undefined), `suite ${name}`, 'scenarios must be a non-empty list');
   if (suite.thresholds !== undefined) checkThresholds(suite.thresholds, `suite ${name}`);
@@ -143,8 +164,9 @@ function loadSuite(name, targets, dir = SUITES_DIR) {
     thresholdsByApproach: byApproach || {},
     documentScenarios: suite.documentScenarios,
     profile: suite.profile === true,
+    attach: suite.attach,
     scenarios,
   };
 }
 
-module.exports = { loadSuite, checkScenarios, suiteNames, LIMITS, DOCUMENT_SCENARIO_LIMITS, SUITES_DIR };
+module.exports = { loadSuite, checkScenarios, suiteNames, LIMITS, DOCUMENT_SCENARIO_LIMITS, MAX_ARRIVAL_RATE, SUITES_DIR };
