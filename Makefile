@@ -164,11 +164,17 @@ check-config: setup
 	@dir=$$(mktemp -d) && cp prometheus.yml $$dir/ && $(RUN_NODE) lab-topology/write-targets.js $$dir \
 		&& promtool check config $$dir/prometheus.yml; status=$$?; rm -rf $$dir; exit $$status
 
+# Real services nobody here wrote, pinned, for make attach's test: json-server (its lockfile), installed from npm.
+ATTACH_TARGETS := tests/integration/attach-targets/json-server/node_modules/.installed
+$(ATTACH_TARGETS): tests/integration/attach-targets/json-server/package-lock.json | $(NODE24_BIN)/node
+	cd tests/integration/attach-targets/json-server && PATH="$(NODE24_BIN):$$PATH" npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
 # Every service, the load driver and Prometheus started natively (ports shifted, so a running `make native` is left
 # alone), the smoke suite, and every dashboard query against the real Prometheus; make native's stop, and make try.
 # Two files at a time (node --test runs one at a time on two cores): each lab has its own port offset
 # (tests/integration/port-offsets.js) and state folder.
-test-integration: setup
+test-integration: setup $(ATTACH_TARGETS)
 	$(RUN_NODE) --test --test-concurrency=2 'tests/integration/*.test.js'
 
 # The containerized lab on a real Docker engine (docker/README.md): build, up, every target up, the smoke suite inside

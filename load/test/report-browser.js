@@ -15,6 +15,7 @@ const { targetSeriesOf } = require('../src/scenario/server-series');
 
 // Generous bounds for a loaded machine: they stop a hung browser, they do not time anything.
 const BROWSER_TIMEOUT_MS = 300000;
+const PROBE_FIELDS = ['probeP99Ms', 'probeMaxMs'];
 const NUMBER_FIELDS = ['requests', 'requestsPerSecond', 'latencyP50Ms', 'latencyP90Ms', 'latencyP99Ms', 'latencyMaxMs', 'errors', 'non2xx', 'invalid', 'probeP99Ms', 'probeMaxMs'];
 
 /** The Chromium to drive: $CHROMIUM_PATH, else `chromium` (Debian's package) on PATH; null when there is none. */
@@ -105,7 +106,10 @@ async function readPage() {
   const picks = [...document.querySelectorAll('#document-choice [data-pick]')].map((e) => e.dataset.pick);
   // And per group, its rounds and the p-value its reason gives (none: '').
   const groups = [...document.querySelectorAll('#document-choice [data-group]')].map((e) => `${e.dataset.group}: ${e.dataset.rounds} rounds, p ${e.dataset.p || ''}`);
-  return { charts, sections, ranked, picks, groups, header: document.querySelector('header').textContent, drawn: Number(document.body.dataset.chartsDrawn) };
+  // An attach run's verdict (a service the lab did not write): its agent, the load its loop blocks from, its loads.
+  const verdict = document.querySelector('#attach-verdict');
+  const attach = verdict ? { agent: verdict.dataset.agent, blocksFrom: verdict.dataset.blocksFrom || null, loads: [...verdict.querySelectorAll('tr[data-load]')].map((tr) => tr.dataset.load), lines: [...verdict.querySelectorAll('ul.attach-lines li')].map((li) => li.textContent) } : null;
+  return { charts, sections, ranked, picks, groups, attach, header: document.querySelector('header').textContent, drawn: Number(document.body.dataset.chartsDrawn) };
 }
 
 /** Compares the page (readPage) with the run's files; returns the list of disagreements. */
@@ -123,6 +127,12 @@ function compare(page, { run, runId, scenarios }) {
   expect(JSON.stringify(page.picks) === JSON.stringify(picks), `the page's picks ${JSON.stringify(page.picks)} are not run.json's ${JSON.stringify(picks)}`);
   const groups = run.choice ? run.choice.groups.map((g) => `${g.target}/${g.workload}: ${g.rounds} rounds, p ${g.comparedWith ? g.comparedWith.p : ''}`) : [];
   expect(JSON.stringify(page.groups) === JSON.stringify(groups), `the page's rounds and p-values ${JSON.stringify(page.groups)} are not run.json's ${JSON.stringify(groups)}`);
+  const verdict = run.attachVerdict;
+  expect(Boolean(page.attach) === Boolean(verdict), `the page ${page.attach ? 'has' : 'lacks'} an attach verdict, run.json ${verdict ? 'has' : 'has none'}`);
+  if (page.attach && verdict) {
+    const wanted = { agent: verdict.agent || 'none', blocksFrom: verdict.blocksFrom ? verdict.blocksFrom.name : null, loads: verdict.loads.map((l) => l.name), lines: verdict.lines.filter((l) => !l.startsWith('  ')) };
+    expect(JSON.stringify(page.attach) === JSON.stringify(wanted), `the page's attach verdict ${JSON.stringify(page.attach)} is not run.json's ${JSON.stringify(wanted)}`);
+  }
   const summaries = run.summary || [];
   expect(summaries.length === scenarios.length, `run.json summarises ${summaries.length} scenarios, the folder holds ${scenarios.length}`);
   expect(page.ranked.length === summaries.filter((s) => s.workload).length, `the ranking lists ${page.ranked.length} rows for ${summaries.filter((s) => s.workload).length} /run scenarios`);
@@ -143,7 +153,10 @@ function compare(page, { run, runId, scenarios }) {
       continue;
     }
     expect(section.verdict === verdictOf(summary), `${summary.name}: verdict ${section.verdict}, run.json says ${verdictOf(summary)}`);
-    for (const field of NUMBER_FIELDS) expect(section.fields[field] === shown(summary[field]), `${summary.name}: ${field} shows ${section.fields[field]}, run.json has ${summary[field]}`);
+    // A scenario without a probe (make attach's, where neither an agent nor a probe path was there) shows no probe row.
+    const probed = scenarios.some((file) => file.scenario.name === summary.name && file.scenario.probe);
+    for (const field of NUMBER_FIELDS.filter((f) => probed || !PROBE_FIELDS.includes(f))) expect(section.fields[field] === shown(summary[field]), `${summary.name}: ${field} shows ${section.fields[field]}, run.json has ${summary[field]}`);
+    if (!probed) expect(PROBE_FIELDS.every((f) => section.fields[f] === undefined), `${summary.name}: no probe ran, yet the page shows probe figures`);
     for (const t of summary.thresholds || []) {
       const want = t.passed === true ? 'passed' : t.passed === false ? 'FAILED' : 'not evaluated';
       expect((section.thresholds[t.name] || '').startsWith(want), `${summary.name}: threshold ${t.name} shows "${section.thresholds[t.name]}", expected ${want}`);
@@ -274,6 +287,7 @@ async function checkReportInBrowser(reportFile, options = {}) {
       notices,
       picks: found.picks,
       groups: found.groups,
+      attach: found.attach,
       screenshots,
     };
   } finally {

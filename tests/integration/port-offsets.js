@@ -7,6 +7,7 @@ const INTEGRATION_PORT_OFFSETS = {
   'native-stop': 22000,
   try: 16000,
   'profile-token': 14000,
+  attach: 10000,
 };
 
 module.exports = { INTEGRATION_PORT_OFFSETS };

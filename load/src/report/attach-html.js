@@ -6,7 +6,7 @@
 const { escapeHtml, num } = require('./html-text');
 
 function loadRow(l, verdict) {
-  const load = l.loop === 'open' ? `open loop, ${num(l.arrivalRate)}/s (${num(l.arrivalFrom ? l.arrivalFrom.share * 100 : null)} % of saturation)` : `closed loop, ${num(l.connections)} connections`;
+  const load = l.loop === 'open' ? `open loop, ${num(l.arrivalRate)}/s (${num(l.arrivalFrom ? l.arrivalFrom.share * 100 : null)} % of saturation)` : `closed loop, ${num(l.connections)} connection${l.connections === 1 ? '' : 's'}`;
   const mark = verdict.blocksFrom && verdict.blocksFrom.name === l.name ? ' class="blocks-from"' : '';
   return `<tr data-load="${escapeHtml(l.name)}"${mark}><td>${escapeHtml(l.name)}</td><td>${escapeHtml(load)}</td>
 <td class="num">${num(l.requestsPerSecond)}</td><td class="num">${num(l.latencyP99Ms)}</td><td class="num">${num(l.probeP99Ms)}</td><td class="num">${num(l.lagP99Ms)}</td><td class="num">${num(l.lagMaxMs)}</td><td class="num">${num(l.elu)}</td><td class="num">${num(l.gcPauseMaxMs)}</td>

@@ -1,0 +1,164 @@
+'use strict';
+// `make attach` end to end against a real service nobody here wrote: json-server 0.17.4 (pinned in
+// attach-targets/json-server, installed from npm), whose GET /db answers the whole db.json through express' res.jsonp,
+// that is JSON.stringify on the event loop. It runs with the lab's Node agent preloaded (NODE_OPTIONS --require, no
+// change to json-server) on a side port of its own, on a generated db.json of some megabytes. The run must say what the
+// issue asks of it, as properties, never timings: every load has the agent's lag and ELU series read through
+// Prometheus, the verdict names the longest block and its heaviest stacks, and the stringify json-server's route runs
+// is among them; report.html shows the same verdict in Chromium; the same endpoint without the agent still runs and
+// names what it could not measure; endpoints the lab must not or cannot load are refused before anything starts; and
+// nothing the run started is left.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const { spawn } = require('node:child_process');
+const { ROOT } = require('@lab/lab-topology/manifests');
+const { nativeLab } = require('@lab/lab-topology/topology');
+const { tempDir, freePort, until } = require('@lab/test-kit');
+const { checkReportInBrowser, findChromium } = require('@lab/load/test/report-browser');
+const { INTEGRATION_PORT_OFFSETS } = require('./port-offsets');
+
+const OFFSET = INTEGRATION_PORT_OFFSETS.attach;
+const JSON_SERVER = path.join(__dirname, 'attach-targets', 'json-server', 'node_modules', 'json-server', 'lib', 'cli', 'bin.js');
+const AGENT = path.join(ROOT, 'agents', 'node-agent', 'agent.js');
+// A bound on a start (json-server reads db.json, the agent opens its port), never a timing.
+const START_TIMEOUT_MS = 60000;
+// Enough records that one stringify of the document is a block of tens of milliseconds on any machine, and few enough
+// that a loaded one answers a handful of them a second.
+const RECORDS = 20000;
+
+function writeDb(dir) {
+  const posts = Array.from({ length: RECORDS }, (_, i) => ({ id: i, title: `post ${i}`, body: 'lorem ipsum dolor sit amet '.repeat(4), tags: ['a', 'b'], views: i * 3, score: i / 7 }));
+  const file = path.join(dir, 'db.json');
+  fs.writeFileSync(file, JSON.stringify({ posts, profile: { name: 'typicode' } }));
+  return file;
+}
+
+/** json-server on port with the agent preloaded (agent port written to portFile); {child, stop()}. */
+function startJsonServer(db, port, env) {
+  const child = spawn(process.execPath, [JSON_SERVER, '--quiet', '--port', String(port), '--host', '127.0.0.1', db], { cwd: path.dirname(db), env: Object.assign({}, process.env, env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  return {
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function makeAttach(env) {
+  return new Promise((resolve) => {
+    const child = spawn('make', ['-s', '--no-print-directory', 'attach'], { cwd: ROOT, env: Object.assign({}, process.env, { ATTACH_PORT_OFFSET: String(OFFSET) }, env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+const answers = async (url) => {
+  try {
+    await (await fetch(url, { signal: AbortSignal.timeout(2000) })).arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('make attach on json-server with the Node agent: lag and ELU at every load, the longest block and its stacks, report.html', { timeout: 900000 }, async (t) => {
+  const dir = tempDir('lab-attach-test-');
+  const db = writeDb(dir);
+  const port = await freePort();
+  const portFile = path.join(dir, 'agent-port');
+  const token = crypto.randomBytes(16).toString('hex');
+  const service = startJsonServer(db, port, { NODE_OPTIONS: `--require ${AGENT}`, LAB_AGENT_PORT: '0', LAB_AGENT_PORT_FILE: portFile, LAB_PROFILE_TOKEN: token });
+  try {
+    const agentPort = await until('the agent wrote its port', START_TIMEOUT_MS, async () => {
+      const text = fs.existsSync(portFile) ? fs.readFileSync(portFile, 'utf8').trim() : '';
+      return text ? { done: true, value: text } : { why: `no port in ${portFile}: ${service.output()}` };
+    });
+    const agentUrl = `http://127.0.0.1:${agentPort}`;
+    const url = `http://127.0.0.1:${port}/db`;
+    await until('json-server answers /db', START_TIMEOUT_MS, async () => ((await answers(url)) ? { done: true } : { why: service.output() }));
+
+    const results = path.join(dir, 'results');
+    const { code, output } = await makeAttach({ URL: url, AGENT: agentUrl, LAB_PROFILE_TOKEN: token, ATTACH_SECONDS: '2', LAB_RESULTS_DIR: results });
+    if (process.env.LAB_TEST_VERBOSE || code !== 0) console.log(output, service.output());
+    assert.strictEqual(code, 0, output.slice(-3000));
+    assert.match(output, /^attach: the lab's node agent answers at /m);
+    const report = /^attach: report: (.+)$/m.exec(output)[1];
+    const run = JSON.parse(fs.readFileSync(path.join(path.dirname(report), 'run.json'), 'utf8'));
+    const verdict = run.attachVerdict;
+    assert.strictEqual(verdict.agent, 'node');
+    assert.deepStrictEqual(verdict.missing, []);
+    assert.strictEqual(run.targets.attached.runtime.name, 'node', 'the header names the runtime the agent found');
+    // Every load, closed and open, has the agent's series, read through Prometheus as the target's job.
+    assert.deepStrictEqual(verdict.loads.map((l) => l.loop), ['closed', 'closed', 'closed', 'open', 'open', 'open', 'open']);
+    for (const load of verdict.loads) {
+      assert.ok(load.passed, `${load.name}: ${load.problems}`);
+      for (const field of ['lagP99Ms', 'lagMaxMs', 'elu', 'probeP99Ms']) assert.strictEqual(typeof load[field], 'number', `${load.name}: ${field} is ${load[field]}`);
+      if (load.loop === 'open') assert.ok(load.arrivalRate >= 1 && load.arrivalFrom.requestsPerSecond > 0, JSON.stringify(load.arrivalFrom));
+    }
+    // The longest block is the worst second of the lag, and what ran in it names the stringify of json-server's route.
+    const longest = verdict.loads.find((l) => l.name === verdict.longest.name);
+    assert.strictEqual(verdict.longest.ms, Math.max(...verdict.loads.map((l) => l.lagMaxMs)));
+    assert.ok(longest.profileBlock && longest.profileBlock.samples > 0, JSON.stringify(longest.profileBlock));
+    const frames = verdict.longest.stacks.flatMap((s) => s.stack);
+    assert.ok(frames.some((f) => /^stringify /.test(f)) && frames.some((f) => /^jsonp /.test(f)), `no jsonp > stringify among the longest block's stacks: ${JSON.stringify(verdict.longest.stacks)}`);
+    assert.ok(output.includes(verdict.lines[0]), 'make attach prints the verdict run.json keeps');
+    const kept = fs.readdirSync(path.dirname(report));
+    assert.strictEqual(kept.filter((f) => f.endsWith('.cpuprofile')).length, verdict.loads.length, kept.join(' '));
+
+    await t.test('report.html shows the same verdict in Chromium', async (st) => {
+      if (!findChromium()) {
+        st.skip("no chromium executable: install Debian's chromium (scripts/install-system-packages.sh) or set CHROMIUM_PATH");
+        return;
+      }
+      const found = await checkReportInBrowser(report);
+      assert.strictEqual(found.attach.agent, 'node');
+      assert.strictEqual(found.attach.loads.length, verdict.loads.length);
+    });
+
+    await t.test('without the agent, it runs and names what it could not measure', async () => {
+      const bare = await makeAttach({ URL: url, AGENT: 'none', ATTACH_SECONDS: '1', LAB_RESULTS_DIR: results });
+      assert.strictEqual(bare.code, 0, bare.output.slice(-3000));
+      const runFile = path.join(path.dirname(/^attach: report: (.+)$/m.exec(bare.output)[1]), 'run.json');
+      const bareVerdict = JSON.parse(fs.readFileSync(runFile, 'utf8')).attachVerdict;
+      assert.strictEqual(bareVerdict.agent, null);
+      assert.ok(bareVerdict.missing.includes('event-loop lag') && bareVerdict.missing.includes('CPU profiles'), bareVerdict.missing);
+      assert.match(bare.output, /^not measured: event-loop lag, /m);
+      assert.ok(bareVerdict.loads.every((l) => l.passed && l.lagMaxMs === null), JSON.stringify(bareVerdict.loads.map((l) => [l.name, l.passed, l.lagMaxMs])));
+    });
+
+    await t.test('endpoints it must not or cannot load are refused before anything starts (exit 2)', async () => {
+      const refusals = [
+        [{ URL: 'http://10.1.2.3:3000/db' }, /10\.1\.2\.3 is not this machine; .* ATTACH_ALLOW_REMOTE=1/],
+        [{ URL: `http://127.0.0.1:${port}/no-such-route` }, /answered HTTP 404: the lab loads an endpoint that answers 2xx/],
+        [{ URL: `http://127.0.0.1:${await freePort()}/db` }, /connection refused/],
+        [{ URL: url, AGENT: `http://127.0.0.1:${await freePort()}` }, /AGENT: no lab agent answers at/],
+        [{ URL: url, METHOD: 'TRACE' }, /METHOD must be one of/],
+        [{ URL: 'ftp://127.0.0.1/db' }, /must be an http:\/\/ URL/],
+        [{}, /give the endpoint to load/],
+      ];
+      for (const [env, message] of refusals) {
+        const { code, output } = await makeAttach(Object.assign({ URL: '', AGENT: agentUrl }, env));
+        assert.strictEqual(code, 2, `${JSON.stringify(env)}: ${output}`);
+        assert.match(output, message);
+        assert.doesNotMatch(output, /starting the load driver/);
+      }
+    });
+  } finally {
+    await service.stop();
+  }
+
+  await t.test('nothing make attach started still answers', async () => {
+    const { components, prometheus } = nativeLab(OFFSET);
+    for (const url of components.map((c) => `${c.url}/healthz`).concat(`http://127.0.0.1:${prometheus.port}/-/ready`)) assert.strictEqual(await answers(url), false, url);
+  });
+});
