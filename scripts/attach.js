@@ -12,9 +12,10 @@
 // Settings: URL (or the first argument), METHOD (GET), BODY_FILE, HEADERS ("Name: value; Name: value"), PROBE_PATH (a
 // cheap GET on the service; without one, the agent's /healthz), AGENT (http://127.0.0.1:9464; `none`), ATTACH_SECONDS
 // (5: each scenario's window), ATTACH_BLOCK_MS (10), ATTACH_ALLOW_REMOTE (0: loopback only), ATTACH_PORT_OFFSET
-// (12000), LAB_PROFILE_TOKEN (the one the agent was started with: profiles need it), LAB_RESULTS_DIR (results). Exit
-// status: 0 when the run ended and its verdict is printed, 1 when it could not be made, 2 for a setting or an
-// endpoint the lab cannot load.
+// (12000), LAB_PROFILE_TOKEN (the one the agent was started with: profiles need it), LAB_RESULTS_DIR (results), BEFORE
+// (an earlier make attach's run: the same loads again, then make compare against it: attach-before.js). Exit status:
+// 0 when the run ended and its verdict is printed (with BEFORE: and no significant regression past MAX_REGRESSION),
+// 1 when it could not be made (with BEFORE: or regressed), 2 for a setting or an endpoint the lab cannot load.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -27,6 +28,8 @@ const { startNativeSubset, answers } = require('./native-subset');
 const { InputError } = require('./try-document');
 const { followRun } = require('./follow-run');
 const { endpointSettings, checkAnswers, checkProbe, agentInfo } = require('./attach-endpoint');
+const { beforeRun, compareWithBefore } = require('./attach-before');
+const { ROOT } = require('@lab/lab-topology/manifests');
 
 // The driver's names for the service and its agent: the Prometheus job of the agent's series is the service's name.
 const TARGET = 'attached';
@@ -51,9 +54,9 @@ function profileWords(info) {
   return null;
 }
 
-/** The suite's scenarios' settings and the endpoint, as attach-suite.js takes them. */
-function suiteFor(endpoint, info) {
-  const durationSeconds = integerSetting('ATTACH_SECONDS', 5, 1, 120);
+/** The suite's scenarios' settings and the endpoint, as attach-suite.js takes them; before: BEFORE's run, or null. */
+function suiteFor(endpoint, info, before) {
+  const durationSeconds = integerSetting('ATTACH_SECONDS', before && before.durationSeconds ? before.durationSeconds : 5, 1, 120);
   const blockMs = integerSetting('ATTACH_BLOCK_MS', 10, 1, 60000);
   return attachSuite({
     target: TARGET,
@@ -66,7 +69,7 @@ function suiteFor(endpoint, info) {
     body: endpoint.body,
     // A JVM agent answers on threads of its own, not the service's: its /healthz says nothing of the service's stalls.
     probePath: endpoint.probePath,
-  }, { durationSeconds, blockMs });
+  }, { durationSeconds, blockMs, rates: before ? before.rates : null });
 }
 
 /** The native lab (load driver, Prometheus) aimed at the endpoint and its agent; {driverUrl, ready(), stop()}. */
@@ -101,15 +104,17 @@ async function main() {
   if (info) say(`the lab's ${info.agent} agent answers at ${endpoint.agentUrl} (${info.runtime.name} ${info.runtime.version}, pid ${info.pid})`);
   const profileNote = profileWords(info);
   if (profileNote) say(profileNote);
-  const suite = suiteFor(endpoint, info);
+  const before = env('BEFORE', '') ? beforeRun(env('BEFORE', ''), path.resolve(ROOT, env('LAB_RESULTS_DIR', 'results'))) : null;
+  if (before) say(`loading it as ${before.dir} did${before.url === endpoint.url.href ? '' : ` (whose URL was ${before.url})`}: the same loops, open loops at ${Object.values(before.rates).join(', ')} requests/s, then make compare`);
+  const suite = suiteFor(endpoint, info, before);
   let busyPercent;
   try {
     busyPercent = busyPercentSetting();
   } catch (err) {
     throw new InputError(err.message);
   }
-  const before = await machineBeforeStart(busyPercent, 'the attached service');
-  if (before) say(before.line);
+  const machine = await machineBeforeStart(busyPercent, 'the attached service');
+  if (machine) say(machine.line);
   const suitesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-attach-suite-'));
   let output = ''; // the lab's own log, shown when something went wrong
   let lab = null;
@@ -129,7 +134,10 @@ async function main() {
     say(describeRunMachine(status.machineBusy));
     say(`report: ${status.report || 'not written'}`);
     say(`results: ${status.resultsDir}`);
-    return 0;
+    if (!before) return 0;
+    console.log('');
+    say(`against BEFORE (${before.dir}):`);
+    return compareWithBefore(before, status.resultsDir);
   } catch (err) {
     if (lab) console.error(`attach: the lab's last output:\n${output}`);
     throw err;

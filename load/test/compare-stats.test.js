@@ -112,17 +112,29 @@ test('compareRuns: directions, the gate beyond MAX_REGRESSION, scenarios in one 
     ['latencyP50Ms', VERDICT.worse, true],
     ['latencyP90Ms', VERDICT.worse, true],
     ['latencyP99Ms', VERDICT.worse, true],
+    // Without the server's series (no Prometheus behind these runs) the lag has no data, and never gates.
+    ['serverLagMaxMs', VERDICT.noData, false],
   ]);
   close(rows[0].change, -0.3, 0.01, 'throughput change');
   assert.strictEqual(report.regressions.length, 4);
   // The other way round, B is better, and nothing gates.
   const back = compareRuns(b, a);
-  assert.deepStrictEqual(back.scenarios[0].metrics.map((r) => r.verdict), Array(4).fill(VERDICT.better));
+  assert.deepStrictEqual(back.scenarios[0].metrics.slice(0, 4).map((r) => r.verdict), Array(4).fill(VERDICT.better));
   assert.deepStrictEqual(back.regressions, []);
   // Significantly worse but by less than MAX_REGRESSION: shown as worse, not gated.
   const tolerant = compareRuns(a, b, 0.5);
   assert.deepStrictEqual(tolerant.regressions, []);
-  assert.deepStrictEqual(tolerant.scenarios[0].metrics.map((r) => r.verdict), Array(4).fill(VERDICT.worse));
+  assert.deepStrictEqual(tolerant.scenarios[0].metrics.slice(0, 4).map((r) => r.verdict), Array(4).fill(VERDICT.worse));
+});
+
+test("compareRuns: the server's lag is compared second by second where both runs have it (make attach's A/B of a fix)", () => {
+  const lag = (ms) => range(8).map((i) => ms + (i % 3));
+  const before = run('a', [scenarioResult('closed-c4', jitter(seconds(8, 50, 20)), { lagMaxMs: lag(300) })]);
+  const after = run('b', [scenarioResult('closed-c4', jitter(seconds(8, 50, 20)), { lagMaxMs: lag(12) })]);
+  const row = compareRuns(before, after).scenarios[0].metrics.find((r) => r.metric === 'serverLagMaxMs');
+  assert.deepStrictEqual([row.verdict, row.a, row.b, row.samplesA, row.samplesB], [VERDICT.better, 302, 14, 8, 8]);
+  const worse = compareRuns(after, before).scenarios[0].metrics.find((r) => r.metric === 'serverLagMaxMs');
+  assert.deepStrictEqual([worse.verdict, worse.regression], [VERDICT.worse, true]);
 });
 
 test('compareRuns: a silent second counts as zero throughput; a second without answers has no latency', () => {

@@ -125,11 +125,16 @@ test('make attach on json-server with the Node agent: lag and ELU at every load,
       assert.strictEqual(found.attach.loads.length, verdict.loads.length);
     });
 
-    await t.test('without the agent, it runs and names what it could not measure', async () => {
-      const bare = await makeAttach({ URL: url, AGENT: 'none', ATTACH_SECONDS: '1', LAB_RESULTS_DIR: results });
+    await t.test('without the agent, it runs and names what it could not measure; BEFORE loads as that run did and compares', async () => {
+      // One-second loads: one sample a metric, which no test calls significant, so the comparison's verdict is fixed.
+      const bare = await makeAttach({ URL: url, AGENT: 'none', ATTACH_SECONDS: '1', LAB_RESULTS_DIR: results, BEFORE: path.dirname(report) });
       assert.strictEqual(bare.code, 0, bare.output.slice(-3000));
       const runFile = path.join(path.dirname(/^attach: report: (.+)$/m.exec(bare.output)[1]), 'run.json');
       const bareVerdict = JSON.parse(fs.readFileSync(runFile, 'utf8')).attachVerdict;
+      const openRates = (v) => v.loads.filter((l) => l.loop === 'open').map((l) => l.arrivalRate);
+      assert.deepStrictEqual(openRates(bareVerdict), openRates(verdict), 'the open loops ran at the rates of BEFORE');
+      assert.match(bare.output, /^attach: against BEFORE /m);
+      assert.match(bare.output, /^ +server lag max ms +[\d.]+ +- +- +- +no data \(\d+\/0 samples\)$/m, 'the lag is compared where both runs have it: here only BEFORE');
       assert.strictEqual(bareVerdict.agent, null);
       assert.ok(bareVerdict.missing.includes('event-loop lag') && bareVerdict.missing.includes('CPU profiles'), bareVerdict.missing);
       assert.match(bare.output, /^not measured: event-loop lag, /m);

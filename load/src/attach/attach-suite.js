@@ -18,9 +18,11 @@ const MAX_REQUESTS = 200000;
 
 /**
  * The suite for endpoint {target, agentTarget (or null), agentKind ('node' | 'jvm' | null), url, method, path,
- * headers, body, probePath (or null)} with settings {durationSeconds, blockMs}.
+ * headers, body, probePath (or null)} with settings {durationSeconds, blockMs, rates}: rates ({open loop's name:
+ * requests a second}, an earlier run's) fixes the open loops' rates, so that a run after a fix loads the service as
+ * the run before it did (make attach BEFORE=).
  */
-function attachSuite(endpoint, { durationSeconds, blockMs }) {
+function attachSuite(endpoint, { durationSeconds, blockMs, rates = null }) {
   const probe = endpoint.probePath
     ? { path: endpoint.probePath, ratePerSecond: PROBE_RATE }
     : endpoint.agentTarget ? { path: '/healthz', ratePerSecond: PROBE_RATE, target: endpoint.agentTarget } : undefined;
@@ -33,7 +35,11 @@ function attachSuite(endpoint, { durationSeconds, blockMs }) {
   const closed = CONNECTIONS.map((connections) => Object.assign({ name: `closed-c${connections}`, connections, warmupSeconds: WARMUP_SECONDS }, request));
   const saturated = closed.map((s) => s.name);
   // An open loop keeps as many requests in flight as the rate needs; its connections bound that.
-  const open = SHARES.map((share) => Object.assign({ name: `open-${Math.round(share * 100)}pct`, connections: CONNECTIONS[CONNECTIONS.length - 1] * 4, arrivalShareOf: { scenario: saturated, share } }, request));
+  const open = SHARES.map((share) => {
+    const name = `open-${Math.round(share * 100)}pct`;
+    const rate = rates && rates[name] ? { arrivalRate: rates[name] } : { arrivalShareOf: { scenario: saturated, share } };
+    return Object.assign({ name, connections: CONNECTIONS[CONNECTIONS.length - 1] * 4 }, rate, request);
+  });
   return {
     description: `make attach: ${endpoint.method} ${endpoint.url}, closed loops at ${CONNECTIONS.join(', ')} connections, then open loops at ${SHARES.map((s) => `${s * 100} %`).join(', ')} of the most a closed loop answered a second; the probe ${probe ? `GET ${probe.path}${probe.target ? ' on the agent' : ''}` : 'none (no agent and no probe path)'}`,
     attach: { url: endpoint.url, method: endpoint.method, agent: endpoint.agentKind, blockMs },

@@ -10,17 +10,22 @@ const DEFAULT_MAX_REGRESSION = 0.1;
 
 const VERDICT = { better: 'better', worse: 'worse', same: 'no significant change', noData: 'no data' };
 
-// Each metric: the figure compared (autocannon's total for the scenario) and the per-second sample tested. Throughput
+// Each metric: the figure compared (autocannon's total for the scenario) and the per-second samples tested. Throughput
 // is tested on every second's count, a silent second (0 answers) included: a stalled second is what a regression looks
 // like. Latency p50 and p99 are tested on the same percentile of each second. There is no per-second p90: p90 is tested
 // on each second's mean, which moves when the slower part of the distribution moves (unlike the median) but is not
 // decided by the one or two slowest answers of a second (unlike the per-second p99, which on a loaded machine is one
-// scheduling hiccup). A second without an answer has no latency and is left out, not counted as 0 ms.
+// scheduling hiccup). A second without an answer has no latency and is left out, not counted as 0 ms. The server's
+// event-loop lag (its longest delay of each second, read from Prometheus: read-run.js) is what "did my fix help?" asks
+// of a service that blocked: its figure is the worst second, tested on every second's; a run without the server's
+// series has no data for it.
+const perSecond = (field) => (scenario) => scenario.perSecond.map((s) => s[field]).filter((v) => v !== null);
 const METRICS = [
-  { key: 'requestsPerSecond', label: 'requests/s', higherIsBetter: true, total: (r) => r.requests.average, sample: (s) => s.requests },
-  { key: 'latencyP50Ms', label: 'latency p50 ms', higherIsBetter: false, total: (r) => r.latency.p50, sample: (s) => s.latencyP50Ms },
-  { key: 'latencyP90Ms', label: 'latency p90 ms', higherIsBetter: false, total: (r) => r.latency.p90, sample: (s) => s.latencyMeanMs },
-  { key: 'latencyP99Ms', label: 'latency p99 ms', higherIsBetter: false, total: (r) => r.latency.p99, sample: (s) => s.latencyP99Ms },
+  { key: 'requestsPerSecond', label: 'requests/s', higherIsBetter: true, total: (s) => s.result.requests.average, samples: perSecond('requests') },
+  { key: 'latencyP50Ms', label: 'latency p50 ms', higherIsBetter: false, total: (s) => s.result.latency.p50, samples: perSecond('latencyP50Ms') },
+  { key: 'latencyP90Ms', label: 'latency p90 ms', higherIsBetter: false, total: (s) => s.result.latency.p90, samples: perSecond('latencyMeanMs') },
+  { key: 'latencyP99Ms', label: 'latency p99 ms', higherIsBetter: false, total: (s) => s.result.latency.p99, samples: perSecond('latencyP99Ms') },
+  { key: 'serverLagMaxMs', label: 'server lag max ms', higherIsBetter: false, total: (s) => (s.lagMaxMs && s.lagMaxMs.length ? Math.max(...s.lagMaxMs) : null), samples: (s) => s.lagMaxMs || [] },
 ];
 
 /** MAX_REGRESSION as a fraction in [0, 1): "0.1" is 10 %. Empty or undefined gives the default; anything else throws. */
@@ -33,8 +38,6 @@ function parseMaxRegression(text) {
   return value;
 }
 
-const samplesOf = (scenario, metric) => scenario.perSecond.map(metric.sample).filter((v) => v !== null);
-
 /** (b - a) / a, or null when a is 0 and b is too; Infinity when only a is 0. */
 function relativeChange(a, b) {
   if (a === 0) return b === 0 ? 0 : b > 0 ? Infinity : -Infinity;
@@ -42,12 +45,12 @@ function relativeChange(a, b) {
 }
 
 function compareMetric(metric, scenarioA, scenarioB, maxRegression) {
-  const a = metric.total(scenarioA.result);
-  const b = metric.total(scenarioB.result);
-  const change = relativeChange(a, b);
+  const a = metric.total(scenarioA);
+  const b = metric.total(scenarioB);
+  const change = a === null || b === null ? null : relativeChange(a, b);
   const row = { metric: metric.key, label: metric.label, higherIsBetter: metric.higherIsBetter, a, b, change, p: null, method: null, samplesA: 0, samplesB: 0, verdict: VERDICT.noData, regression: false };
-  const sa = samplesOf(scenarioA, metric);
-  const sb = samplesOf(scenarioB, metric);
+  const sa = metric.samples(scenarioA);
+  const sb = metric.samples(scenarioB);
   Object.assign(row, { samplesA: sa.length, samplesB: sb.length });
   if (sa.length === 0 || sb.length === 0) return row;
   const test = mannWhitney(sa, sb);

@@ -55,7 +55,7 @@ function renderHtml(report) {
 <h1>Run comparison</h1>
 <table><tr><th>A</th><td>${runCell(report.a)}</td></tr><tr><th>B</th><td>${runCell(report.b)}</td></tr></table>
 <p>Per scenario, B against A: autocannon's totals, and a two-sided Mann-Whitney U test on the per-second samples
-(throughput: each second's answers; p50: each second's median; p90: each second's mean; p99: each second's p99). A change is significant
+(throughput: each second's answers; p50: each second's median; p90: each second's mean; p99: each second's p99; the server's lag: each second's longest delay). A change is significant
 below p = ${escapeHtml(report.alpha)}; the gate fails on a significant change for the worse of more than ${escapeHtml(formatPercent(report.maxRegression))}.</p>
 <p class="gate ${failed ? 'failed' : 'passed'}">${escapeHtml(gate)}</p>
 ${table}

@@ -31,7 +31,14 @@ function resolveRun(arg, resultsDir = DEFAULT_RESULTS_DIR) {
 const isNumber = (v) => typeof v === 'number' && Number.isFinite(v);
 const nullOrNumber = (v) => v === null || isNumber(v);
 
-/** Checks the parts of a scenario file compare reads; returns {name, file, result, perSecond, passed, stopped}. */
+/** The target's event-loop lag max of each second, in ms, from the server's series; [] where the file has none. */
+function lagMaxMsOf(data) {
+  const jobs = data.server && data.server.available && data.server.jobs;
+  const points = jobs && jobs[data.scenario.target] && jobs[data.scenario.target].lagMaxSeconds;
+  return Array.isArray(points) ? points.filter((p) => Array.isArray(p) && isNumber(p[1])).map(([, v]) => v * 1000) : [];
+}
+
+/** Checks the parts of a scenario file compare reads; returns {name, file, result, perSecond, lagMaxMs, passed, stopped}. */
 function checkScenario(data, file) {
   const where = (what) => `${file}: ${what}`;
   if (data === null || typeof data !== 'object') fail(where('not a scenario result (an object)'));
@@ -46,7 +53,7 @@ function checkScenario(data, file) {
     const ok = s && isNumber(s.requests) && ['latencyMeanMs', 'latencyP50Ms', 'latencyP99Ms'].every((f) => nullOrNumber(s[f]));
     if (!ok) fail(where(`perSecond[${i}] needs requests (a number) and latencyMeanMs, latencyP50Ms, latencyP99Ms (numbers or null)`));
   });
-  return { name, file, result: r, perSecond: data.perSecond, passed: data.passed !== false, stopped: data.stopped === true };
+  return { name, file, result: r, perSecond: data.perSecond, lagMaxMs: lagMaxMsOf(data), passed: data.passed !== false, stopped: data.stopped === true };
 }
 
 /**

@@ -3,9 +3,10 @@
 // the gate's verdict. The figures are formatted here once; compare.html uses the same functions.
 const { VERDICT } = require('./compare-runs');
 
-const formatValue = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
+const formatValue = (v) => (v === null ? '-' : Number.isInteger(v) ? String(v) : v.toFixed(2));
 
 function formatChange(change) {
+  if (change === null) return '-';
   if (change === Infinity) return '+inf %';
   if (change === -Infinity) return '-inf %';
   return `${change > 0 ? '+' : ''}${(change * 100).toFixed(1)} %`;
