@@ -9,7 +9,7 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'node-kit/test/*.test.js' 'loop-kit/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js'
 
-.PHONY: setup system-packages native try attach bench-stringify bench-shapes bench-shapes-quick bench-offload bench-instrumentation bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
+.PHONY: setup system-packages native try attach attach-override bench-stringify bench-shapes bench-shapes-quick bench-offload bench-instrumentation bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare hostile chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
@@ -31,6 +31,11 @@ try: setup
 # report.html (scripts/attach.js lists the settings).
 attach: setup
 	$(RUN_NODE) scripts/attach.js $(URL)
+
+# A compose override putting the agent in front of one service of your own compose project (SERVICE=api, AGENT_KIND
+# node or jvm, AGENT_PORT 9464), printed: make -s attach-override SERVICE=api > compose.lab-agent.yml.
+attach-override: $(NODE24_BIN)/node $(LAB_PACKAGES)
+	@$(RUN_NODE) scripts/attach-override.js
 
 # The fibers-to-async table (docs/experiments/fibers-to-async.md) for every approach of both Node services (each on its
 # own Node line), fast's blocks in a heap of its own and in the one it shares with the other approaches, then the lab's
