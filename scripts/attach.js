@@ -67,7 +67,8 @@ function suiteFor(endpoint, info, before) {
     path: `${endpoint.url.pathname}${endpoint.url.search}`,
     headers: endpoint.headers,
     body: endpoint.body,
-    // A JVM agent answers on threads of its own, not the service's: its /healthz says nothing of the service's stalls.
+    // Without PROBE_PATH the agent's /healthz: a Node agent answers it on the service's event loop; a JVM agent on a
+    // thread of its own, which feels only what stops every thread (GC pauses, safepoints): a service path says more.
     probePath: endpoint.probePath,
   }, { durationSeconds, blockMs, rates: before ? before.rates : null });
 }
