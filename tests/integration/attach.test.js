@@ -6,12 +6,16 @@
 // issue asks of it, as properties, never timings: every load has the agent's lag and ELU series read through
 // Prometheus, the verdict names the longest block and its heaviest stacks, and the stringify json-server's route runs
 // is among them; report.html shows the same verdict in Chromium; the same endpoint without the agent still runs and
-// names what it could not measure; endpoints the lab must not or cannot load are refused before anything starts; and
-// nothing the run started is left.
+// names what it could not measure, and BEFORE= loads it again as that run did and compares; endpoints the lab must not
+// or cannot load are refused before anything starts. Then WireMock standalone (pinned by agents/jvm-agent's pom, from
+// Maven Central) serving a JSON stub of the same posts, with the Java agent (JAVA's -javaagent:, no change to WireMock):
+// its verdict gives the GC pauses, the probe and the heaviest stacks of the JFR profiles, never an event loop. And
+// nothing the runs started is left.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
+const os = require('node:os');
 const crypto = require('node:crypto');
 const { spawn } = require('node:child_process');
 const { ROOT } = require('@lab/lab-topology/manifests');
@@ -23,22 +27,36 @@ const { INTEGRATION_PORT_OFFSETS } = require('./port-offsets');
 const OFFSET = INTEGRATION_PORT_OFFSETS.attach;
 const JSON_SERVER = path.join(__dirname, 'attach-targets', 'json-server', 'node_modules', 'json-server', 'lib', 'cli', 'bin.js');
 const AGENT = path.join(ROOT, 'agents', 'node-agent', 'agent.js');
+const JVM_AGENT = path.join(ROOT, 'agents', 'jvm-agent', 'target', 'lab-agent.jar');
+// WireMock standalone at the version agents/jvm-agent's pom pins: its build (make setup) puts it in the Maven repository.
+const WIREMOCK_VERSION = /<wiremock\.version>([^<]+)<\/wiremock\.version>/.exec(fs.readFileSync(path.join(ROOT, 'agents', 'jvm-agent', 'pom.xml'), 'utf8'))[1];
+const WIREMOCK = path.join(os.homedir(), '.m2', 'repository', 'org', 'wiremock', 'wiremock-standalone', WIREMOCK_VERSION, `wiremock-standalone-${WIREMOCK_VERSION}.jar`);
 // A bound on a start (json-server reads db.json, the agent opens its port), never a timing.
 const START_TIMEOUT_MS = 60000;
 // Enough records that one stringify of the document is a block of tens of milliseconds on any machine, and few enough
 // that a loaded one answers a handful of them a second.
 const RECORDS = 20000;
 
+const posts = () => Array.from({ length: RECORDS }, (_, i) => ({ id: i, title: `post ${i}`, body: 'lorem ipsum dolor sit amet '.repeat(4), tags: ['a', 'b'], views: i * 3, score: i / 7 }));
+
 function writeDb(dir) {
-  const posts = Array.from({ length: RECORDS }, (_, i) => ({ id: i, title: `post ${i}`, body: 'lorem ipsum dolor sit amet '.repeat(4), tags: ['a', 'b'], views: i * 3, score: i / 7 }));
   const file = path.join(dir, 'db.json');
-  fs.writeFileSync(file, JSON.stringify({ posts, profile: { name: 'typicode' } }));
+  fs.writeFileSync(file, JSON.stringify({ posts: posts(), profile: { name: 'typicode' } }));
   return file;
 }
 
-/** json-server on port with the agent preloaded (agent port written to portFile); {child, stop()}. */
-function startJsonServer(db, port, env) {
-  const child = spawn(process.execPath, [JSON_SERVER, '--quiet', '--port', String(port), '--host', '127.0.0.1', db], { cwd: path.dirname(db), env: Object.assign({}, process.env, env), stdio: ['ignore', 'pipe', 'pipe'] });
+/** WireMock's root folder with one stub, GET /posts answering the posts as a JSON file body. */
+function writeStubs(dir) {
+  fs.mkdirSync(path.join(dir, 'mappings'));
+  fs.mkdirSync(path.join(dir, '__files'));
+  fs.writeFileSync(path.join(dir, '__files', 'posts.json'), JSON.stringify(posts()));
+  fs.writeFileSync(path.join(dir, 'mappings', 'posts.json'), JSON.stringify({ request: { method: 'GET', url: '/posts' }, response: { status: 200, bodyFileName: 'posts.json', headers: { 'Content-Type': 'application/json' } } }));
+  return dir;
+}
+
+/** A service's process (command, args, in cwd, with env beside the test's): {output(), stop()}. */
+function startService(command, args, cwd, env) {
+  const child = spawn(command, args, { cwd, env: Object.assign({}, process.env, env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -62,6 +80,16 @@ function makeAttach(env) {
   });
 }
 
+/** Waits until the agent wrote its port (into portFile) and the service answers url; the agent's URL. */
+async function serviceUp(service, portFile, url) {
+  const agentPort = await until('the agent wrote its port', START_TIMEOUT_MS, async () => {
+    const text = fs.existsSync(portFile) ? fs.readFileSync(portFile, 'utf8').trim() : '';
+    return text ? { done: true, value: text } : { why: `no port in ${portFile}: ${service.output()}` };
+  });
+  await until(`the service answers ${url}`, START_TIMEOUT_MS, async () => ((await answers(url)) ? { done: true } : { why: service.output() }));
+  return `http://127.0.0.1:${agentPort}`;
+}
+
 const answers = async (url) => {
   try {
     await (await fetch(url, { signal: AbortSignal.timeout(2000) })).arrayBuffer();
@@ -77,15 +105,10 @@ test('make attach on json-server with the Node agent: lag and ELU at every load,
   const port = await freePort();
   const portFile = path.join(dir, 'agent-port');
   const token = crypto.randomBytes(16).toString('hex');
-  const service = startJsonServer(db, port, { NODE_OPTIONS: `--require ${AGENT}`, LAB_AGENT_PORT: '0', LAB_AGENT_PORT_FILE: portFile, LAB_PROFILE_TOKEN: token });
+  const service = startService(process.execPath, [JSON_SERVER, '--quiet', '--port', String(port), '--host', '127.0.0.1', db], dir, { NODE_OPTIONS: `--require ${AGENT}`, LAB_AGENT_PORT: '0', LAB_AGENT_PORT_FILE: portFile, LAB_PROFILE_TOKEN: token });
   try {
-    const agentPort = await until('the agent wrote its port', START_TIMEOUT_MS, async () => {
-      const text = fs.existsSync(portFile) ? fs.readFileSync(portFile, 'utf8').trim() : '';
-      return text ? { done: true, value: text } : { why: `no port in ${portFile}: ${service.output()}` };
-    });
-    const agentUrl = `http://127.0.0.1:${agentPort}`;
     const url = `http://127.0.0.1:${port}/db`;
-    await until('json-server answers /db', START_TIMEOUT_MS, async () => ((await answers(url)) ? { done: true } : { why: service.output() }));
+    const agentUrl = await serviceUp(service, portFile, url);
 
     const results = path.join(dir, 'results');
     const { code, output } = await makeAttach({ URL: url, AGENT: agentUrl, LAB_PROFILE_TOKEN: token, ATTACH_SECONDS: '2', LAB_RESULTS_DIR: results });
@@ -162,8 +185,43 @@ test('make attach on json-server with the Node agent: lag and ELU at every load,
     await service.stop();
   }
 
-  await t.test('nothing make attach started still answers', async () => {
-    const { components, prometheus } = nativeLab(OFFSET);
-    for (const url of components.map((c) => `${c.url}/healthz`).concat(`http://127.0.0.1:${prometheus.port}/-/ready`)) assert.strictEqual(await answers(url), false, url);
-  });
+});
+
+test('make attach on WireMock with the Java agent: GC pauses at every load, the heaviest stacks, no event loop to blame', { timeout: 900000 }, async () => {
+  const dir = writeStubs(tempDir('lab-attach-jvm-test-'));
+  const port = await freePort();
+  const portFile = path.join(dir, 'agent-port');
+  const token = crypto.randomBytes(16).toString('hex');
+  const service = startService('java', [`-javaagent:${JVM_AGENT}`, '-jar', WIREMOCK, '--port', String(port), '--bind-address', '127.0.0.1', '--root-dir', dir, '--disable-banner', '--no-request-journal'], dir, { LAB_AGENT_PORT: '0', LAB_AGENT_PORT_FILE: portFile, LAB_PROFILE_TOKEN: token });
+  try {
+    const url = `http://127.0.0.1:${port}/posts`;
+    const agentUrl = await serviceUp(service, portFile, url);
+    const { code, output } = await makeAttach({ URL: url, AGENT: agentUrl, PROBE_PATH: '/__admin/health', LAB_PROFILE_TOKEN: token, ATTACH_SECONDS: '2', LAB_RESULTS_DIR: path.join(dir, 'results') });
+    if (process.env.LAB_TEST_VERBOSE || code !== 0) console.log(output, service.output());
+    assert.strictEqual(code, 0, output.slice(-3000));
+    const report = /^attach: report: (.+)$/m.exec(output)[1];
+    const run = JSON.parse(fs.readFileSync(path.join(path.dirname(report), 'run.json'), 'utf8'));
+    const verdict = run.attachVerdict;
+    assert.strictEqual(verdict.agent, 'jvm');
+    assert.strictEqual(run.targets.attached.runtime.name, 'java');
+    assert.strictEqual(verdict.blocksFrom, null, 'a JVM has no event loop to block');
+    for (const load of verdict.loads) {
+      assert.ok(load.passed, `${load.name}: ${load.problems}`);
+      assert.strictEqual(typeof load.probeP99Ms, 'number', `${load.name}: the probe of /__admin/health ran`);
+      assert.strictEqual(load.lagMaxMs, null, `${load.name}: no event-loop lag from a JVM`);
+    }
+    // The agent's GC pauses reached Prometheus as the target's job: some load saw the collector (a 1 MB body a request).
+    assert.ok(verdict.loads.some((l) => typeof l.gcPauseMaxMs === 'number'), JSON.stringify(verdict.loads.map((l) => [l.name, l.gcPauseMaxMs])));
+    // The heaviest stacks come from the JFR profile, WireMock's and its server's frames among them.
+    assert.ok(verdict.heaviest && verdict.heaviest.stacks.length > 0, JSON.stringify(verdict.heaviest));
+    const files = fs.readdirSync(path.dirname(report));
+    assert.strictEqual(files.filter((f) => f.endsWith('.jfr')).length, verdict.loads.length, files.join(' '));
+  } finally {
+    await service.stop();
+  }
+});
+
+test('nothing make attach started still answers', async () => {
+  const { components, prometheus } = nativeLab(OFFSET);
+  for (const url of components.map((c) => `${c.url}/healthz`).concat(`http://127.0.0.1:${prometheus.port}/-/ready`)) assert.strictEqual(await answers(url), false, url);
 });
