@@ -7,20 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** How the agent starts, or does not: settings from its arguments, and a failure that never reaches the app. */
 class AgentStartTest {
     @Test
-    void agentArgumentsWorkAndWithoutATokenThereIsNoProfileRoute() throws Exception {
+    void agentArgumentsWorkAndWithoutATokenThereIsNoProfileRoute(@TempDir Path dir) throws Exception {
         Map<String, String> env = new HashMap<>();
         env.put("LAB_AGENT_PORT", "1"); // the arguments win over the environment
         env.put("LAB_AGENT_PORT_FILE", null);
-        try (AgentJvm app = AgentJvm.busyApp("-javaagent:" + AgentJvm.AGENT_JAR.toAbsolutePath() + "=port=0,portFile=" + Files.createTempDirectory("lab-agent-args-").resolve("p"), env)) {
+        try (AgentJvm app = AgentJvm.busyApp("-javaagent:" + AgentJvm.AGENT_JAR.toAbsolutePath() + "=port=0,portFile=" + dir.resolve("p"), env)) {
             // The port file named in the arguments, not the environment's.
             assertEquals("ready", app.readLine());
             String line = waitForAgentLine(app);
@@ -69,12 +71,11 @@ class AgentStartTest {
     }
 
     @Test
-    void theAgentNeverKeepsTheJvmAlive() throws Exception {
+    void theAgentNeverKeepsTheJvmAlive(@TempDir Path dir) throws Exception {
         // The app waits for the agent's port file (the agent listens), then returns from main.
         AgentJvm app = null;
         try {
-            java.nio.file.Path dir = Files.createTempDirectory("lab-agent-exit-");
-            java.nio.file.Path portFile = dir.resolve("port");
+            Path portFile = dir.resolve("port");
             Map<String, String> env = Map.of("LAB_AGENT_PORT_FILE", portFile.toString(), "LAB_PROFILE_TOKEN", "x");
             app = AgentJvm.busyApp(env, "exit-when", portFile.toString());
             assertTrue(app.process.waitFor(AgentJvm.DEADLINE_MS, TimeUnit.MILLISECONDS), "the JVM did not end: " + app.stderrText());

@@ -24,6 +24,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -47,8 +48,7 @@ class WireMockTest {
     private static final Pattern JACKSON = Pattern.compile("^(ObjectMapper|ObjectReader|ReaderBasedJsonParser|UTF8StreamJsonParser|JsonNodeDeserializer|BaseNodeDeserializer|JsonNodeFactory|ParserBase|ParserMinimalBase|TextBuffer|ObjectNode|ArrayNode)[A-Za-z$]*\\..*");
 
     @Test
-    void profilesWireMockUnderLoadAndCountsItsCollections() throws Exception {
-        Path root = Files.createTempDirectory("lab-agent-wiremock-");
+    void profilesWireMockUnderLoadAndCountsItsCollections(@TempDir Path root) throws Exception {
         Path files = Files.createDirectories(root.resolve("__files"));
         Path mappings = Files.createDirectories(root.resolve("mappings"));
         String big = items(BIG_ITEMS);
