@@ -81,6 +81,22 @@ final class AgentJvm implements AutoCloseable {
         throw new AssertionError("no port file within the deadline: " + stderrText());
     }
 
+    /**
+     * The JVM's pid: the process started, or, where AGENT_TEST_DOCKER_IMAGE runs it in a container (with the host's
+     * PIDs), the one java process under it.
+     */
+    long javaPid() {
+        if (System.getenv("AGENT_TEST_DOCKER_IMAGE") == null) return process.pid();
+        for (String line : agentLines()) {
+            java.util.regex.Matcher pid = java.util.regex.Pattern.compile("\\(pid (\\d+)\\)$").matcher(line);
+            if (pid.find()) {
+                long found = Long.parseLong(pid.group(1));
+                if (ProcessHandle.of(found).map(ProcessHandle::isAlive).orElse(false)) return found;
+            }
+        }
+        throw new AssertionError("no live pid in the agent's lines: " + stderrText());
+    }
+
     /** The next stdout line the app prints (BusyApp: "ready", "pong", "gc done"). */
     String readLine() throws IOException {
         return stdout.readLine();

@@ -53,7 +53,7 @@ class AgentRoutesTest {
 
     @Test
     void saysWhereItListensInOneLine() {
-        assertEquals(List.of("lab agent: metrics on http://127.0.0.1:" + port + "/metrics (pid " + app.process.pid() + ")"), app.agentLines());
+        assertEquals(List.of("lab agent: metrics on http://127.0.0.1:" + port + "/metrics (pid " + app.javaPid() + ")"), app.agentLines());
     }
 
     @Test
@@ -117,7 +117,7 @@ class AgentRoutesTest {
         assertFalse(info.get("runtime").get("version").asString().isEmpty());
         assertFalse(info.get("runtime").get("vendor").asString().isEmpty());
         assertFalse(info.get("runtime").get("vm").asString().isEmpty());
-        assertEquals(app.process.pid(), info.get("pid").asLong());
+        assertEquals(app.javaPid(), info.get("pid").asLong());
         assertTrue(info.get("command").asString().contains("lab.agent.fixture.BusyApp"), info.toString());
         assertTrue(info.get("startedAt").asString().matches("\\d{4}-\\d\\d-\\d\\dT.*Z"), info.toString());
         assertTrue(info.get("profile").asBoolean());
