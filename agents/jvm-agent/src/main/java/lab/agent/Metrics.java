@@ -12,7 +12,17 @@ final class Metrics implements AutoCloseable {
 
     Metrics(String version) {
         this.version = version;
-        safepoints = new Safepoints();
+        safepoints = safepoints();
+    }
+
+    /** The safepoint stream, or null where JFR cannot stream (a runtime linked without jdk.jfr): the rest still serves. */
+    private static Safepoints safepoints() {
+        try {
+            return new Safepoints();
+        } catch (Throwable e) {
+            System.err.println("lab agent: no safepoint metrics: " + e);
+            return null;
+        }
     }
 
     /** The exposition; a scrape resets the "longest since the last scrape" gauges, a look (scrape false) does not. */
@@ -21,7 +31,7 @@ final class Metrics implements AutoCloseable {
         out.family(MetricNames.AGENT_INFO, "gauge", "The lab's agent attached to this process: which one and its version");
         out.sample(MetricNames.AGENT_INFO, List.of("agent", "version"), List.of("jvm", version), 1);
         gcPauses.writeTo(out);
-        safepoints.writeTo(out);
+        if (safepoints != null) safepoints.writeTo(out);
         threadCpu.writeTo(out);
         runtime.writeTo(out);
         return out;
@@ -29,6 +39,6 @@ final class Metrics implements AutoCloseable {
 
     @Override
     public void close() {
-        safepoints.close();
+        if (safepoints != null) safepoints.close();
     }
 }

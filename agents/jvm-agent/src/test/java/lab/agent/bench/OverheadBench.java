@@ -29,11 +29,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Usage: OverheadBench AGENT_JAR WIREMOCK_JAR RESULTS_DIR [ROUNDS]
  */
 public final class OverheadBench {
-    private static final int WARMUP = 3000;
+    private static final int WARMUP = 5000;
     private static final int MEASURED = 8000;
     private static final int CLIENTS = 2;
 
-    record Run(boolean agent, double requestsPerSecond, double cpuMsPerRequest, double startMs, long rssKb) {
+    /** agentCpuShare: the CPU of the agent's and JFR's threads over the whole process's, in the measured window. */
+    record Run(boolean agent, double requestsPerSecond, double cpuMsPerRequest, double startMs, long rssKb, double agentCpuShare) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -55,23 +56,28 @@ public final class OverheadBench {
                 for (boolean agent : round % 2 == 0 ? new boolean[] {false, true} : new boolean[] {true, false}) {
                     Run run = run(agent, agentJar, wiremockJar, root);
                     runs.add(run);
-                    System.out.printf(Locale.ROOT, "round %d %-8s %8.0f req/s %7.3f CPU ms/req  start %6.0f ms  RSS %d MB%n",
-                        round + 1, agent ? "agent" : "no agent", run.requestsPerSecond, run.cpuMsPerRequest, run.startMs, run.rssKb / 1024);
+                    System.out.printf(Locale.ROOT, "round %d %-8s %8.0f req/s %7.3f CPU ms/req  start %6.0f ms  RSS %d MB  agent+JFR threads %.2f %% of its CPU%n",
+                        round + 1, agent ? "agent" : "no agent", run.requestsPerSecond, run.cpuMsPerRequest, run.startMs, run.rssKb / 1024, run.agentCpuShare * 100);
                 }
             }
-            double rate = median(runs, true, 0) / median(runs, false, 0);
-            double cpu = median(runs, true, 1) / median(runs, false, 1);
-            double start = median(runs, true, 2) - median(runs, false, 2);
-            double rss = median(runs, true, 3) - median(runs, false, 3);
-            System.out.printf(Locale.ROOT, "medians: throughput with/without %.3f, CPU per request with/without %.3f, start +%.0f ms, RSS +%.0f MB (%d cores)%n",
-                rate, cpu, start, rss / 1024, Runtime.getRuntime().availableProcessors());
+            // Each round's two runs side by side (a machine shared with other work drifts between rounds), then the
+            // median of those ratios and differences.
+            List<double[]> pairs = new ArrayList<>();
+            for (int i = 0; i + 1 < runs.size(); i += 2) {
+                Run with = runs.get(i).agent ? runs.get(i) : runs.get(i + 1);
+                Run without = runs.get(i).agent ? runs.get(i + 1) : runs.get(i);
+                pairs.add(new double[] {with.requestsPerSecond / without.requestsPerSecond, with.cpuMsPerRequest / without.cpuMsPerRequest,
+                    with.startMs - without.startMs, (with.rssKb - without.rssKb) / 1024.0, with.agentCpuShare});
+            }
+            System.out.printf(Locale.ROOT, "medians of %d rounds: throughput with/without %.3f, CPU per request with/without %.3f, start %+.0f ms, RSS %+.0f MB, agent+JFR threads %.2f %% of the process's CPU (%d cores)%n",
+                pairs.size(), median(pairs, 0), median(pairs, 1), median(pairs, 2), median(pairs, 3), median(pairs, 4) * 100, Runtime.getRuntime().availableProcessors());
             Files.createDirectories(results);
             StringBuilder json = new StringBuilder("{\"bench\":\"jvm-agent-overhead\",\"at\":\"" + Instant.now() + "\",\"java\":\"" + System.getProperty("java.version")
                 + "\",\"cpus\":" + Runtime.getRuntime().availableProcessors() + ",\"warmup\":" + WARMUP + ",\"measured\":" + MEASURED + ",\"clients\":" + CLIENTS + ",\"runs\":[");
             for (int i = 0; i < runs.size(); i++) {
                 Run r = runs.get(i);
-                json.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT, "{\"agent\":%b,\"requestsPerSecond\":%.1f,\"cpuMsPerRequest\":%.4f,\"startMs\":%.0f,\"rssKb\":%d}",
-                    r.agent, r.requestsPerSecond, r.cpuMsPerRequest, r.startMs, r.rssKb));
+                json.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT, "{\"agent\":%b,\"requestsPerSecond\":%.1f,\"cpuMsPerRequest\":%.4f,\"startMs\":%.0f,\"rssKb\":%d,\"agentCpuShare\":%.5f}",
+                    r.agent, r.requestsPerSecond, r.cpuMsPerRequest, r.startMs, r.rssKb, r.agentCpuShare));
             }
             Path file = results.resolve("jvm-agent-overhead-" + Instant.now().toString().replace(':', '-') + ".json");
             Files.writeString(file, json.append("]}\n"));
@@ -124,13 +130,15 @@ public final class OverheadBench {
             });
             load(client, doc, pool, WARMUP);
             long cpuBefore = cpuTicks(process.pid());
+            long agentBefore = agentTicks(process.pid());
             long before = System.nanoTime();
             load(client, doc, pool, MEASURED);
             double seconds = (System.nanoTime() - before) / 1e9;
             long cpuTicks = cpuTicks(process.pid()) - cpuBefore;
+            long agentTicks = agentTicks(process.pid()) - agentBefore;
             long rss = rssKb(process.pid());
             if (scraper != null) scraper.cancel(true);
-            return new Run(agent, MEASURED / seconds, cpuTicks * 10.0 / MEASURED, startMs, rss);
+            return new Run(agent, MEASURED / seconds, cpuTicks * 10.0 / MEASURED, startMs, rss, cpuTicks == 0 ? 0 : (double) agentTicks / cpuTicks);
         } finally {
             pool.shutdownNow();
             process.destroy();
@@ -163,6 +171,30 @@ public final class OverheadBench {
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
+    /**
+     * CPU ticks of the threads that are there for the agent: its own (lab-agent-*) and JFR's (the recorder thread,
+     * its periodic tasks, the stream's), by the names Linux keeps for them (15 characters). A thread that ended in
+     * between is not counted; the agent's live as long as the JVM.
+     */
+    private static long agentTicks(long pid) throws IOException {
+        long ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException e) {
+                    continue; // the thread ended
+                }
+                String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                if (!comm.startsWith("lab-agent") && !comm.startsWith("JFR")) continue;
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            }
+        }
+        return ticks;
+    }
+
     private static long rssKb(long pid) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
             if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
@@ -170,12 +202,9 @@ public final class OverheadBench {
         return -1;
     }
 
-    private static double median(List<Run> runs, boolean agent, int field) {
+    private static double median(List<double[]> pairs, int field) {
         List<Double> values = new ArrayList<>();
-        for (Run r : runs) {
-            if (r.agent != agent) continue;
-            values.add(field == 0 ? r.requestsPerSecond : field == 1 ? r.cpuMsPerRequest : field == 2 ? r.startMs : (double) r.rssKb);
-        }
+        for (double[] p : pairs) values.add(p[field]);
         values.sort(null);
         int n = values.size();
         return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
