@@ -127,9 +127,9 @@ TEST_STAGES := setup 'test-images&' test-components test-shared check-config lin
 test: $(NODE24_BIN)/node $(LAB_PACKAGES)
 	@$(RUN_NODE) scripts/test-stages.js $(TEST_STAGES)
 
-# The component tests, two at a time on this 2-core machine: the Maven builds and tests (jvm-serializer, then the JVM agent), the Node components one
-# after another, and node-async, the longest Node one (each yieldable-json case that does not finish spends its whole
-# work budget), whichever two are left. None bounds wall time (wasm-runner's slice rule counts the nodes an op handles
+# The component tests, two at a time on this 2-core machine: the Maven builds and tests (jvm-serializer, then the JVM
+# agent), the Node components one after another, and node-async, the longest Node one (each yieldable-json case that
+# does not finish spends its whole work budget), whichever two are left. None bounds wall time (wasm-runner's slice rule counts the nodes an op handles
 # between yields; the conformance tests decide "did not finish" by CPU time against native's on the same case), so
 # they may share the cores; node-async ran alone, after the others, while two of them did.
 # --output-sync keeps each component's output together (its sub-make prints it when the test ends), so the line
