@@ -87,12 +87,17 @@ final class SideServer {
     }
 
     private void listen() throws IOException {
-        InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(settings.host), settings.port);
+        InetSocketAddress address;
+        try {
+            address = new InetSocketAddress(InetAddress.getByName(settings.host), settings.port);
+        } catch (java.net.UnknownHostException e) {
+            throw new IOException(Settings.HOST + " \"" + settings.host + "\" is not an address of this machine", e);
+        }
         try {
             server = HttpServer.create(address, 50);
         } catch (java.net.BindException e) {
             throw new IOException("cannot listen on " + settings.host + ":" + settings.port + " (" + e.getMessage() + "); set "
-                + Settings.PORT + " to a free port, or 0 for any", e);
+                + Settings.PORT + " to a free port (0 for any) or " + Settings.HOST + " to an address of this machine", e);
         }
         AtomicInteger count = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(THREADS, task -> {

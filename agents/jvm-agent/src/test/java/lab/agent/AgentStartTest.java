@@ -53,7 +53,8 @@ class AgentStartTest {
     void badSettingsAreOneLineNamingTheSetting() throws Exception {
         Map<String, String> cases = Map.of(
             "LAB_AGENT_PORT", "nine",
-            "LAB_AGENT_HOST_NAMES", "ok.example,bad name");
+            "LAB_AGENT_HOST_NAMES", "ok.example,bad name",
+            "LAB_AGENT_HOST", "no-such-host.invalid");
         for (Map.Entry<String, String> bad : cases.entrySet()) {
             try (AgentJvm app = AgentJvm.busyApp(Map.of(bad.getKey(), bad.getValue()))) {
                 assertEquals("ready", app.readLine());
