@@ -6,6 +6,9 @@ RUN_NODE := $(NODE24_BIN)/node
 # Every component (a folder with a manifest, service.json, and a Makefile with setup, test and start): the services,
 # then the load driver.
 COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) load
+# The agents (agents/<name>/, a Makefile with setup and test): attached to other processes, so neither services nor
+# Prometheus targets (no service.json); built by setup and tested with the components.
+AGENT_COMPONENTS := agents/jvm-agent
 # Tests of the shared pieces that belong to no component, run under Node 24.
 SHARED_TESTS := 'node-kit/test/*.test.js' 'loop-kit/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js'
 
@@ -13,7 +16,7 @@ SHARED_TESTS := 'node-kit/test/*.test.js' 'loop-kit/test/*.test.js' 'js-serializ
 	smoke-if-engine lint lint-tools report compare hostile chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
-	@for dir in $(COMPONENTS); do $(MAKE) -s -C $$dir setup || exit 1; done
+	@for dir in $(COMPONENTS) $(AGENT_COMPONENTS); do $(MAKE) -s -C $$dir setup || exit 1; done
 
 system-packages:
 	@scripts/install-system-packages.sh
@@ -135,15 +138,16 @@ TEST_STAGES := setup 'test-images&' test-components test-shared check-config lin
 test: $(NODE24_BIN)/node $(LAB_PACKAGES)
 	@$(RUN_NODE) scripts/test-stages.js $(TEST_STAGES)
 
-# The component tests, two at a time on this 2-core machine: the JVM's Maven build and tests, the Node components one
-# after another, and node-async, the longest Node one (each yieldable-json case that does not finish spends its whole
-# work budget), whichever two are left. None bounds wall time (wasm-runner's slice rule counts the nodes an op handles
+# The component tests, two at a time on this 2-core machine: the Maven builds and tests (jvm-serializer, then the JVM
+# agent), the Node components one after another, and node-async, the longest Node one (each yieldable-json case that
+# does not finish spends its whole work budget), whichever two are left. None bounds wall time (wasm-runner's slice rule counts the nodes an op handles
 # between yields; the conformance tests decide "did not finish" by CPU time against native's on the same case), so
 # they may share the cores; node-async ran alone, after the others, while two of them did.
 # --output-sync keeps each component's output together (its sub-make prints it when the test ends), so the line
 # after it names whose it was.
 NODE_ASYNC_COMPONENTS := services/node-async
-JVM_COMPONENTS := $(patsubst %/pom.xml,%,$(wildcard services/*/pom.xml))
+# The JVM agent's tests beside the JVM service's: both are Maven builds.
+JVM_COMPONENTS := $(patsubst %/pom.xml,%,$(wildcard services/*/pom.xml $(addsuffix /pom.xml,$(AGENT_COMPONENTS))))
 NODE_COMPONENTS := $(filter-out $(JVM_COMPONENTS) $(NODE_ASYNC_COMPONENTS),$(COMPONENTS))
 .PHONY: test-components-jvm test-components-node test-components-node-async
 test-components: setup
