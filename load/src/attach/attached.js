@@ -31,9 +31,12 @@ function healthCheckOf(name, url, attached = {}, targets = {}) {
   return agent ? { url: `${targets[agent]}/healthz`, anyAnswer: false } : { url: `${url}/`, anyAnswer: true };
 }
 
-/** What run.json keeps of an attached target in place of its /info: its URL and its agent's /info, or why there is none. */
+/**
+ * What run.json keeps of an attached target in place of its /info: its URL, its agent's /info (or null) and the
+ * runtime the agent found it running on, which the report's header names as it names a lab service's.
+ */
 function attachedInfo(url, agentInfo) {
-  return { url, attached: true, agent: agentInfo || null };
+  return Object.assign({ url, attached: true, agent: agentInfo || null }, agentInfo && agentInfo.runtime ? { runtime: agentInfo.runtime } : {});
 }
 
 module.exports = { parseAttached, healthCheckOf, attachedInfo };
