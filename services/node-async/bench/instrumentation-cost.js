@@ -12,7 +12,7 @@ const path = require('node:path');
 const { runScenario } = require('@lab/load/src/scenario/scenario');
 const { option, interleavedRounds, median, machine, machineLine, markdownTable, finish, runBenchmark } = require('@lab/bench-kit');
 const { startService } = require('./start-service');
-const { openThreadClock } = require('@lab/loop-kit/thread-clock');
+const { openThreadClock } = require('@lab/node-agent/thread-clock');
 
 const CONFIGS = [
   { name: 'as the lab runs (1 ms monitor)', env: {} },
