@@ -2,7 +2,11 @@
 // The event loop's delay over the interval since the last scrape (perf_hooks.monitorEventLoopDelay, a libuv timer
 // every resolutionMs that records how late it fired, with no JavaScript on its path), in both families from one
 // reading, then reset, as prom-client does: each figure describes the seconds before its scrape. Two scrapers of one
-// agent (Prometheus and a load driver) therefore split the intervals between them, as with prom-client. Node 14 syntax.
+// agent (Prometheus and a load driver) therefore split the intervals between them, as with prom-client.
+// A limit of Node's monitor that prom-client shares: reset() also forgets when the timer last fired, so its first tick
+// after a scrape only restarts its clock and records nothing; a block that starts before that tick (within one
+// resolution of the scrape) is in no interval's figures. The busy counter and the CPU-wait counter still count it.
+// Node 14 syntax.
 const { monitorEventLoopDelay } = require('perf_hooks');
 const { LAB, OTEL } = require('./names');
 const { family } = require('./exposition');
