@@ -8,12 +8,13 @@ const DEFAULT_PORT = 9464;
 const DEFAULT_HOST = '127.0.0.1';
 // The loop-delay monitor's timer interval. 10 ms, prom-client's default, not the 1 ms the lab's services use: the
 // monitor is a libuv timer that wakes the loop every interval whatever the process does, and the agent goes into
-// processes the lab did not write, idle ones included. Measured here (services/node-async/bench/instrumentation-cost.js
-// and an idle Node 24 process, 2-core x86 VM, docs/benchmarks.md): 1 ms costs an idle process about 1 % of a core in
-// wake-ups and 10 ms a tenth of that; under load neither resolution moved node-async's throughput beyond the rounds'
-// noise. What 10 ms gives up: an idle loop's delay reads about 10 ms instead of about 1 ms (each sample is a whole
-// interval late or not), and a block shorter than the interval may fall between two samples' lateness; blocks the lab
-// cares about (tens of ms and more) show in the max either way. LAB_AGENT_LAG_RESOLUTION_MS=1 gives the services' view.
+// processes the lab did not write, idle ones included. Measured on the lab's 2-core VM (2026-11-29, an idle process
+// with the monitor alone, CPU time over 10 and 20 s): on Node 24 1 ms cost 2.4 to 4.9 % of a core and 10 ms 0.5 to
+// 0.6 %; on Node 14 neither was distinguishable from none (under 0.1 %). Under load (make bench-instrumentation) the
+// two resolutions were within the rounds' noise of each other (this folder's README.md, "What it costs"). What 10 ms
+// gives up: an idle loop's delay reads about 10 ms instead of about 1 ms (a sample is a whole interval), and a block
+// shorter than the interval may not show in the max; blocks the lab looks for (tens of ms and more) show either way.
+// LAB_AGENT_LAG_RESOLUTION_MS=1 gives the services' view.
 const DEFAULT_LAG_RESOLUTION_MS = 10;
 
 class SettingError extends Error {}
