@@ -10,9 +10,10 @@ COMPONENTS := $(patsubst %/service.json,%,$(wildcard services/*/service.json)) l
 # Prometheus targets (no service.json); built by setup and tested with the components.
 AGENT_COMPONENTS := agents/jvm-agent
 # Tests of the shared pieces that belong to no component, run under Node 24.
-SHARED_TESTS := 'node-kit/test/*.test.js' 'loop-kit/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js'
+SHARED_TESTS := 'node-kit/test/*.test.js' 'loop-kit/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js' \
+	'agents/node-agent/test/*.test.js'
 
-.PHONY: setup system-packages native try attach attach-override bench-stringify bench-shapes bench-shapes-quick bench-offload bench-instrumentation bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
+.PHONY: setup system-packages native try attach attach-override bench-stringify bench-shapes bench-shapes-quick bench-offload bench-instrumentation test-agent-lines bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare hostile chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
@@ -165,8 +166,16 @@ test-components-node:
 test-components-node-async:
 	$(call test-one-by-one,$(NODE_ASYNC_COMPONENTS))
 
+# The agent's tests start their children on the lab's two Node lines (agents/node-agent/test/agent-process.js).
 test-shared: setup
-	$(RUN_NODE) --test --test-concurrency=2 $(SHARED_TESTS)
+	AGENT_TEST_NODES="$(NODE14_BIN)/node $(NODE24_BIN)/node" $(RUN_NODE) --test --test-concurrency=2 $(SHARED_TESTS)
+
+# The preload agent's tests with every other Node line it supports as the children's Node (AGENT_NODE_LINES in
+# mk/runtimes.mk, installed into .runtimes like the lab's own two): one suite per line in the output.
+test-agent-lines: $(NODE24_BIN)/node
+	@for line in $(AGENT_NODE_LINES); do scripts/install-node.sh $${line%%:*} $${line#*:} $(RUNTIMES) || exit 1; done
+	AGENT_TEST_NODES="$(foreach line,$(AGENT_NODE_LINES),$(RUNTIMES)/node-$(firstword $(subst :, ,$(line)))/bin/node)" \
+		$(RUN_NODE) --test --test-concurrency=2 'agents/node-agent/test/*.test.js'
 
 # prometheus.yml with the targets file compose's topology service writes beside it, so promtool checks both.
 check-config: setup

@@ -1,7 +1,7 @@
 'use strict';
 // ESLint for every JavaScript file of the lab (`make lint`). The files that Node 14 loads (node14-fibers and what it
 // shares: node-kit, loop-kit, js-serializers, payloads, test-kit, serializer plugins, bench-kit, and lab-topology, which the
-// fibers-to-async table's Node 14 child loads) are parsed at ES2020, Node 14's syntax, and may not use
+// fibers-to-async table's Node 14 child loads; and the Node agent, which users load into Node 14 to 26) are parsed at ES2020, Node 14's syntax, and may not use
 // the globals Node 14 lacks; the rest at the syntax of Node 24. Patterns are relative to the repository root, where
 // `make lint` runs ESLint. Every file keeps its relative imports inside its own package (package-boundaries.js).
 const js = require('@eslint/js');
@@ -13,7 +13,7 @@ const lab = require('./package-boundaries');
 const NOT_ON_NODE_14 = ['fetch', 'AbortSignal', 'structuredClone', 'Blob', 'FormData', 'Headers', 'Request', 'Response', 'BroadcastChannel']
   .map((name) => ({ name, message: 'Node 14 runs this file: it has no such global' }));
 
-const NODE_14_FILES = ['services/node14-fibers/**/*.js', 'node-kit/**/*.js', 'loop-kit/**/*.js', 'js-serializers/**/*.js', 'plugins/**/*.js', 'payloads/js/**/*.js', 'test-kit/*.js', 'lab-topology/*.js', 'bench-kit/*.js'];
+const NODE_14_FILES = ['services/node14-fibers/**/*.js', 'node-kit/**/*.js', 'loop-kit/**/*.js', 'js-serializers/**/*.js', 'plugins/**/*.js', 'payloads/js/**/*.js', 'test-kit/*.js', 'lab-topology/*.js', 'bench-kit/*.js', 'agents/node-agent/**/*.js'];
 
 module.exports = [
   {
@@ -34,8 +34,9 @@ module.exports = [
   {
     files: NODE_14_FILES,
     // js-serializers' benchmarks run on Node 24 only (the fibers-to-async table's Node 14 child loads the approaches,
-    // not them), and so do the tests that start a real Prometheus.
-    ignores: ['js-serializers/bench/fast-*-bench.js', 'js-serializers/test/**/*.test.js', 'test-kit/prometheus-process.js'],
+    // not them), and so do the tests that start a real Prometheus and the agent's tests (their children, the fixtures,
+    // run on every Node line the agent supports).
+    ignores: ['js-serializers/bench/fast-*-bench.js', 'js-serializers/test/**/*.test.js', 'test-kit/prometheus-process.js', 'agents/node-agent/test/*.test.js'],
     languageOptions: { ecmaVersion: 2020 },
     rules: { 'no-restricted-globals': ['error', ...NOT_ON_NODE_14] },
   },

@@ -2,7 +2,7 @@
 // The event loop as a run sees it: how to give it a turn, and how long it was kept waiting. Node 14 syntax.
 const { monitorEventLoopDelay, performance } = require('perf_hooks');
 const { startGapWindowMonitor } = require('./timer-gap');
-const { threadClock } = require('./thread-clock');
+const { threadClock } = require('@lab/node-agent/thread-clock');
 const { round } = require('./round');
 
 /** Resolves after one turn of the event loop (timers and I/O run first), unlike a resolved promise. */
@@ -14,7 +14,7 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
  * at its next tick. stop() -> {maxBlockMs, p99Ms, maxBlockAt, maxBlockCpuMs, maxBlockWaitMs, maxOwnBlockMs}: the
  * longest block seen, the p99 of the histogram's samples (null when the run was too short to take one), when the
  * timer's longest gap was ({fromMs, toMs}, wall-clock ms: a CPU profile's samples between them are what blocked),
- * how that gap was spent (on a CPU, waiting for one: thread-clock.js) and the longest block the thread's own work made
+ * how that gap was spent (on a CPU, waiting for one: @lab/node-agent/thread-clock) and the longest block the thread's own work made
  * (a gap less its wait, over every gap): the part of a block a busy machine cannot cause. The three are null where
  * the thread's clock cannot be read, or with attribute false (what it costs is measured that way).
  * Calling stop() again returns the same. Blocks by concurrent work in the process count too: that is what

@@ -6,7 +6,7 @@ const { performance } = require('perf_hooks');
 /**
  * Starts the timer; the returned stop() clears it and returns the longest gap, the one still open included, as
  * {ms, from, to} (performance.now() times of the ticks around it), so that what ran inside it can be looked up.
- * With clock (thread-clock.js' threadClock(), read at every tick), the gap also says how it was spent, cpuMs on a
+ * With clock (@lab/node-agent/thread-clock's threadClock(), read at every tick), the gap also says how it was spent, cpuMs on a
  * CPU and waitMs waiting for one (the rest is sleep, or the kernel blocking the thread), and ownMs is the longest gap
  * less its wait over all the gaps: the longest block the thread's own work made, whoever else wanted the CPU.
  */

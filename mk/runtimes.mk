@@ -9,6 +9,9 @@ NODE14_VERSION := 14.21.3
 NODE14_NPM_VERSION := 6.14.18
 NODE24_VERSION := 24.21.0
 NODE24_NPM_VERSION := 11.6.2
+# The other Node lines the preload agent (agents/node-agent) is tested on by `make test-agent-lines`, as VERSION:NPM:
+# npm 10.8.2 (Node 18.20.8's own) runs on 18 to 22; 26 gets Node 24's npm.
+AGENT_NODE_LINES := 18.20.8:10.8.2 20.20.2:10.8.2 22.23.3:10.8.2 26.10.0:11.6.2
 
 # The options Node 24's services and load driver start with: its young generation pinned to Node 14's default, as
 # docker-compose.yml does (its x-node24-environment says why). The environment's NODE24_OPTIONS wins, as in compose.

@@ -1,75 +1,15 @@
 'use strict';
-// Keeps web pages of other sites away from a lab server on the user's machine. A page the user visits can send a
-// "simple" POST without a body to 127.0.0.1 (no CORS preflight), make the browser GET any URL (an image, a script)
-// without reading the answer, and a DNS name it controls can be rebound to 127.0.0.1 so that its script reads the
-// answers as its own origin. Three checks stop them, on every route but OPEN_ROUTES:
-// - Host: the name the request was sent to must be one of the server's own (an IP literal, localhost, this machine's
-//   host name, or a name given in the setting), so a rebound name never reaches a route;
-// - Origin and Sec-Fetch-Site, on requests that change something (any method but GET and HEAD): a browser sends them
-//   on every cross-origin POST, and a request from the server's own page carries its own origin;
-// - Sec-Fetch-Site on reads: `cross-site` is refused unless the user navigated there (a link they followed), the
-//   Fetch Metadata resource isolation policy, so another site's page cannot start runs blind.
-// Clients that are not browsers (curl, the tests, the driver's own tools) send none of the headers and pass.
+// Keeps web pages of other sites away from a lab server on the user's machine: the rules (Host, Origin and
+// Sec-Fetch-Site, every route but OPEN_ROUTES) are the Node agent's same-site.js, the lab's one definition of them,
+// which the agent's side port applies too; here they throw the contract's 403 (CONTRACT.md "Errors", row 6a).
 // Node 14 syntax.
-const os = require('os');
-const net = require('net');
+const { sameSiteRefusal, ownNames, isOwnHost, hostName, OPEN_ROUTES } = require('@lab/node-agent/same-site');
 const { HttpError } = require('./errors');
 
-const READ_ONLY_METHODS = new Set(['GET', 'HEAD']);
-// What any Host may reach: read-only, about the process itself and never a user's data, and asked for by scrapers and
-// health checks under whatever name they were given (a compose or Swarm service name, a pod's address).
-const OPEN_ROUTES = new Set(['GET /healthz', 'GET /metrics']);
-// Browsers set Sec-Fetch-Site on every request; these two mean the request came from the server's own pages or from
-// the user (a typed address, a bookmark).
-const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
-
-/** The host name of a Host header, without its port and an IPv6 literal's brackets; '' when there is none. */
-function hostName(host) {
-  if (!host) return '';
-  const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(host);
-  if (bracketed) return bracketed[1].toLowerCase();
-  return host.replace(/:\d*$/, '').toLowerCase();
-}
-
-/** The names a server answers to: extraNames (a setting) beside localhost and this machine's host name. */
-function ownNames(extraNames) {
-  return new Set(['localhost', os.hostname().toLowerCase()].concat((extraNames || []).map((n) => n.toLowerCase())));
-}
-
-/** Whether a Host header names this server: an IP literal (no name to rebind), *.localhost or one of names. */
-function isOwnHost(host, names) {
-  const name = hostName(host);
-  return net.isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || names.has(name);
-}
-
-/** Whether a read is a top-level navigation the user made (Sec-Fetch-Mode navigate into a document, not an embed). */
-const isNavigation = (req) => req.headers['sec-fetch-mode'] === 'navigate' && (req.headers['sec-fetch-dest'] || 'document') === 'document';
-
-/**
- * Throws a 403 for a request another site's page could have made: a Host that is not one of names (every method); on
- * a read, a Sec-Fetch-Site `cross-site` that is no navigation; on a method that changes something, an Origin other
- * than the server's own (http://<Host>) or a Sec-Fetch-Site of another site. A request without Host (HTTP/1.0) is
- * not a browser's.
- */
+/** Throws a 403 for a request another site's page could have made (same-site.js' sameSiteRefusal says which). */
 function checkSameSite(req, names) {
-  const host = req.headers.host;
-  if (host !== undefined && !isOwnHost(host, names)) {
-    throw new HttpError(403, `Host ${JSON.stringify(host)} is not one of this server's names`, { allowed: ['an IP address', 'localhost'].concat(Array.from(names).filter((n) => n !== 'localhost')) });
-  }
-  if (READ_ONLY_METHODS.has(req.method)) {
-    if (req.headers['sec-fetch-site'] === 'cross-site' && !isNavigation(req)) {
-      throw new HttpError(403, `a ${req.method} from another site's page (Sec-Fetch-Site cross-site) is refused; follow a link or type the address`, { allowed: ['same-origin', 'same-site', 'none', 'a navigation'] });
-    }
-    return;
-  }
-  const origin = req.headers.origin;
-  if (origin !== undefined && origin.toLowerCase() !== `http://${host}`.toLowerCase()) {
-    throw new HttpError(403, `a ${req.method} from another site's page (Origin ${JSON.stringify(origin)}) is refused`, { allowed: [`Origin http://${host}`, 'no Origin'] });
-  }
-  const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && !OWN_FETCH_SITES.has(site)) {
-    throw new HttpError(403, `a ${req.method} from another site's page (Sec-Fetch-Site ${site}) is refused`, { allowed: Array.from(OWN_FETCH_SITES) });
-  }
+  const refusal = sameSiteRefusal(req, names);
+  if (refusal) throw new HttpError(refusal.status, refusal.error, { allowed: refusal.allowed });
 }
 
 /** checkSameSite for every route but OPEN_ROUTES (route: 'GET /healthz', as a route table writes it). */

@@ -2,12 +2,13 @@
 // What the machine did beside the lab, from Linux's own accounting: the CPU time of every mode since boot (/proc/stat,
 // the whole machine even inside a container, since /proc/stat is not namespaced), the load average, the CPU time the
 // hypervisor took (steal), the throttling of this process's cgroup (cpu.stat: a container's CPU quota) and the CPUs'
-// clock where it is readable. Read, not sampled: two readings and `machineBetween` give a window's figures; the load
+// clock where it is readable. The cgroup's cpu.stat is read by the Node agent's cgroup-cpu.js, which every process the
+// agent watches reads too. Read, not sampled: two readings and `machineBetween` give a window's figures; the load
 // driver exports the readings for Prometheus (load/src/driver/metrics.js) and `make try` and the matrix read the
 // machine before they start. Node 14 syntax: every service's runtime metrics export their cgroup's throttling.
 // Anything unreadable (not Linux, a file a sandbox hides) is null, never a guess.
 const fs = require('fs');
-const path = require('path');
+const { readCgroupThrottling, parseCgroupCpuStat, cpuStatCandidates } = require('@lab/node-agent/cgroup-cpu');
 
 // /proc/stat counts in USER_HZ, 100 on every Linux architecture the lab runs on (sysconf(_SC_CLK_TCK) is 100 there).
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -15,7 +16,6 @@ const CLOCK_TICKS_PER_SECOND = 100;
 const CPU_MODES = ['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal'];
 // A CPU in these modes ran nothing: idle, or idle with I/O outstanding.
 const IDLE_MODES = new Set(['idle', 'iowait']);
-const CGROUP_ROOT = '/sys/fs/cgroup';
 
 const readText = (file) => {
   try {
@@ -42,50 +42,6 @@ function parseProcStat(text) {
 function parseLoadAverage(text) {
   const load1 = Number(text.trim().split(/\s+/)[0]);
   return Number.isFinite(load1) ? load1 : null;
-}
-
-/**
- * A cgroup's cpu.stat to {periods, throttledPeriods, throttledSeconds}: cgroup v2 (nr_periods, nr_throttled,
- * throttled_usec) or v1 (throttled_time, in ns). null without a throttling count.
- */
-function parseCgroupCpuStat(text) {
-  const fields = {};
-  for (const line of text.split('\n')) {
-    const [key, value] = line.trim().split(/\s+/);
-    if (key) fields[key] = Number(value);
-  }
-  if (!Number.isFinite(fields.nr_throttled)) return null;
-  const throttledSeconds = Number.isFinite(fields.throttled_usec) ? fields.throttled_usec / 1e6 : Number.isFinite(fields.throttled_time) ? fields.throttled_time / 1e9 : 0;
-  return { periods: fields.nr_periods || 0, throttledPeriods: fields.nr_throttled, throttledSeconds };
-}
-
-/**
- * Where this process's cgroup keeps its cpu.stat, most specific first, from /proc/self/cgroup's text: v2's "0::/path"
- * and v1's "N:cpu,cpuacct:/path". In a container the cgroup's own folder is mounted at the root, so the root's file is
- * the fallback.
- */
-function cpuStatCandidates(procSelfCgroup, root = CGROUP_ROOT) {
-  const candidates = [];
-  for (const line of (procSelfCgroup || '').split('\n')) {
-    const [, controllers, where] = line.split(':');
-    if (where === undefined) continue;
-    if (controllers === '') candidates.push(path.join(root, where, 'cpu.stat'));
-    else if (controllers.split(',').includes('cpu')) {
-      candidates.push(path.join(root, controllers, where, 'cpu.stat'), path.join(root, 'cpu', where, 'cpu.stat'), path.join(root, 'cpu,cpuacct', where, 'cpu.stat'));
-    }
-  }
-  candidates.push(path.join(root, 'cpu.stat'), path.join(root, 'cpu', 'cpu.stat'));
-  return [...new Set(candidates)];
-}
-
-/** This process's cgroup throttling (parseCgroupCpuStat's), or null where no cpu.stat counts it. */
-function readCgroupThrottling() {
-  for (const file of cpuStatCandidates(readText('/proc/self/cgroup'))) {
-    const text = readText(file);
-    const parsed = text && parseCgroupCpuStat(text);
-    if (parsed) return parsed;
-  }
-  return null;
 }
 
 /** The CPUs' mean clock in MHz: cpufreq's current frequency where the kernel exposes it, else /proc/cpuinfo's; or null. */

@@ -9,7 +9,7 @@
 // pauses exactly when they pile up. Its buckets (1 ms, 10 ms, 100 ms, ...) also put every scavenge in the first one.
 // It stays exported (prom-client has no switch for it alone); the lab reads lab_gc_pause_seconds.
 const { performance, PerformanceObserver, constants } = require('perf_hooks');
-const { threadClock } = require('@lab/loop-kit/thread-clock');
+const { threadClock } = require('@lab/node-agent/thread-clock');
 
 const GC_KINDS = {
   [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
@@ -33,7 +33,7 @@ function kindOf(entry) {
  * - gcPauseMax, the longest pause since the last scrape (0 if none), as prom-client's lag max describes the interval
  *   before each scrape: the histogram cannot say how long its longest pause was, nor when;
  * - loopCpuWait, a counter of the seconds the event loop's thread was ready to run but waited for a CPU another
- *   process or thread held (loop-kit/thread-clock.js, read at each scrape; where the clock can be read): its rate is
+ *   process or thread held (@lab/node-agent/thread-clock, read at each scrape; where the clock can be read): its rate is
  *   the share of each second the machine, not the service's code, held the loop up.
  */
 /** A counter of registry whose value is read(), a running total kept elsewhere, taken anew at each scrape. */

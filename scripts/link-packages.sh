@@ -1,13 +1,13 @@
 #!/bin/sh
-# Makes the lab's own packages importable by name: for every folder of ROOT (default: the repository) and of
-# ROOT/services whose package.json is named @lab/<name>, a link ROOT/node_modules/@lab/<name> to it, where Node's
+# Makes the lab's own packages importable by name: for every folder of ROOT (default: the repository), of
+# ROOT/services and of ROOT/agents whose package.json is named @lab/<name>, a link ROOT/node_modules/@lab/<name> to it, where Node's
 # resolution finds it from any file below ROOT. Run by `make setup` and by each image's Dockerfile (the image holds
 # only the packages it copied, so it links only those). A link already right is left alone, so a run beside tests
 # that load these packages never takes one away from them. POSIX sh: the images have no bash.
 set -eu
 root=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 mkdir -p "$root/node_modules/@lab"
-for manifest in "$root"/*/package.json "$root"/services/*/package.json; do
+for manifest in "$root"/*/package.json "$root"/services/*/package.json "$root"/agents/*/package.json; do
   [ -f "$manifest" ] || continue
   name=$(sed -n 's/^ *"name": *"@lab\/\([^"]*\)".*/\1/p' "$manifest" | head -n 1)
   [ -n "$name" ] || continue

@@ -1,5 +1,6 @@
 'use strict';
-// The lab's packages depend on one another in one direction: payloads and loop-kit at the bottom, then node-kit, the
+// The lab's packages depend on one another in one direction: payloads and the Node agent at the bottom (the agent is
+// loaded alone into users' processes), loop-kit on the agent, then node-kit, the
 // serializers and kits, the services and the load driver, and docker, scripts and tests on top. What a package's own
 // code imports by name (@lab/<name>) must form no cycle; its tests and benchmarks may use any package (test-kit's
 // helpers start node-kit's services), so they are left out. A cycle is named with a file for each of its arrows.
@@ -78,14 +79,15 @@ function findCycle(graph) {
 
 test('the packages form no cycle, and the ones below import none of the ones above', () => {
   const packages = labPackages();
-  for (const name of ['@lab/payloads', '@lab/loop-kit', '@lab/node-kit', '@lab/test-kit', '@lab/load']) assert.ok(packages[name], `${name} is a package`);
+  for (const name of ['@lab/payloads', '@lab/node-agent', '@lab/loop-kit', '@lab/node-kit', '@lab/test-kit', '@lab/load']) assert.ok(packages[name], `${name} is a package`);
   const graph = dependencies(packages);
   const cycle = findCycle(graph);
   const arrows = cycle && cycle.slice(1).map((to, i) => `${cycle[i]} -> ${to} (${graph[cycle[i]][to]})`);
   assert.strictEqual(cycle, null, cycle && `a cycle: ${arrows.join(', ')}`);
   assert.deepStrictEqual(Object.keys(graph['@lab/payloads']), [], 'payloads is the bottom: it imports no package');
-  assert.deepStrictEqual(Object.keys(graph['@lab/loop-kit']), [], 'loop-kit is the bottom: it imports no package');
-  assert.deepStrictEqual(Object.keys(graph['@lab/node-kit']).sort(), ['@lab/loop-kit', '@lab/payloads'], 'node-kit stands on loop-kit and payloads alone');
+  assert.deepStrictEqual(Object.keys(graph['@lab/node-agent']), [], 'the Node agent is the bottom: it imports no package (it is mounted alone into users\' containers)');
+  assert.deepStrictEqual(Object.keys(graph['@lab/loop-kit']), ['@lab/node-agent'], 'loop-kit imports the agent alone (the thread\'s clock)');
+  assert.deepStrictEqual(Object.keys(graph['@lab/node-kit']).sort(), ['@lab/loop-kit', '@lab/node-agent', '@lab/payloads'], 'node-kit stands on loop-kit, the agent and payloads alone');
 });
 
 /** The file a require names from file (relative, or @lab/<name>/<path>), or null for anything else (a library, node:). */

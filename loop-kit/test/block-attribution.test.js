@@ -1,5 +1,5 @@
 'use strict';
-// A block split into what ran and what waited (thread-clock.js, event-loop.js), as properties, never against the
+// A block split into what ran and what waited (the thread's clock, event-loop.js), as properties, never against the
 // clock: a run whose one synchronous piece is a fixed amount of its own CPU time (fixtures/cpu-piece.js), first
 // alone, then on one CPU shared with two CPU hogs of the test's own. Alone, the piece is the longest block and it is
 // attributed to running, whatever else the machine does. Beside the hogs, the scheduler gives each of the three a
@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { startLoopWatch } = require('../event-loop');
-const { threadClock } = require('../thread-clock');
+const { threadClock } = require('@lab/node-agent/thread-clock');
 
 const PIECE_CPU_MS = 60;
 // A thread's CPU time is added at the kernel's ticks (up to 4 ms apart), at each end of a gap.

@@ -1,25 +1,39 @@
 'use strict';
 // What the lab's own instrumentation costs a service (issue 39: "instrumentation costs stay known"; target: at most
-// 3 % of throughput): node-async started four times, with every metric and the 1 ms loop-delay monitor (as the lab
+// 3 % of throughput): node-async started six times, with every metric and the 1 ms loop-delay monitor (as the lab
 // runs), with the monitor at prom-client's default 10 ms, with the runtime metrics off (no default metrics, no ELU or
-// GC observers: node-kit/metrics.js' instrumentation()), and without the split of runs' blocks into running and
-// waiting (issue 59: a read of the thread's clock each 1 ms tick of a run). Each is scraped once a second throughout,
+// GC observers: node-kit/metrics.js' instrumentation()), without the split of runs' blocks into running and waiting
+// (issue 59: a read of the thread's clock each 1 ms tick of a run), and twice with its runtime metrics off and the
+// lab's preload agent attached instead (agents/node-agent, NODE_OPTIONS=--require, its own side port): at the agent's
+// default loop-monitor resolution and at 1 ms. Each is scraped once a second throughout (an agent's side port too),
 // as Prometheus scrapes the lab, and loaded in turn with the same scenarios (a small stringify many times a second,
 // and fast on the 20 MB document), interleaved round by round; every answer is validated. Prints each one's
-// throughput against the lab's own, and the probe's p99 and the longest block beside.
+// throughput against the lab's own, and the probe's p99 and the longest block beside; the agent's cost is judged
+// against the runtime metrics off, what the agent replaces.
 //   node bench/instrumentation-cost.js [--rounds 3] [--seconds 10]
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { runScenario } = require('@lab/load/src/scenario/scenario');
 const { option, interleavedRounds, median, machine, machineLine, markdownTable, finish, runBenchmark } = require('@lab/bench-kit');
 const { startService } = require('./start-service');
-const { openThreadClock } = require('@lab/loop-kit/thread-clock');
+const { openThreadClock } = require('@lab/node-agent/thread-clock');
+const { DEFAULT_LAG_RESOLUTION_MS } = require('@lab/node-agent/settings');
+
+const AGENT = require.resolve('@lab/node-agent/agent');
+// The agent beside metrics off: the service's own runtime metrics give way to the agent's (agent: true, started with
+// it on a side port of its own, found through its port file).
+const agentConfig = (name, resolutionMs) => ({ name, agent: true, env: { LAB_RUNTIME_METRICS: 'off', LAB_AGENT_LAG_RESOLUTION_MS: String(resolutionMs) } });
 
 const CONFIGS = [
   { name: 'as the lab runs (1 ms monitor)', env: {} },
   { name: 'loop monitor at 10 ms', env: { LAB_EVENT_LOOP_PRECISION_MS: '10' } },
   { name: 'runtime metrics off', env: { LAB_RUNTIME_METRICS: 'off' } },
   { name: 'block attribution off', env: { LAB_BLOCK_ATTRIBUTION: 'off' } },
+  agentConfig(`metrics off + agent (${DEFAULT_LAG_RESOLUTION_MS} ms monitor, its default)`, DEFAULT_LAG_RESOLUTION_MS),
+  agentConfig('metrics off + agent (1 ms monitor)', 1),
 ];
+const METRICS_OFF = 'runtime metrics off';
 const SCENARIOS = [
   // At most the service's run slots (MAX_CONCURRENT_RUNS, 4): more would be refused with 503.
   { name: 'small stringify', path: '/run/stringify?approach=native&size=20', connections: 4 },
@@ -34,10 +48,12 @@ async function main() {
   const rounds = option(args, '--rounds', 3);
   const seconds = option(args, '--seconds', 10);
   const services = [];
+  const portFiles = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-instrumentation-'));
   try {
-    for (const config of CONFIGS) services.push(Object.assign({ config }, await startService(NODE_OPTIONS, config.env)));
-    // A scrape of every service each second, as Prometheus does, loaded or not.
-    const scraper = setInterval(() => services.forEach((s) => fetch(`${s.url}/metrics`).then((r) => r.text(), () => null)), SCRAPE_MS);
+    for (const [i, config] of CONFIGS.entries()) services.push(Object.assign({ config }, await startWithAgent(config, path.join(portFiles, String(i)))));
+    // A scrape of every service each second, as Prometheus does, loaded or not; of an agent's side port too.
+    const scrape = (url) => fetch(`${url}/metrics`).then((r) => r.text(), () => null);
+    const scraper = setInterval(() => services.forEach((s) => [s.url].concat(s.agentUrl || []).forEach(scrape)), SCRAPE_MS);
     const results = [];
     try {
       for (const scenario of SCENARIOS) {
@@ -58,12 +74,23 @@ async function main() {
     } finally {
       clearInterval(scraper);
     }
-    const report = Object.assign(machine(), { rounds, seconds, configs: CONFIGS, results, threadClockReadUs: threadClockReadUs() });
+    const report = Object.assign(machine(), { rounds, seconds, configs: CONFIGS, agentDefaultResolutionMs: DEFAULT_LAG_RESOLUTION_MS, results, threadClockReadUs: threadClockReadUs() });
     const failed = results.some((r) => Object.values(r.runs).some((list) => list.some((x) => x.error)));
     finish('instrumentation-cost', report, { failed, printTable: () => print(report) });
   } finally {
     for (const s of services) s.stop();
+    fs.rmSync(portFiles, { recursive: true, force: true });
   }
+}
+
+/** startService for a config; with the agent attached where config.agent, resolving once its side port is known too. */
+async function startWithAgent(config, portFile) {
+  if (!config.agent) return startService(NODE_OPTIONS, config.env);
+  const nodeOptions = `${process.env.NODE_OPTIONS || ''} --require ${AGENT}`.trim();
+  const service = await startService(NODE_OPTIONS, Object.assign({}, config.env, { NODE_OPTIONS: nodeOptions, LAB_AGENT_PORT: '0', LAB_AGENT_PORT_FILE: portFile }));
+  // The agent listens from the preload, before the service does; its file is written aside and renamed, so whole.
+  while (!fs.existsSync(portFile)) await new Promise((resolve) => setTimeout(resolve, 50));
+  return Object.assign(service, { agentUrl: `http://127.0.0.1:${fs.readFileSync(portFile, 'utf8')}` });
 }
 
 /**
@@ -101,8 +128,12 @@ function print(report) {
       const errors = r.runs[c.name].filter((x) => x.error).map((x) => x.error);
       rows.push([r.scenario, c.name, errors.length ? `FAILED: ${errors[0]}` : rps.toFixed(1), rps && lab ? `${((rps / lab - 1) * 100).toFixed(1)} %` : '-', figure(c.name, 'probeP99Ms'), figure(c.name, 'maxBlockMs')]);
     }
-    const off = figure(CONFIGS[2].name, 'requestsPerSecond');
+    const off = figure(METRICS_OFF, 'requestsPerSecond');
     if (lab && off) verdicts.push(`${r.scenario}: the lab's instrumentation costs ${((1 - lab / off) * 100).toFixed(1)} % of throughput against none (target ≤ ${TARGET_SHARE * 100} %): ${1 - lab / off <= TARGET_SHARE ? 'met' : 'MISSED'}`);
+    for (const c of CONFIGS.filter((config) => config.agent)) {
+      const agent = figure(c.name, 'requestsPerSecond');
+      if (agent && off) verdicts.push(`${r.scenario}: the agent (${c.env.LAB_AGENT_LAG_RESOLUTION_MS} ms monitor) costs ${((1 - agent / off) * 100).toFixed(1)} % of throughput against metrics off (target ≤ ${TARGET_SHARE * 100} %): ${1 - agent / off <= TARGET_SHARE ? 'met' : 'MISSED'}`);
+    }
   }
   const headers = ['scenario', 'instrumentation', 'requests/s (median)', 'vs the lab\'s', 'probe p99 ms', 'longest block ms'];
   console.log(markdownTable(headers, rows, { right: headers.slice(2) }));

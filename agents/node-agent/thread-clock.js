@@ -3,6 +3,8 @@
 // scheduler's own accounting, in nanoseconds): what splits a block of the event loop into the part its code ran and
 // the part the machine made it wait (issue 59: a 27.8 ms block of a 10.5 ms run was the scheduler, not the approach).
 // One pread of an open file a reading (about a microsecond), so a 1 ms timer can take one every tick. Node 14 syntax.
+// In the agent's package, which depends on nothing, so that the agent reads it for its metrics and loop-kit (a run's
+// blocks) and node-kit (the services' metrics) read the same one.
 const fs = require('fs');
 
 const PATH = '/proc/thread-self/schedstat';
