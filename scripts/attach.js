@@ -35,6 +35,8 @@ const { ROOT } = require('@lab/lab-topology/manifests');
 const TARGET = 'attached';
 const AGENT_TARGET = 'attached-agent';
 const SUITE = 'attach';
+// A bound on Prometheus' first scrapes of the agent (it reads its targets file every 5 s, scrapes every second).
+const SCRAPES_TIMEOUT_MS = 60000;
 
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
 const say = (line) => console.log(`attach: ${line}`);
@@ -92,7 +94,28 @@ async function startLab(endpoint, info, suitesDir, onOutput) {
     },
   });
   say(`starting the load driver and Prometheus natively on ports ${lab.components.map((c) => c.port).concat(lab.prometheus.port).join(', ')} (ATTACH_PORT_OFFSET=${offset})`);
-  return { driverUrl, stop: lab.stop, ready: lab.ready };
+  const prometheusUrl = `http://127.0.0.1:${lab.prometheus.port}`;
+  return { driverUrl, stop: lab.stop, ready: async () => {
+    await lab.ready();
+    // The first load's figures grow from a scrape before it: Prometheus must have read the agent already.
+    if (info) await scrapedTwice(prometheusUrl, TARGET);
+  } };
+}
+
+/**
+ * Resolves once Prometheus holds two scrapes of job (its targets file is read within seconds of its start), so that
+ * the first scenario's counters have a sample before its window; throws after SCRAPES_TIMEOUT_MS naming the job.
+ */
+async function scrapedTwice(prometheusUrl, job) {
+  const query = new URLSearchParams({ query: `count_over_time(up{job="${job}"}[1m])` });
+  const deadline = Date.now() + SCRAPES_TIMEOUT_MS;
+  for (;;) {
+    const body = await fetch(`${prometheusUrl}/api/v1/query?${query}`).then((res) => res.json()).catch(() => null);
+    const [sample] = (body && body.data && body.data.result) || [];
+    if (sample && Number(sample.value[1]) >= 2) return;
+    if (Date.now() > deadline) throw new Error(`Prometheus did not scrape the agent (job ${job}) twice in ${SCRAPES_TIMEOUT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 async function main() {
@@ -126,7 +149,7 @@ async function main() {
     fs.writeFileSync(path.join(suitesDir, `${SUITE}.json`), `${JSON.stringify(suite, null, 2)}\n`);
     lab = await startLab(endpoint, info, suitesDir, (chunk) => (output = (output + chunk).slice(-20000)));
     await lab.ready();
-    say('the lab is up');
+    say(info ? 'the lab is up, and Prometheus scrapes the agent' : 'the lab is up');
     const status = await followRun(lab.driverUrl, new URLSearchParams({ suite: SUITE }), 'the attach run', say);
     say(`the attach run ${status.state} in ${Math.round((Date.now() - startedAt) / 1000)} s`);
     console.log('');
