@@ -64,6 +64,7 @@ function suiteFor(endpoint, info, before) {
     target: TARGET,
     agentTarget: info ? AGENT_TARGET : null,
     agentKind: info ? info.agent : null,
+    lagResolutionMs: info && typeof info.lagResolutionMs === 'number' ? info.lagResolutionMs : 0,
     url: endpoint.url.href,
     method: endpoint.method,
     path: `${endpoint.url.pathname}${endpoint.url.search}`,

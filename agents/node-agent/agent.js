@@ -47,6 +47,8 @@ function start() {
       argv: process.argv,
       startedAt,
       profile: Boolean(settings.profileToken),
+      // The lag figures are whole timer intervals: an idle loop reads about this much, which a reader subtracts.
+      lagResolutionMs: settings.lagResolutionMs,
       workers: metrics.workers(),
       metrics: metrics.names(),
     }),

@@ -39,6 +39,7 @@ for (const node of childNodes()) {
       assert.strictEqual(info.pid > 0 && info.argv.length >= 2, true);
       assert.strictEqual(info.profile, true);
       assert.strictEqual(info.workers, 0);
+      assert.strictEqual(info.lagResolutionMs, 10, 'the loop monitor\'s interval, which a reader of the lag subtracts');
       assert.ok(Date.parse(info.startedAt) > 0 && typeof info.agentVersion === 'string');
       const missing = await child.agent('/nope');
       assert.strictEqual(missing.status, 404);

@@ -17,8 +17,8 @@ const TIMEOUT_SECONDS = 30;
 const MAX_REQUESTS = 200000;
 
 /**
- * The suite for endpoint {target, agentTarget (or null), agentKind ('node' | 'jvm' | null), url, method, path,
- * headers, body, probePath (or null)} with settings {durationSeconds, blockMs, rates}: rates ({open loop's name:
+ * The suite for endpoint {target, agentTarget (or null), agentKind ('node' | 'jvm' | null), lagResolutionMs (the
+ * Node agent's loop-monitor interval), url, method, path, headers, body, probePath (or null)} with settings {durationSeconds, blockMs, rates}: rates ({open loop's name:
  * requests a second}, an earlier run's) fixes the open loops' rates, so that a run after a fix loads the service as
  * the run before it did (make attach BEFORE=).
  */
@@ -42,7 +42,7 @@ function attachSuite(endpoint, { durationSeconds, blockMs, rates = null }) {
   });
   return {
     description: `make attach: ${endpoint.method} ${endpoint.url}, closed loops at ${CONNECTIONS.join(', ')} connections, then open loops at ${SHARES.map((s) => `${s * 100} %`).join(', ')} of the most a closed loop answered a second; the probe ${probe ? `GET ${probe.path}${probe.target ? ' on the agent' : ''}` : 'none (no agent and no probe path)'}`,
-    attach: { url: endpoint.url, method: endpoint.method, agent: endpoint.agentKind, blockMs },
+    attach: { url: endpoint.url, method: endpoint.method, agent: endpoint.agentKind, blockMs, lagResolutionMs: endpoint.lagResolutionMs || 0 },
     profile: Boolean(endpoint.agentTarget),
     thresholds: {},
     scenarios: closed.concat(open),

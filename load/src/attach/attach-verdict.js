@@ -54,28 +54,38 @@ function loadOf(file) {
 /** A stack as read in a sentence: its leaf-most frames, the leaf last. */
 const stackText = (stack) => (stack.length > FRAMES_SHOWN ? ['…'].concat(stack.slice(-FRAMES_SHOWN)) : stack).join(' > ');
 
-/** The block a load's loop held longest: the lag's worst second, else the profile's block. */
-const blockMsOf = (load) => (typeof load.lagMaxMs === 'number' ? load.lagMaxMs : load.profileBlock ? load.profileBlock.ms : null);
+/**
+ * The block a load's loop held longest: the lag's worst second less the agent's timer interval (the monitor records
+ * whole intervals: an idle loop reads about its resolution), else the profile's block.
+ */
+function blockMsOf(load, resolutionMs) {
+  if (typeof load.lagMaxMs === 'number') return Math.round(Math.max(0, load.lagMaxMs - resolutionMs) * 1000) / 1000;
+  return load.profileBlock ? load.profileBlock.ms : null;
+}
 
 /**
  * The verdict of an attach run from its scenario files (in run order) and run.json's `attach` ({url, method, agent:
- * 'node' | 'jvm' | null, blockMs}): {url, agent, blockMs, loads, blocksFrom, longest, missing, lines}.
+ * 'node' | 'jvm' | null, blockMs, lagResolutionMs}): {url, agent, blockMs, lagResolutionMs, loads, blocksFrom,
+ * longest, missing, lines}. A block is the lag's worst second less the agent's timer interval.
  */
 function attachVerdict(files, attach) {
   const blockMs = typeof attach.blockMs === 'number' ? attach.blockMs : DEFAULT_BLOCK_MS;
+  const resolutionMs = attach.lagResolutionMs || 0;
+  const blockOf = (load) => blockMsOf(load, resolutionMs);
   const loads = files.map(loadOf);
   const kind = attach.agent || 'none';
   // By what the service answered a second: the load it was under, whichever loop made it.
   const byRate = loads.filter((l) => typeof l.requestsPerSecond === 'number').sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  const blocking = byRate.filter((l) => (blockMsOf(l) || 0) > blockMs);
-  const longest = loads.filter((l) => blockMsOf(l) !== null).sort((a, b) => blockMsOf(b) - blockMsOf(a))[0] || null;
+  const blocking = byRate.filter((l) => (blockOf(l) || 0) > blockMs);
+  const longest = loads.filter((l) => blockOf(l) !== null).sort((a, b) => blockOf(b) - blockOf(a))[0] || null;
   const verdict = {
     url: attach.url,
     agent: attach.agent || null,
     blockMs,
+    lagResolutionMs: resolutionMs,
     loads,
-    blocksFrom: kind === 'jvm' || blocking.length === 0 ? null : { name: blocking[0].name, requestsPerSecond: blocking[0].requestsPerSecond, blockMs: blockMsOf(blocking[0]), atEveryLoad: blocking.length === byRate.length },
-    longest: longest && kind !== 'jvm' ? { name: longest.name, ms: blockMsOf(longest), stacks: longest.profileBlock ? longest.profileBlock.stacks.slice(0, TOP_STACKS) : [] } : null,
+    blocksFrom: kind === 'jvm' || blocking.length === 0 ? null : { name: blocking[0].name, requestsPerSecond: blocking[0].requestsPerSecond, blockMs: blockOf(blocking[0]), atEveryLoad: blocking.length === byRate.length },
+    longest: longest && kind !== 'jvm' ? { name: longest.name, ms: blockOf(longest), stacks: longest.profileBlock ? longest.profileBlock.stacks.slice(0, TOP_STACKS) : [] } : null,
     heaviest: kind === 'jvm' ? heaviestOf(loads) : null,
     missing: MISSING[kind],
   };
@@ -112,6 +122,7 @@ function verdictLines(v) {
     lines.push(`the heaviest stacks under the most load (${v.heaviest.name}):`);
     for (const s of v.heaviest.stacks) lines.push(`  ${Math.round(s.share * 100)} %  ${stackText(s.stack)}`);
   }
+  if (v.longest && v.lagResolutionMs > 0) lines.push(`a block is the lag's worst second less the agent's loop-monitor interval (${v.lagResolutionMs} ms, LAB_AGENT_LAG_RESOLUTION_MS): what an idle loop reads`);
   if (v.missing.length) lines.push(`not measured: ${v.missing.join(', ')}`);
   return lines;
 }
