@@ -14,7 +14,7 @@ const { loadSuite, checkScenarios, MAX_ARRIVAL_RATE } = require('../src/suite/su
 const { withArrivalRate } = require('../src/run/arrival-share');
 
 const targets = { attached: 'http://127.0.0.1:3000', 'attached-agent': 'http://127.0.0.1:9464' };
-const endpoint = { target: 'attached', agentTarget: 'attached-agent', agentKind: 'node', url: 'http://127.0.0.1:3000/db?x=1', method: 'GET', path: '/db?x=1', headers: {}, probePath: null };
+const endpoint = { target: 'attached', agentTarget: 'attached-agent', agentKind: 'node', lagResolutionMs: 10, url: 'http://127.0.0.1:3000/db?x=1', method: 'GET', path: '/db?x=1', headers: {}, probePath: null };
 
 test('LOAD_ATTACHED names each attached target and its agent, among the targets', () => {
   assert.deepStrictEqual(parseAttached('attached=attached-agent', targets), { attached: 'attached-agent' });
@@ -37,7 +37,7 @@ test('the attach suite loads as any suite: closed loops, then open loops at shar
     fs.writeFileSync(path.join(dir, 'attach.json'), JSON.stringify(attachSuite(endpoint, { durationSeconds: 3, blockMs: 10 })));
     const suite = loadSuite('attach', targets, dir);
     assert.strictEqual(suite.profile, true);
-    assert.deepStrictEqual(suite.attach, { url: endpoint.url, method: 'GET', agent: 'node', blockMs: 10 });
+    assert.deepStrictEqual(suite.attach, { url: endpoint.url, method: 'GET', agent: 'node', blockMs: 10, lagResolutionMs: 10 });
     const closed = suite.scenarios.filter((s) => !s.arrivalShareOf);
     const open = suite.scenarios.filter((s) => s.arrivalShareOf);
     assert.deepStrictEqual(closed.map((s) => s.connections), CONNECTIONS);
