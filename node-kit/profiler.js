@@ -7,41 +7,11 @@
 // Only the driver may ask: LAB_PROFILE_TOKEN set, a request without `Authorization: Bearer <token>` is answered 401;
 // unset, the route does not exist (404, and it is not listed). One profile at a time (409), and the sampling stops if
 // the driver goes away.
-const crypto = require('crypto');
-const inspector = require('inspector');
 const { HttpError } = require('./errors');
 const { parseOnlyParams } = require('./params');
-
-const PROFILE_PARAMS = { seconds: { default: 10, min: 1, max: 300 }, intervalUs: { default: 1000, min: 100, max: 100000 } };
-
-/** session.post as a promise (Node 14's inspector has the callback form only). */
-const post = (session, method, params) => new Promise((resolve, reject) => session.post(method, params, (err, result) => (err ? reject(err) : resolve(result))));
-
-/** Whether the request carries `Authorization: Bearer <token>`, compared in constant time. */
-function authorized(req, token) {
-  const given = Buffer.from(String(req.headers.authorization || ''));
-  const wanted = Buffer.from(`Bearer ${token}`);
-  return given.length === wanted.length && crypto.timingSafeEqual(given, wanted);
-}
-
-/** Profiles the main thread for `seconds` (stopping early when `stopped` resolves); resolves to {startedAtMs, ..., profile}. */
-async function profileFor(seconds, intervalUs, stopped) {
-  const session = new inspector.Session();
-  session.connect();
-  try {
-    await post(session, 'Profiler.enable');
-    await post(session, 'Profiler.setSamplingInterval', { interval: intervalUs });
-    const startedAtMs = Date.now();
-    await post(session, 'Profiler.start');
-    let timer;
-    await Promise.race([new Promise((resolve) => (timer = setTimeout(resolve, seconds * 1000))), stopped]);
-    clearTimeout(timer);
-    const { profile } = await post(session, 'Profiler.stop');
-    return { thread: 'main', startedAtMs, endedAtMs: Date.now(), intervalUs, profile };
-  } finally {
-    session.disconnect();
-  }
-}
+// The sampling itself, the token's check and the parameters are the agent's (agents/node-agent/profile.js): the
+// driver asks a service and an attached service's agent alike.
+const { profileFor, authorized, PROFILE_PARAMS } = require('@lab/node-agent/profile');
 
 /** The route, where token (LAB_PROFILE_TOKEN) is set; none where it is not. */
 function profileRoutes(token) {

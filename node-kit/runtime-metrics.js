@@ -8,21 +8,10 @@
 // that follow each other closely (34 collections seen, 24 recorded, in a 1.5 s allocation loop here), so it undercounts
 // pauses exactly when they pile up. Its buckets (1 ms, 10 ms, 100 ms, ...) also put every scavenge in the first one.
 // It stays exported (prom-client has no switch for it alone); the lab reads lab_gc_pause_seconds.
-const { performance, PerformanceObserver, constants } = require('perf_hooks');
+const { performance, PerformanceObserver } = require('perf_hooks');
 const { threadClock } = require('@lab/node-agent/thread-clock');
-
-const GC_KINDS = {
-  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
-  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
-  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
-  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
-};
-
-/** A gc entry's kind: entry.detail.kind from Node 16 on, entry.kind on Node 14 (DEP0152). */
-function kindOf(entry) {
-  const code = entry.detail ? entry.detail.kind : entry.kind;
-  return GC_KINDS[code] || 'other';
-}
+// A gc entry's kind, as the agent reads it (Node 14's entry.kind, later Node's entry.detail.kind).
+const { kindOf } = require('@lab/node-agent/gc-pauses');
 
 /**
  * Registers in `registry` (names: metrics.js' METRIC, buckets: its GC_PAUSE_BUCKETS):

@@ -6,7 +6,7 @@
 // profile at a time; the sampling stops when the client goes away. Node 14 syntax.
 const crypto = require('crypto');
 
-// node-kit/profiler.js' PROFILE_PARAMS: the driver asks both alike.
+// The driver asks the agent and the services alike: node-kit/profiler.js takes these, and profileFor and authorized.
 const PROFILE_PARAMS = { seconds: { default: 10, min: 1, max: 300 }, intervalUs: { default: 1000, min: 100, max: 100000 } };
 const INTEGER = /^-?\d+$/;
 
@@ -91,4 +91,4 @@ function profileHandler(token) {
   };
 }
 
-module.exports = { profileHandler, profileParams, refusal, PROFILE_PARAMS };
+module.exports = { profileHandler, profileParams, profileFor, authorized, refusal, PROFILE_PARAMS };
