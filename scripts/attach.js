@@ -19,7 +19,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { readManifests } = require('@lab/lab-topology/manifests');
+const { ROOT, readManifests } = require('@lab/lab-topology/manifests');
 const { nativeLab } = require('@lab/lab-topology/topology');
 const { attachSuite } = require('@lab/load/src/attach/attach-suite');
 const { describeRunMachine, busyPercentSetting } = require('@lab/load/src/machine/busy-machine');
@@ -27,9 +27,10 @@ const { machineBeforeStart } = require('@lab/load/src/machine/before-start');
 const { startNativeSubset, answers } = require('./native-subset');
 const { InputError } = require('./try-document');
 const { followRun } = require('./follow-run');
+const { queryInstant, quote } = require('@lab/load/src/scenario/server-series');
+const { until } = require('@lab/test-kit');
 const { endpointSettings, checkAnswers, checkProbe, agentInfo } = require('./attach-endpoint');
 const { beforeRun, compareWithBefore } = require('./attach-before');
-const { ROOT } = require('@lab/lab-topology/manifests');
 
 // The driver's names for the service and its agent: the Prometheus job of the agent's series is the service's name.
 const TARGET = 'attached';
@@ -107,16 +108,11 @@ async function startLab(endpoint, info, suitesDir, onOutput) {
  * Resolves once Prometheus holds two scrapes of job (its targets file is read within seconds of its start), so that
  * the first scenario's counters have a sample before its window; throws after SCRAPES_TIMEOUT_MS naming the job.
  */
-async function scrapedTwice(prometheusUrl, job) {
-  const query = new URLSearchParams({ query: `count_over_time(up{job="${job}"}[1m])` });
-  const deadline = Date.now() + SCRAPES_TIMEOUT_MS;
-  for (;;) {
-    const body = await fetch(`${prometheusUrl}/api/v1/query?${query}`).then((res) => res.json()).catch(() => null);
-    const [sample] = (body && body.data && body.data.result) || [];
-    if (sample && Number(sample.value[1]) >= 2) return;
-    if (Date.now() > deadline) throw new Error(`Prometheus did not scrape the agent (job ${job}) twice in ${SCRAPES_TIMEOUT_MS / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+function scrapedTwice(prometheusUrl, job) {
+  return until(`Prometheus' second scrape of the agent (job ${job})`, SCRAPES_TIMEOUT_MS, async () => {
+    const [sample] = await queryInstant(prometheusUrl, `count_over_time(up{job=${quote(job)}}[1m])`);
+    return sample && Number(sample.value[1]) >= 2 ? { done: true } : { why: `${sample ? sample.value[1] : 'no'} scrapes so far` };
+  });
 }
 
 async function main() {

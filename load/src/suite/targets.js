@@ -34,18 +34,15 @@ async function health(check, signal) {
   }
 }
 
-/** A lab service's check: its /healthz, 200 only. */
-const healthzOf = (url) => ({ url: `${url}/healthz`, anyAnswer: false });
-
-/** Why the target does not answer its check (a URL: a lab service's /healthz) with "ok" now, or null: not ready for a scenario. */
+/** Why the target does not answer its check (attach/attached.js' healthCheckOf) with "ok" now, or null: not ready for a scenario. */
 async function unhealthy(check, signal) {
-  const { state, why } = await health(typeof check === 'string' ? healthzOf(check) : check, signal);
+  const { state, why } = await health(check, signal);
   return state === 'ok' ? null : why;
 }
 
 /** Why the target is gone (down, not merely busy), or null: a scenario's target that died or is stopping. */
 async function gone(check) {
-  const { state, why } = await health(typeof check === 'string' ? healthzOf(check) : check);
+  const { state, why } = await health(check);
   return state === 'down' ? why : null;
 }
 
