@@ -13,7 +13,7 @@ AGENT_COMPONENTS := agents/jvm-agent
 SHARED_TESTS := 'node-kit/test/*.test.js' 'loop-kit/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js' \
 	'agents/node-agent/test/*.test.js'
 
-.PHONY: setup system-packages native try attach attach-override bench-stringify bench-shapes bench-shapes-quick bench-offload bench-instrumentation test-agent-lines bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
+.PHONY: setup system-packages native try attach attach-override bench-stringify bench-shapes bench-shapes-quick attach-compose attach-compose-if-engine bench-offload bench-instrumentation test-agent-lines bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare hostile chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
@@ -39,7 +39,7 @@ attach: setup
 # A compose override putting the agent in front of one service of your own compose project (SERVICE=api, AGENT_KIND
 # node or jvm, AGENT_PORT 9464), printed: make -s attach-override SERVICE=api > compose.lab-agent.yml.
 attach-override: $(NODE24_BIN)/node $(LAB_PACKAGES)
-	@$(RUN_NODE) scripts/attach-override.js
+	@$(RUN_NODE) docker/attach-override.js
 
 # The fibers-to-async table (docs/experiments/fibers-to-async.md) for every approach of both Node services (each on its
 # own Node line), fast's blocks in a heap of its own and in the one it shares with the other approaches, then the lab's
@@ -135,7 +135,7 @@ bench-jvm-short: setup
 # a compose project and ports of its own, and the time of both is mostly the fixed length of their scenarios. The
 # swarm comes after them all: joining and leaving a swarm while other containers run cuts their DNS (docker/swarm.js).
 TEST_STAGES := setup 'test-images&' test-components test-shared check-config lint test-integration wait \
-	'soak-if-engine&' smoke-if-engine up-check-if-engine chaos-if-engine wait swarm-if-engine
+	'soak-if-engine&' smoke-if-engine up-check-if-engine chaos-if-engine attach-compose-if-engine wait swarm-if-engine
 test: $(NODE24_BIN)/node $(LAB_PACKAGES)
 	@$(RUN_NODE) scripts/test-stages.js $(TEST_STAGES)
 
@@ -276,6 +276,13 @@ up-check-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 # checks run alone builds them itself (docker/check-images.js). Skipped, saying so, where no engine can run.
 test-images: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
 	$(RUN_NODE) docker/check-images.js --if-engine
+
+# The agents in a user's own containers, as agents/README.md puts them there (docker/attach-compose.js): json-server and
+# WireMock on the lab's base images with make attach-override's overrides, make attach from the host on each, down.
+# The -if-engine form skips it, saying so, where no engine can run (make test).
+attach-compose attach-compose-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES) $(ATTACH_TARGETS)
+	@$(MAKE) -s -C agents/jvm-agent setup
+	$(RUN_NODE) docker/attach-compose.js $(if $(findstring if-engine,$@),--if-engine)
 
 # As `smoke`, but a machine with no engine and no way to start one skips it, saying so (make test).
 smoke-if-engine: $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)

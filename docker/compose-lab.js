@@ -20,7 +20,7 @@ const ENGINE_UNAVAILABLE = 3;
 // Every check runs its lab with the ports shifted by its own offset, so that none meets another's or a lab in use
 // (offset 0; the native lab test uses 20000), and below Linux's ephemeral ports (32768 and up), where a loopback
 // client's port can hold the very port a lab is to publish (seen: the soak's Prometheus, then on 41090, did not start).
-const PORT_OFFSETS = { up: 18000, swarm: 19000, smoke: 21000, chaos: 22000, soak: 23000, matrix: 15000, hostile: 16000 };
+const PORT_OFFSETS = { up: 18000, swarm: 19000, smoke: 21000, chaos: 22000, soak: 23000, matrix: 15000, hostile: 16000, attach: 13000 };
 // The one tag of the checks' images (smoke, chaos, soak, swarm and make test's test-images stage): built once per
 // `make test` and shared by every check, never a lab in use's (latest).
 const CHECK_IMAGE_TAG = 'lab-check';
@@ -284,4 +284,4 @@ function publishedPorts(offset) {
   return readManifests().map((m) => m.port).concat(PROMETHEUS_PORT, GRAFANA_PORT).map((port) => port + offset);
 }
 
-module.exports = { composeLab, allTargetsUp, exitWith, run, mustRun, chooseBaseImages, offlineBaseImages, PORT_OFFSETS, publishedPorts, CHECK_IMAGE_TAG, CHECK_IMAGES_FILE, ENGINE_UNAVAILABLE };
+module.exports = { composeLab, allTargetsUp, exitWith, run, mustRun, chooseBaseImages, offlineBaseImages, builtThisRun, imagesOf, PORT_OFFSETS, publishedPorts, CHECK_IMAGE_TAG, CHECK_IMAGES_FILE, ENGINE_UNAVAILABLE };
