@@ -4,7 +4,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 
-/** Resolves to {url, stop()} once it listens. */
+/** Resolves to {url, pid, stop()} once it listens. */
 function startService(nodeOptions = [], env = {}) {
   const child = spawn(process.execPath, nodeOptions.concat(path.join(__dirname, '..', 'src', 'server.js')), {
     env: Object.assign({}, process.env, env, { PORT: '0', HOST: '127.0.0.1' }),
@@ -14,7 +14,7 @@ function startService(nodeOptions = [], env = {}) {
     child.once('exit', (code) => reject(new Error(`node-async exited with ${code} before listening`)));
     child.stdout.on('data', (chunk) => {
       const match = /listening on [\d.]+:(\d+)/.exec(String(chunk));
-      if (match) resolve({ url: `http://127.0.0.1:${match[1]}`, stop: () => child.kill('SIGTERM') });
+      if (match) resolve({ url: `http://127.0.0.1:${match[1]}`, pid: child.pid, stop: () => child.kill('SIGTERM') });
     });
   });
 }
