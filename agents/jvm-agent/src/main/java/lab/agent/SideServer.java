@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The agent's side port (README.md, "Routes"): GET /metrics and GET /healthz for any Host; GET /info and POST
- * /profile (with LAB_PROFILE_TOKEN, or a token of the agent's own in its [TokenFile]) behind [SameSite]. Checks in CONTRACT.md's order: unknown path 404, wrong
- * method 405, another site's page 403, then the route's own. The JDK's own HTTP server, on daemon threads (its
+ * /profile (with LAB_PROFILE_TOKEN, or a token of the agent's own in its [TokenFile]) behind [SameSite]. Checks in
+ * CONTRACT.md's order: unknown path 404, wrong method 405, another site's page 403, then the route's own. The JDK's own HTTP server, on daemon threads (its
  * dispatcher and timer inherit the daemon flag of the thread that starts it, the agent's), so it never keeps the JVM
  * alive.
  */
@@ -54,8 +54,11 @@ final class SideServer {
     private final Metrics metrics;
     private final SameSite sameSite;
     private final Profiler profiler;
-    /** "env", "file" (written to tokenFolder once the port is bound) or null (no POST /profile), for /info. */
-    private String tokenSource;
+    /**
+     * "env", "file" (written to tokenFolder once the port is bound) or null (no POST /profile), for /info; volatile:
+     * a failed write clears it after the server's threads started.
+     */
+    private volatile String tokenSource;
     private final Path tokenFolder;
     private final String fileToken;
     private final String version;
@@ -135,8 +138,8 @@ final class SideServer {
                 TokenFile.write(tokenFolder, port, fileToken);
             } catch (IOException | RuntimeException e) {
                 tokenSource = null;
-                System.err.println("lab agent: cannot write the token file in " + tokenFolder + " (" + e + "): no client can be given the token for POST /profile; set "
-                    + Settings.PROFILE_TOKEN);
+                System.err.println("lab agent: cannot write the token file in " + tokenFolder + " (" + e
+                    + "): no client can be given the token for POST /profile; set " + Settings.PROFILE_TOKEN);
             }
         }
         String host = settings.host.contains(":") ? "[" + settings.host + "]" : settings.host;
