@@ -4,16 +4,14 @@
 // for each start of a lab, so that `PROFILE=1 make native` (or make try, make up) profiles without a secret for the
 // user to invent and copy into every process. Every starter asks this one function, once per start, and hands the
 // answer to the driver and the services alone, through their environment: it is never written to a file, printed or
-// kept in results. A service started by hand without one still has no profile route. Node 14 syntax.
-const crypto = require('crypto');
-
-// 256 bits: as hard to guess as the user's own would need to be.
-const TOKEN_BYTES = 32;
+// kept in results. A service started by hand without one has no profile route, but an agent started without one
+// makes its own, in a file of the user's that make attach reads (agents/node-agent/token-file.js). Node 14 syntax.
+const { newProfileToken } = require('@lab/node-agent/token-file');
 
 /** env's LAB_PROFILE_TOKEN when set and not empty, else a new random one (64 hex characters) on every call. */
 function profileTokenFor(env = process.env) {
   const own = env.LAB_PROFILE_TOKEN;
-  return typeof own === 'string' && own !== '' ? own : crypto.randomBytes(TOKEN_BYTES).toString('hex');
+  return typeof own === 'string' && own !== '' ? own : newProfileToken();
 }
 
 module.exports = { profileTokenFor };

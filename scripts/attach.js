@@ -12,8 +12,11 @@
 // Settings: URL (or the first argument), METHOD (GET), BODY_FILE, HEADERS ("Name: value; Name: value"), PROBE_PATH (a
 // cheap GET on the service; without one, the agent's /healthz), AGENT (http://127.0.0.1:9464; `none`), ATTACH_SECONDS
 // (5: each scenario's window), ATTACH_BLOCK_MS (10), ATTACH_ALLOW_REMOTE (0: loopback only), ATTACH_PORT_OFFSET
-// (12000), LAB_PROFILE_TOKEN (the one the agent was started with: profiles need it), LAB_RESULTS_DIR (results), BEFORE
-// (an earlier make attach's run: the same loads again, then make compare against it: attach-before.js). Exit status:
+// (12000), LAB_PROFILE_TOKEN (the one the agent was started with, if it was: profiles need it; an agent started without
+// one on this machine wrote its own to <token folder>/<agent port>.token, which make attach reads: attach-token.js),
+// LAB_AGENT_TOKEN_DIR, XDG_RUNTIME_DIR, TMPDIR (where that folder is: the same as the service's), LAB_RESULTS_DIR
+// (results), BEFORE (an earlier make attach's run: the same loads again, then make compare against it:
+// attach-before.js). Exit status:
 // 0 when the run ended and its verdict is printed (with BEFORE: and no significant regression past MAX_REGRESSION),
 // 1 when it could not be made (with BEFORE: or regressed), 2 for a setting or an endpoint the lab cannot load.
 const fs = require('node:fs');
@@ -30,6 +33,7 @@ const { followRun } = require('./follow-run');
 const { queryInstant, quote } = require('@lab/load/src/scenario/server-series');
 const { until } = require('@lab/test-kit');
 const { endpointSettings, checkAnswers, checkProbe, agentInfo } = require('./attach-endpoint');
+const { attachProfileToken } = require('./attach-token');
 const { beforeRun, compareWithBefore } = require('./attach-before');
 
 // The driver's names for the service and its agent: the Prometheus job of the agent's series is the service's name.
@@ -47,14 +51,6 @@ function integerSetting(name, fallback, min, max) {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw new InputError(`${name} must be an integer in [${min}, ${max}], got ${raw}`);
   return value;
-}
-
-/** What the user is told of profiles before the run: whether the agent can be asked for them. */
-function profileWords(info) {
-  if (!info) return null;
-  if (!info.profile) return 'the agent has no profile route (started without LAB_PROFILE_TOKEN): no CPU profiles; start the service with LAB_PROFILE_TOKEN=<secret> and give make attach the same';
-  if (!process.env.LAB_PROFILE_TOKEN) return 'the agent takes profiles, but make attach has no LAB_PROFILE_TOKEN: give it the one the service was started with';
-  return null;
 }
 
 /** The suite's scenarios' settings and the endpoint, as attach-suite.js takes them; before: BEFORE's run, or null. */
@@ -77,8 +73,11 @@ function suiteFor(endpoint, info, before) {
   }, { durationSeconds, blockMs, rates: before ? before.rates : null });
 }
 
-/** The native lab (load driver, Prometheus) aimed at the endpoint and its agent; {driverUrl, ready(), stop()}. */
-async function startLab(endpoint, info, suitesDir, onOutput) {
+/**
+ * The native lab (load driver, Prometheus) aimed at the endpoint and its agent, the driver given profileToken (null:
+ * none) in its environment; {driverUrl, ready(), stop()}.
+ */
+async function startLab(endpoint, info, profileToken, suitesDir, onOutput) {
   const offset = integerSetting('ATTACH_PORT_OFFSET', 12000, 0, 60000);
   const load = readManifests().filter((m) => m.kind === 'load');
   const driverUrl = nativeLab(offset, load).components[0].url;
@@ -93,6 +92,7 @@ async function startLab(endpoint, info, suitesDir, onOutput) {
       LAB_ATTACH_SCRAPE: info ? `${TARGET}=${new URL(endpoint.agentUrl).host}` : '',
       LOAD_ATTACHED: `${TARGET}=${info ? AGENT_TARGET : ''}`,
       LOAD_SUITES_DIR: suitesDir,
+      LAB_PROFILE_TOKEN: profileToken || '',
     },
   });
   say(`starting the load driver and Prometheus natively on ports ${lab.components.map((c) => c.port).concat(lab.prometheus.port).join(', ')} (ATTACH_PORT_OFFSET=${offset})`);
@@ -123,8 +123,8 @@ async function main() {
   if (endpoint.probePath) await checkProbe(endpoint.url, endpoint.probePath);
   const info = await agentInfo(endpoint.agentUrl, endpoint.agentGiven, say);
   if (info) say(`the lab's ${info.agent} agent answers at ${endpoint.agentUrl} (${info.runtime.name} ${info.runtime.version}, pid ${info.pid})`);
-  const profileNote = profileWords(info);
-  if (profileNote) say(profileNote);
+  const profile = attachProfileToken(endpoint.agentUrl, info);
+  if (profile.note) say(profile.note);
   const before = env('BEFORE', '') ? beforeRun(env('BEFORE', ''), path.resolve(ROOT, env('LAB_RESULTS_DIR', 'results'))) : null;
   if (before) say(`loading it as ${before.dir} did${before.url === endpoint.url.href ? '' : ` (whose URL was ${before.url})`}: the same loops, open loops at ${Object.values(before.rates).join(', ')} requests/s, then make compare`);
   const suite = suiteFor(endpoint, info, before);
@@ -144,7 +144,7 @@ async function main() {
   process.once('SIGTERM', onSignal);
   try {
     fs.writeFileSync(path.join(suitesDir, `${SUITE}.json`), `${JSON.stringify(suite, null, 2)}\n`);
-    lab = await startLab(endpoint, info, suitesDir, (chunk) => (output = (output + chunk).slice(-20000)));
+    lab = await startLab(endpoint, info, profile.token, suitesDir, (chunk) => (output = (output + chunk).slice(-20000)));
     await lab.ready();
     say(info ? 'the lab is up, and Prometheus scrapes the agent' : 'the lab is up');
     const status = await followRun(lab.driverUrl, new URLSearchParams({ suite: SUITE }), 'the attach run', say);

@@ -8,6 +8,7 @@ const fs = require('fs');
 const { isMainThread } = require('worker_threads');
 const { readSettings, SettingError } = require('./settings');
 const { wrapperOf } = require('./wrappers');
+const { newProfileToken, ownUid, openTokenFolder, writeTokenFile, removeTokenFile, TokenFolderError } = require('./token-file');
 
 const say = (line) => process.stderr.write(`lab agent: ${line}\n`);
 const who = () => `pid ${process.pid}, ${JSON.stringify(process.argv.join(' '))}`;
@@ -23,6 +24,21 @@ function skipReason() {
   return null;
 }
 
+/**
+ * POST /profile's token and where it comes from: {token, source: 'env' | 'file' | null, folder (the token file's, for
+ * 'file')}. LAB_PROFILE_TOKEN's; else a new one for a token file in the user's own folder; else none, said in one line.
+ */
+function profileTokenOf(settings) {
+  if (settings.profileToken) return { token: settings.profileToken, source: 'env', folder: null };
+  try {
+    return { token: newProfileToken(), source: 'file', folder: openTokenFolder(settings.tokenFolder, ownUid()) };
+  } catch (err) {
+    const why = err instanceof TokenFolderError ? err.message : `the token folder ${settings.tokenFolder}: ${err.code || err.message}`;
+    say(`no POST /profile: ${why}; set LAB_AGENT_TOKEN_DIR to a folder of your own, or LAB_PROFILE_TOKEN (${who()})`);
+    return { token: null, source: null, folder: null };
+  }
+}
+
 function start() {
   let settings;
   try {
@@ -35,6 +51,7 @@ function start() {
   const { startMetrics } = require('./metrics');
   const { createAgentServer } = require('./server');
   const { AGENT_VERSION } = require('./process-metrics');
+  const profile = profileTokenOf(settings);
   const metrics = startMetrics(settings);
   const startedAt = new Date().toISOString();
   const agent = {
@@ -46,14 +63,16 @@ function start() {
       pid: process.pid,
       argv: process.argv,
       startedAt,
-      profile: Boolean(settings.profileToken),
+      profile: Boolean(profile.token),
+      // Where the token comes from, never the token nor the file's path: a client finds the file by the port alone.
+      profileToken: profile.source,
       // The lag figures are whole timer intervals: an idle loop reads about this much, which a reader subtracts.
       lagResolutionMs: settings.lagResolutionMs,
       workers: metrics.workers(),
       metrics: metrics.names(),
     }),
   };
-  const server = createAgentServer(agent, settings);
+  const server = createAgentServer(agent, Object.assign({}, settings, { profileToken: profile.token }));
   server.once('error', (err) => {
     metrics.stop();
     say(`cannot listen on ${settings.host}:${settings.port} (${err.code || err.message}) in ${who()}; this process goes on unwatched`);
@@ -61,6 +80,18 @@ function start() {
   server.listen(settings.port, settings.host, () => {
     const { port } = server.address();
     const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+    // Before the port file: whoever waits for that finds the token file written too.
+    if (profile.folder) {
+      try {
+        const file = writeTokenFile(profile.folder, port, profile.token);
+        // 'exit' only: a handler for SIGTERM would change how the user's process ends. A file left by a killed process
+        // is overwritten by the next agent on its port.
+        process.on('exit', () => removeTokenFile(file, profile.token));
+      } catch (err) {
+        profile.source = null;
+        say(`cannot write the token file in ${profile.folder} (${err.code || err.message}): no client can be given the token for POST /profile; set LAB_PROFILE_TOKEN`);
+      }
+    }
     if (settings.portFile) {
       try {
         // Written aside and renamed, so that a reader never sees the file empty.

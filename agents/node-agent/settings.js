@@ -17,6 +17,8 @@ const DEFAULT_HOST = '127.0.0.1';
 // LAB_AGENT_LAG_RESOLUTION_MS=1 gives the services' view.
 const DEFAULT_LAG_RESOLUTION_MS = 10;
 
+const { tokenFolder, ownUid } = require('./token-file');
+
 class SettingError extends Error {}
 
 const INTEGER = /^\d+$/;
@@ -32,8 +34,9 @@ function integerIn(env, name, fallback, min, max) {
 }
 
 /**
- * {port, host, portFile, hostNames, profileToken, lagResolutionMs} from env, or a thrown SettingError naming the
- * setting, what it allows and what it got. An empty value is the same as none.
+ * {port, host, portFile, hostNames, profileToken, tokenFolder, lagResolutionMs} from env, or a thrown SettingError
+ * naming the setting, what it allows and what it got. An empty value is the same as none. tokenFolder: where the
+ * token file goes without a profileToken (token-file.js), or null where the platform has no uid.
  */
 function readSettings(env = process.env) {
   const host = env.LAB_AGENT_HOST || DEFAULT_HOST;
@@ -47,6 +50,7 @@ function readSettings(env = process.env) {
     portFile: env.LAB_AGENT_PORT_FILE || null,
     hostNames,
     profileToken: env.LAB_PROFILE_TOKEN || null,
+    tokenFolder: tokenFolder(env, ownUid()),
     lagResolutionMs: integerIn(env, 'LAB_AGENT_LAG_RESOLUTION_MS', DEFAULT_LAG_RESOLUTION_MS, 1, 1000),
   };
 }

@@ -2,7 +2,8 @@
 // `make attach` end to end against a real service nobody here wrote: json-server 0.17.4 (pinned in
 // attach-targets/json-server, installed from npm), whose GET /db answers the whole db.json through express' res.jsonp,
 // that is JSON.stringify on the event loop. It runs with the lab's Node agent preloaded (NODE_OPTIONS --require, no
-// change to json-server) on a side port of its own, on a generated db.json of some megabytes. The run must say what the
+// change to json-server) on a side port of its own, on a generated db.json of some megabytes, and no LAB_PROFILE_TOKEN
+// anywhere: make attach profiles with the token the agent wrote to its token file. The run must say what the
 // issue asks of it, as properties, never timings: every load has the agent's lag and ELU series read through
 // Prometheus, the verdict names the longest block and its heaviest stacks, and the stringify json-server's route runs
 // is among them; report.html shows the same verdict in Chromium; the same endpoint without the agent still runs and
@@ -104,17 +105,22 @@ test('make attach on json-server with the Node agent: lag and ELU at every load,
   const db = writeDb(dir);
   const port = await freePort();
   const portFile = path.join(dir, 'agent-port');
-  const token = crypto.randomBytes(16).toString('hex');
-  const service = startService(process.execPath, [JSON_SERVER, '--quiet', '--port', String(port), '--host', '127.0.0.1', db], dir, { NODE_OPTIONS: `--require ${AGENT}`, LAB_AGENT_PORT: '0', LAB_AGENT_PORT_FILE: portFile, LAB_PROFILE_TOKEN: token });
+  // No LAB_PROFILE_TOKEN on either side: the agent writes its own token file into this folder, make attach reads it.
+  const tokens = { LAB_PROFILE_TOKEN: '', LAB_AGENT_TOKEN_DIR: path.join(dir, 'tokens') };
+  const service = startService(process.execPath, [JSON_SERVER, '--quiet', '--port', String(port), '--host', '127.0.0.1', db], dir, Object.assign({ NODE_OPTIONS: `--require ${AGENT}`, LAB_AGENT_PORT: '0', LAB_AGENT_PORT_FILE: portFile }, tokens));
   try {
     const url = `http://127.0.0.1:${port}/db`;
     const agentUrl = await serviceUp(service, portFile, url);
+    const tokenFile = path.join(tokens.LAB_AGENT_TOKEN_DIR, `${new URL(agentUrl).port}.token`);
+    const token = fs.readFileSync(tokenFile, 'utf8');
 
     const results = path.join(dir, 'results');
-    const { code, output } = await makeAttach({ URL: url, AGENT: agentUrl, LAB_PROFILE_TOKEN: token, ATTACH_SECONDS: '2', LAB_RESULTS_DIR: results });
+    const { code, output } = await makeAttach(Object.assign({ URL: url, AGENT: agentUrl, ATTACH_SECONDS: '2', LAB_RESULTS_DIR: results }, tokens));
     if (process.env.LAB_TEST_VERBOSE || code !== 0) console.log(output, service.output());
     assert.strictEqual(code, 0, output.slice(-3000));
     assert.match(output, /^attach: the lab's node agent answers at /m);
+    assert.ok(output.includes(`attach: profiles with the token the agent wrote to ${tokenFile}`), output.slice(0, 3000));
+    assert.ok(!output.includes(token) && !service.output().includes(token), 'the token is in no output');
     const report = /^attach: report: (.+)$/m.exec(output)[1];
     const run = JSON.parse(fs.readFileSync(path.join(path.dirname(report), 'run.json'), 'utf8'));
     const verdict = run.attachVerdict;
@@ -140,6 +146,9 @@ test('make attach on json-server with the Node agent: lag and ELU at every load,
     assert.ok(output.includes(verdict.lines[0]), 'make attach prints the verdict run.json keeps');
     const kept = fs.readdirSync(path.dirname(report));
     assert.strictEqual(kept.filter((f) => f.endsWith('.cpuprofile')).length, verdict.loads.length, kept.join(' '));
+    for (const file of kept.map((f) => path.join(path.dirname(report), f)).filter((f) => fs.statSync(f).isFile())) {
+      assert.ok(!fs.readFileSync(file, 'utf8').includes(token), `the token is kept in ${file}`);
+    }
 
     await t.test('report.html shows the same verdict in Chromium', async (st) => {
       if (!findChromium()) {

@@ -1,7 +1,7 @@
 'use strict';
 // A real process with the agent attached, for the tests: a child Node (each line of childNodes()) started with
 // `-r agent.js`, the agent on port 0 writing its port to a file in a temp folder of the child's own, removed with
-// the child. HTTP by the http module (the tests set Host, which fetch does not allow).
+// the child, and its token file (without LAB_PROFILE_TOKEN) to a folder in there too. HTTP by the http module (the tests set Host, which fetch does not allow).
 const { spawn, execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
@@ -46,15 +46,16 @@ function request(port, target, options = {}) {
 /**
  * Starts node (a path) with the agent and script (default: the fixture service), env added to this process's minus
  * any LAB_ and NODE_OPTIONS of its own. Resolves once the script printed its first stdout line (parsed as JSON) to
- * {node, line, servicePort, agentPort() (the port file's, once written), stderr(), waitForStderr(regexp), exited,
- * service(path), agent(path, options), stop()}.
+ * {node, dir, tokenDir (LAB_AGENT_TOKEN_DIR unless env sets it), line, servicePort, agentPort() (the port file's, once
+ * written), stderr(), waitForStderr(regexp), exited, service(path), agent(path, options), stop()}.
  */
 async function startWithAgent(node, { env = {}, nodeArgs = [], script = FIXTURE, scriptArgs = [], portFile = true } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-agent-test-'));
   const clean = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('LAB_') && key !== 'NODE_OPTIONS') clean[key] = value;
   const file = path.join(dir, 'agent-port');
-  const childEnv = Object.assign(clean, { LAB_AGENT_PORT: '0' }, portFile ? { LAB_AGENT_PORT_FILE: file } : {}, env);
+  const tokenDir = path.join(dir, 'tokens');
+  const childEnv = Object.assign(clean, { LAB_AGENT_PORT: '0', LAB_AGENT_TOKEN_DIR: tokenDir }, portFile ? { LAB_AGENT_PORT_FILE: file } : {}, env);
   const child = spawn(node, nodeArgs.concat(['-r', AGENT, typeof script === 'function' ? script(dir) : script], scriptArgs), { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   const stderrWaits = [];
@@ -99,6 +100,7 @@ async function startWithAgent(node, { env = {}, nodeArgs = [], script = FIXTURE,
     return {
       node,
       dir,
+      tokenDir,
       line,
       servicePort: line.port,
       agentPort,

@@ -88,10 +88,10 @@ for (const node of childNodes()) {
 
 test('settings: defaults, and the port 0 of the tests', () => {
   const defaults = readSettings({});
-  assert.deepStrictEqual(defaults, { port: DEFAULT_PORT, host: '127.0.0.1', portFile: null, hostNames: [], profileToken: null, lagResolutionMs: DEFAULT_LAG_RESOLUTION_MS });
+  assert.deepStrictEqual(defaults, { port: DEFAULT_PORT, host: '127.0.0.1', portFile: null, hostNames: [], profileToken: null, tokenFolder: `/tmp/lab-agent-${process.getuid()}`, lagResolutionMs: DEFAULT_LAG_RESOLUTION_MS });
   assert.strictEqual(DEFAULT_PORT, 9464);
-  const set = readSettings({ LAB_AGENT_PORT: '0', LAB_AGENT_HOST: '::1', LAB_AGENT_HOST_NAMES: ' a, b.c ,', LAB_PROFILE_TOKEN: 't', LAB_AGENT_LAG_RESOLUTION_MS: '1' });
-  assert.deepStrictEqual(set, { port: 0, host: '::1', portFile: null, hostNames: ['a', 'b.c'], profileToken: 't', lagResolutionMs: 1 });
+  const set = readSettings({ LAB_AGENT_PORT: '0', LAB_AGENT_HOST: '::1', LAB_AGENT_HOST_NAMES: ' a, b.c ,', LAB_PROFILE_TOKEN: 't', LAB_AGENT_TOKEN_DIR: '/t', LAB_AGENT_LAG_RESOLUTION_MS: '1' });
+  assert.deepStrictEqual(set, { port: 0, host: '::1', portFile: null, hostNames: ['a', 'b.c'], profileToken: 't', tokenFolder: '/t', lagResolutionMs: 1 });
   for (const env of [{ LAB_AGENT_PORT: '-1' }, { LAB_AGENT_PORT: '1e3' }, { LAB_AGENT_PORT: ' 80' }, { LAB_AGENT_LAG_RESOLUTION_MS: '1001' }]) {
     assert.throws(() => readSettings(env), /must be an integer/, JSON.stringify(env));
   }

@@ -11,7 +11,8 @@ import java.util.Map;
  * The agent's settings, read once at start from the environment (the same names as the Node agent's), or from the
  * agent's arguments (`-javaagent:lab-agent.jar=port=0,portFile=/tmp/port`), which win. Every bad value THROWS, naming
  * the setting: the agent then says so in one stderr line and the application runs unwatched. The profile token is
- * read from the environment only: agent arguments show in `ps` and in the JVM's own command line (/info's `command`).
+ * read from the environment only: agent arguments show in `ps` and in the JVM's own command line (/info's `command`);
+ * so is the token folder (LAB_AGENT_TOKEN_DIR, [TokenFile]), which a client finds by the same rule in its own.
  */
 final class Settings {
     static final int DEFAULT_PORT = 9464;
@@ -30,10 +31,12 @@ final class Settings {
     final String host;
     final Path portFile;
     final List<String> hostNames;
-    /** null: no POST /profile. */
+    /** null: no token from the environment (then the agent makes one for a file in tokenFolder). */
     final String profileToken;
+    /** Where the token file goes without a profileToken ([TokenFile]); null where the platform has no uid. */
+    final Path tokenFolder;
 
-    private Settings(Map<String, String> values) {
+    private Settings(Map<String, String> values, Path tokenFolder) {
         port = port(values.get(PORT));
         host = nonEmpty(values.getOrDefault(HOST, DEFAULT_HOST), HOST, DEFAULT_HOST);
         String file = values.get(PORT_FILE);
@@ -41,6 +44,7 @@ final class Settings {
         hostNames = names(values.get(HOST_NAMES));
         String token = values.get(PROFILE_TOKEN);
         profileToken = token == null || token.isEmpty() ? null : token;
+        this.tokenFolder = tokenFolder;
     }
 
     static Settings from(Map<String, String> env, String agentArgs) {
@@ -61,7 +65,7 @@ final class Settings {
                 values.put(variable, variable.equals(HOST_NAMES) ? value.replace(';', ',') : value);
             }
         }
-        return new Settings(values);
+        return new Settings(values, TokenFile.folder(env, TokenFile.ownUid()));
     }
 
     private static int port(String raw) {

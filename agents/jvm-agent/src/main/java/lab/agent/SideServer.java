@@ -23,9 +23,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The agent's side port (README.md, "Routes"): GET /metrics and GET /healthz for any Host; GET /info and, where
- * LAB_PROFILE_TOKEN is set, POST /profile behind [SameSite]. Checks in CONTRACT.md's order: unknown path 404, wrong
- * method 405, another site's page 403, then the route's own. The JDK's own HTTP server, on daemon threads (its
+ * The agent's side port (README.md, "Routes"): GET /metrics and GET /healthz for any Host; GET /info and POST
+ * /profile (with LAB_PROFILE_TOKEN, or a token of the agent's own in its [TokenFile]) behind [SameSite]. Checks in
+ * CONTRACT.md's order: unknown path 404, wrong method 405, another site's page 403, then the route's own. The JDK's own HTTP server, on daemon threads (its
  * dispatcher and timer inherit the daemon flag of the thread that starts it, the agent's), so it never keeps the JVM
  * alive.
  */
@@ -54,6 +54,13 @@ final class SideServer {
     private final Metrics metrics;
     private final SameSite sameSite;
     private final Profiler profiler;
+    /**
+     * "env", "file" (written to tokenFolder once the port is bound) or null (no POST /profile), for /info; volatile:
+     * a failed write clears it after the server's threads started.
+     */
+    private volatile String tokenSource;
+    private final Path tokenFolder;
+    private final String fileToken;
     private final String version;
     private final Map<String, Route> routes = new LinkedHashMap<>();
     private HttpServer server;
@@ -62,7 +69,23 @@ final class SideServer {
         this.settings = settings;
         this.version = version;
         this.sameSite = new SameSite(settings.hostNames);
-        this.profiler = settings.profileToken == null ? null : new Profiler(settings.profileToken);
+        String token = settings.profileToken;
+        Path folder = null;
+        if (token != null) {
+            tokenSource = "env";
+        } else {
+            try {
+                folder = TokenFile.open(settings.tokenFolder, TokenFile.ownUid());
+                token = TokenFile.newToken();
+                tokenSource = "file";
+            } catch (TokenFile.FolderRefused e) {
+                System.err.println("lab agent: no POST /profile: " + e.getMessage() + "; set " + TokenFile.TOKEN_DIR
+                    + " to a folder of your own, or " + Settings.PROFILE_TOKEN);
+            }
+        }
+        this.tokenFolder = folder;
+        this.fileToken = folder == null ? null : token;
+        this.profiler = token == null ? null : new Profiler(token);
         this.metrics = new Metrics(version);
         routes.put("/metrics", new Route("GET", true, this::metricsRoute));
         routes.put("/healthz", new Route("GET", true, ex -> send(ex, 200, JSON, Json.write(Map.of("status", "ok")), Map.of())));
@@ -109,6 +132,16 @@ final class SideServer {
         server.createContext("/", this::dispatch);
         server.start();
         int port = server.getAddress().getPort();
+        // Before the line and the port file: whoever waits for either finds the token file written too.
+        if (tokenFolder != null) {
+            try {
+                TokenFile.write(tokenFolder, port, fileToken);
+            } catch (IOException | RuntimeException e) {
+                tokenSource = null;
+                System.err.println("lab agent: cannot write the token file in " + tokenFolder + " (" + e
+                    + "): no client can be given the token for POST /profile; set " + Settings.PROFILE_TOKEN);
+            }
+        }
         String host = settings.host.contains(":") ? "[" + settings.host + "]" : settings.host;
         System.err.println("lab agent: metrics on http://" + host + ":" + port + "/metrics (pid " + ProcessHandle.current().pid() + ")");
         // After the line: whoever waits for the file finds the line written too.
@@ -183,6 +216,8 @@ final class SideServer {
         info.put("command", command());
         info.put("startedAt", Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime()).toString());
         info.put("profile", profiler != null);
+        // Where the token comes from, never the token nor the file's path: a client finds the file by the port alone.
+        info.put("profileToken", tokenSource);
         info.put("metrics", new ArrayList<Object>(metrics.write(false).families()));
         return info;
     }

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A JVM started with the agent on the packaged jar, by the JDK that AGENT_TEST_JAVA_HOME names (default: the one
- * running the tests), its stderr in a file, its port read from LAB_AGENT_PORT_FILE once written. Waits are for
+ * running the tests), its stderr in a file, its port read from LAB_AGENT_PORT_FILE once written, its token file
+ * (without LAB_PROFILE_TOKEN) in a LAB_AGENT_TOKEN_DIR of its own, all in a temp folder removed with it. Waits are for
  * events (a file appears, a line is read), never for a time; the deadline is only there so a broken agent fails the
  * test instead of hanging it.
  */
@@ -27,6 +28,7 @@ final class AgentJvm implements AutoCloseable {
     final Process process;
     final Path dir;
     final Path portFile;
+    final Path tokenDir;
     final Path stderr;
     private final PrintWriter stdin;
     private final BufferedReader stdout;
@@ -35,6 +37,7 @@ final class AgentJvm implements AutoCloseable {
     AgentJvm(String agentOption, Map<String, String> env, List<String> args) throws IOException {
         dir = Files.createTempDirectory("lab-agent-test-");
         portFile = dir.resolve("port");
+        tokenDir = dir.resolve("tokens");
         stderr = dir.resolve("stderr.txt");
         List<String> command = new ArrayList<>();
         command.add(java());
@@ -44,6 +47,7 @@ final class AgentJvm implements AutoCloseable {
         builder.environment().keySet().removeIf(name -> name.startsWith("LAB_") || name.equals("JAVA_TOOL_OPTIONS"));
         builder.environment().put("LAB_AGENT_PORT", "0");
         builder.environment().put("LAB_AGENT_PORT_FILE", portFile.toString());
+        builder.environment().put("LAB_AGENT_TOKEN_DIR", tokenDir.toString());
         env.forEach((name, value) -> {
             if (value == null) builder.environment().remove(name);
             else builder.environment().put(name, value);
@@ -129,10 +133,15 @@ final class AgentJvm implements AutoCloseable {
         return lines;
     }
 
-    @Override
-    public void close() throws IOException, InterruptedException {
+    /** Asks the JVM to end (SIGTERM: its shutdown hooks run), forcibly after a minute; the temp folder stays. */
+    void end() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(60, TimeUnit.SECONDS)) process.destroyForcibly().waitFor();
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        end();
         try (var files = Files.walk(dir)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }

@@ -121,6 +121,7 @@ class AgentRoutesTest {
         assertTrue(info.get("command").asString().contains("lab.agent.fixture.BusyApp"), info.toString());
         assertTrue(info.get("startedAt").asString().matches("\\d{4}-\\d\\d-\\d\\dT.*Z"), info.toString());
         assertTrue(info.get("profile").asBoolean());
+        assertEquals("env", info.get("profileToken").asString());
         List<String> names = new ArrayList<>();
         info.get("metrics").forEach(n -> names.add(n.asString()));
         assertTrue(names.containsAll(List.of(MetricNames.GC_PAUSE, MetricNames.OTEL_GC_DURATION, MetricNames.PROCESS_CPU)), names.toString());
