@@ -29,7 +29,7 @@ const { InputError } = require('./try-document');
 const { followRun } = require('./follow-run');
 const { queryInstant, quote } = require('@lab/load/src/scenario/server-series');
 const { until } = require('@lab/test-kit');
-const { endpointSettings, checkAnswers, checkProbe, agentInfo } = require('./attach-endpoint');
+const { endpointSettings, checkEndpoint, agentInfo } = require('./attach-endpoint');
 const { beforeRun, compareWithBefore } = require('./attach-before');
 
 // The driver's names for the service and its agent: the Prometheus job of the agent's series is the service's name.
@@ -118,9 +118,8 @@ function scrapedTwice(prometheusUrl, job) {
 async function main() {
   const startedAt = Date.now();
   const endpoint = endpointSettings();
-  const bytes = await checkAnswers(endpoint);
+  const bytes = await checkEndpoint(endpoint);
   say(`${endpoint.method} ${endpoint.url.href} answers (${bytes} bytes)`);
-  if (endpoint.probePath) await checkProbe(endpoint.url, endpoint.probePath);
   const info = await agentInfo(endpoint.agentUrl, endpoint.agentGiven, say);
   if (info) say(`the lab's ${info.agent} agent answers at ${endpoint.agentUrl} (${info.runtime.name} ${info.runtime.version}, pid ${info.pid})`);
   const profileNote = profileWords(info);

@@ -61,13 +61,15 @@ function oneString(query, name) {
   return values[0];
 }
 
-/** {route: handler(res, query, segments)} for config ({targets, prometheusUrl, resultsDir}) and the runner. */
+/**
+ * {route: handler(res, query, segments)} for config ({prometheusUrl, resultsDir}) and the runner, whose targets() are
+ * the driver's with the service POST /attach named last (attach/attachment.js): the page shows those.
+ */
 function liveRoutes({ config, runner }) {
   const assets = readAssets();
-  const targetNames = Object.keys(config.targets);
   const kinds = Object.fromEntries(readManifests().map((m) => [m.name, m.kind]));
-  const targets = targetNames.map((name) => ({ name, kind: kinds[name] || null }));
-  const liveSeries = createLiveSeries(config.prometheusUrl, targetNames, config.busyPercent);
+  const targetsNow = () => Object.keys(runner.targets()).map((name) => ({ name, kind: kinds[name] || null }));
+  const liveSeries = createLiveSeries(config.prometheusUrl, config.busyPercent);
   const results = createResultsFolder(config.resultsDir);
   // What the page's upload control checks before it sends a file: a file past the cap is refused by PUT /documents
   // before its body is read, and a browser still sending it may see the connection closed instead of that answer.
@@ -77,11 +79,11 @@ function liveRoutes({ config, runner }) {
     'GET /live/state': (res, query) => {
       parseOnlyParams({}, query);
       const run = runner.latest();
-      sendJson(res, { at: new Date().toISOString(), prometheus: config.prometheusUrl, targets, suites: suiteNames(config.suitesDir), documents: uploadCaps, run, progress: progressOf(run, Date.now()) });
+      sendJson(res, { at: new Date().toISOString(), prometheus: config.prometheusUrl, targets: targetsNow(), suites: suiteNames(config.suitesDir), documents: uploadCaps, run, progress: progressOf(run, Date.now()) });
     },
     'GET /live/series': async (res, query) => {
       const { seconds } = parseOnlyParams({ seconds: SECONDS }, query);
-      sendJson(res, await liveSeries(seconds));
+      sendJson(res, await liveSeries(seconds, Object.keys(runner.targets())));
     },
     'GET /live/runs': (res, query) => {
       parseOnlyParams({}, query);
