@@ -29,7 +29,7 @@ const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; co
 const RESULT_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 // Every route below, for the driver's route table (server.js): a handler missing or added without it fails the start.
-const LIVE_ROUTES = ['GET /', 'GET /live/page.js', 'GET /live/upload.js', 'GET /live/report.css', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file'];
+const LIVE_ROUTES = ['GET /', 'GET /live/page.js', 'GET /live/upload.js', 'GET /live/attach.js', 'GET /live/report.css', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file'];
 
 /** The page's files, read once at start (a missing one fails the driver there): route -> {type, body}. */
 function readAssets() {
@@ -39,6 +39,7 @@ function readAssets() {
     'GET /': file('text/html; charset=utf-8', __dirname, 'page.html'),
     'GET /live/page.js': file('text/javascript; charset=utf-8', __dirname, 'page.js'),
     'GET /live/upload.js': file('text/javascript; charset=utf-8', __dirname, 'upload.js'),
+    'GET /live/attach.js': file('text/javascript; charset=utf-8', __dirname, 'attach.js'),
     // The report's stylesheet first (its tables are the page's), then what the page adds.
     'GET /live/report.css': file('text/css; charset=utf-8', __dirname, '..', 'report', 'report.css'),
     'GET /live/page.css': file('text/css; charset=utf-8', __dirname, 'page.css'),
