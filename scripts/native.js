@@ -16,7 +16,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, readManifests, servicesOf } = require('@lab/lab-topology/manifests');
-const { nativeLab, prometheusTargets, writeTargets } = require('@lab/lab-topology/topology');
+const { nativeLab, prometheusTargets, writeTargets, TARGETS_DIR } = require('@lab/lab-topology/topology');
 const { gitCommit } = require('@lab/lab-topology/checkout');
 const { profileTokenFor } = require('@lab/lab-topology/profile-token');
 const { stopGroups } = require('./process-groups');
@@ -74,6 +74,8 @@ function main() {
     LOAD_TARGETS: loadTargets,
     RESULTS_DIR: path.resolve(ROOT, env('LAB_RESULTS_DIR', 'results')),
     PROMETHEUS_URL: `http://127.0.0.1:${prometheus.port}`,
+    // Where the driver names an attached service's agent for Prometheus (POST /attach): the folder it reads targets from.
+    LOAD_SCRAPE_TARGETS_DIR: path.join(stateDir, TARGETS_DIR),
     LAB_GIT_COMMIT: gitCommit(),
   };
   // One for this start, restarts included, and for the components alone: Prometheus profiles nothing.
