@@ -9,9 +9,8 @@
 // idle), LOAD_LOOP (1), PROMETHEUS_BIN (prometheus), LAB_EXTRA_SERVICES (folders of more components, each with its
 // service.json), LAB_ONLY (component names, comma-separated: start only those, and Prometheus), LAB_RESULTS_DIR
 // (results: where the load driver writes its runs, as in compose), LAB_PROFILE_TOKEN (the secret the driver and the
-// services share for profiles: unset, one made for this start, lab-topology/profile-token.js), LAB_ATTACH_TARGETS (make
-// attach's: name=url of services the lab did not write and their agents, added to the load driver's targets) and
-// LAB_ATTACH_SCRAPE (name=host:port: each such service's agent, scraped by Prometheus as the job `name`).
+// services share for profiles: unset, one made for this start, lab-topology/profile-token.js). The load driver is
+// given Prometheus' targets folder, where its POST /attach names an attached service's agent (make attach's).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
@@ -37,15 +36,6 @@ function prefixLines(name, stream, out) {
   });
 }
 
-/** LAB_ATTACH_SCRAPE's "job=host:port,..." as Prometheus target groups, each labelled with its job. */
-function attachedScrapes(text) {
-  return text.split(',').filter(Boolean).map((entry) => {
-    const match = /^([a-z0-9-]+)=([^\s,=/]+:\d+)$/.exec(entry);
-    if (!match) throw new Error(`LAB_ATTACH_SCRAPE: "${entry}" is not job=host:port`);
-    return { targets: [match[2]], labels: { job: match[1] } };
-  });
-}
-
 /** The manifests LAB_ONLY names (all when it is unset); an unknown name is an error. */
 function selected(manifests) {
   const only = env('LAB_ONLY', '');
@@ -66,10 +56,10 @@ function main() {
   // prometheus.yml as it is, beside the targets file it reads (relative to itself).
   const configFile = path.join(stateDir, 'prometheus.yml');
   fs.copyFileSync(path.join(ROOT, 'prometheus.yml'), configFile);
-  writeTargets(stateDir, prometheusTargets(manifests, { hostOf: () => '127.0.0.1', offset }).concat(attachedScrapes(env('LAB_ATTACH_SCRAPE', ''))));
+  writeTargets(stateDir, prometheusTargets(manifests, { hostOf: () => '127.0.0.1', offset }));
 
   const serviceNames = servicesOf(manifests).map((m) => m.name);
-  const loadTargets = components.filter((c) => serviceNames.includes(c.name)).map((c) => `${c.name}=${c.url}`).concat(env('LAB_ATTACH_TARGETS', '').split(',').filter(Boolean)).join(',');
+  const loadTargets = components.filter((c) => serviceNames.includes(c.name)).map((c) => `${c.name}=${c.url}`).join(',');
   const loadDriverEnv = {
     LOAD_TARGETS: loadTargets,
     RESULTS_DIR: path.resolve(ROOT, env('LAB_RESULTS_DIR', 'results')),
