@@ -11,14 +11,15 @@ const AGENT_TARGET = 'attached-agent';
 
 /**
  * endpoint {url (a URL), agentUrl (origin or null)} and the agent's /info (or null) as {targets: {name: url},
- * attached: {target: agent target or null}, job: the agent's Prometheus job, agentHost: host:port Prometheus scrapes
+ * attached: {target: agent target or null}, kinds: {target: its agent's kind, node or jvm, or null}, job: the
+ * agent's Prometheus job, agentHost: host:port Prometheus scrapes
  * (or null)}; ready (a function of the run's signal) and waitingFor (what it waits for, in words) are added by whoever
  * knows how Prometheus is told (attach-scrape.js).
  */
 function attachmentOf(endpoint, info) {
   const targets = { [TARGET]: endpoint.url.origin };
   if (info) targets[AGENT_TARGET] = endpoint.agentUrl;
-  return { targets, attached: { [TARGET]: info ? AGENT_TARGET : null }, job: TARGET, agentHost: info ? new URL(endpoint.agentUrl).host : null };
+  return { targets, attached: { [TARGET]: info ? AGENT_TARGET : null }, kinds: { [TARGET]: info ? info.agent : null }, job: TARGET, agentHost: info ? new URL(endpoint.agentUrl).host : null };
 }
 
 /** The driver's config as a run with attachment (or null) sees it: its targets and attached ones with the attachment's added. */

@@ -69,7 +69,12 @@ function oneString(query, name) {
 function liveRoutes({ config, runner }) {
   const assets = readAssets();
   const kinds = Object.fromEntries(readManifests().map((m) => [m.name, m.kind]));
-  const targetsNow = () => Object.keys(runner.targets()).map((name) => ({ name, kind: kinds[name] || null }));
+  // An attached service's row takes its agent's kind (node or jvm); its agent has no row: its series are the service's.
+  const targetsNow = () => {
+    const attachment = runner.attachment();
+    const agents = attachment ? Object.values(attachment.attached).filter(Boolean) : [];
+    return Object.keys(runner.targets()).filter((name) => !agents.includes(name)).map((name) => ({ name, kind: (attachment && attachment.kinds[name]) || kinds[name] || null }));
+  };
   const liveSeries = createLiveSeries(config.prometheusUrl, config.busyPercent);
   const results = createResultsFolder(config.resultsDir);
   // What the page's upload control checks before it sends a file: a file past the cap is refused by PUT /documents
@@ -84,7 +89,7 @@ function liveRoutes({ config, runner }) {
     },
     'GET /live/series': async (res, query) => {
       const { seconds } = parseOnlyParams({ seconds: SECONDS }, query);
-      sendJson(res, await liveSeries(seconds, Object.keys(runner.targets())));
+      sendJson(res, await liveSeries(seconds, targetsNow().map((target) => target.name)));
     },
     'GET /live/runs': (res, query) => {
       parseOnlyParams({}, query);

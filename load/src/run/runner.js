@@ -121,7 +121,7 @@ function createRunner({ config, metrics, log, documents }) {
   /** The driver's targets ({name: url}) as the run started last sees them: its own and the attachment's. */
   const targets = () => withAttachment(config, attachment).targets;
 
-  return { start, startAttached, stop, running, targets, latest: () => latest };
+  return { start, startAttached, stop, running, targets, attachment: () => attachment, latest: () => latest };
 }
 
 module.exports = { createRunner };
