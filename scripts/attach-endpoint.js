@@ -1,54 +1,21 @@
 'use strict';
-// make attach's settings and what it checks before anything starts: the endpoint (URL, METHOD, BODY_FILE, HEADERS,
-// PROBE_PATH) and the agent beside it (AGENT), each refused with the reason in words (exit status 2) when the lab
-// cannot load it: not a URL, not on this machine without ATTACH_ALLOW_REMOTE=1 (a load generator pointed at a
-// machine that is not the user's own is an attack), nothing answering there, or an answer that is an error.
+// make attach's settings (URL, METHOD, BODY_FILE, HEADERS, PROBE_PATH, AGENT) read from the environment, and the
+// checks before anything starts, which are the driver's POST /attach's too (load/src/attach/endpoint.js): each refusal
+// an InputError (exit status 2) with the reason in words. What is make attach's own: the body comes from a file, and
+// the default agent missing is said and the run goes on without it (an AGENT given and not answering is refused).
 const fs = require('node:fs');
-const net = require('node:net');
 const { InputError } = require('./try-document');
+const endpoint = require('@lab/load/src/attach/endpoint');
 
-// One request's bound while checking (a large document's route may take seconds); the body file's size cap.
-const CHECK_TIMEOUT_MS = 30000;
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+// The body file's size cap: the driver's POST /attach takes no larger a body (load/src/attach/attach-request.js).
+const { MAX_BODY_BYTES } = require('@lab/load/src/attach/attach-request');
 // OpenTelemetry's Prometheus exporter port: where both agents listen unless LAB_AGENT_PORT says otherwise.
 const DEFAULT_AGENT = 'http://127.0.0.1:9464';
 
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
 
-/** Whether host (a URL's hostname) is this machine: a loopback address or localhost. */
-function isLoopback(hostname) {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (net.isIPv4(host)) return host.startsWith('127.');
-  return host === '::1';
-}
-
-/** A URL setting: http(s), on this machine unless allowRemote; the URL object. */
-function urlSetting(name, text, allowRemote) {
-  let url;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new InputError(`${name} must be a URL like http://127.0.0.1:3000/path, got ${JSON.stringify(text)}`);
-  }
-  if (url.protocol !== 'http:') throw new InputError(`${name} must be an http:// URL (the load generator speaks plain HTTP), got ${url.protocol}`);
-  if (!allowRemote && !isLoopback(url.hostname)) {
-    throw new InputError(`${name}: ${url.hostname} is not this machine; make attach loads only loopback addresses (127.0.0.1, ::1, localhost) unless ATTACH_ALLOW_REMOTE=1 says the machine there is yours to load`);
-  }
-  return url;
-}
-
-/** HEADERS ("Name: value; Name: value") as an object; a malformed one is refused. */
-function headersSetting(text) {
-  const headers = {};
-  for (const part of text.split(';').map((s) => s.trim()).filter(Boolean)) {
-    const match = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(part);
-    if (!match) throw new InputError(`HEADERS: "${part}" is not Name: value (separate headers with ;)`);
-    headers[match[1].toLowerCase()] = match[2];
-  }
-  return headers;
-}
+/** An EndpointRefusal as make attach's InputError (exit status 2); anything else as it is. */
+const asInput = (err) => (err instanceof endpoint.EndpointRefusal ? new InputError(err.message) : err);
 
 /** BODY_FILE's text, or undefined without one. */
 function bodySetting(file) {
@@ -64,51 +31,35 @@ function bodySetting(file) {
   return fs.readFileSync(file, 'utf8');
 }
 
-/** Every endpoint setting read and checked for form: {url, method, headers, body, probePath, agentUrl (or null)}. */
+/** Every endpoint setting read and checked for form: {url, method, headers, body, probePath, agentUrl (or null), agentGiven}. */
 function endpointSettings() {
-  const allowRemote = env('ATTACH_ALLOW_REMOTE', '0') === '1';
+  const options = { allowRemote: env('ATTACH_ALLOW_REMOTE', '0') === '1', remoteSetting: 'ATTACH_ALLOW_REMOTE' };
   const text = process.argv[2] || env('URL', '');
   if (!text) throw new InputError('give the endpoint to load: make attach URL=http://127.0.0.1:3000/path');
-  const url = urlSetting('URL', text, allowRemote);
-  const method = env('METHOD', 'GET').toUpperCase();
-  if (!METHODS.includes(method)) throw new InputError(`METHOD must be one of ${METHODS.join(', ')}, got ${method}`);
-  const probePath = env('PROBE_PATH', '') || null;
-  if (probePath !== null && !probePath.startsWith('/')) throw new InputError(`PROBE_PATH must be a path on the service, starting with /, got ${probePath}`);
   const agentText = env('AGENT', DEFAULT_AGENT);
-  const agentUrl = agentText === 'none' ? null : urlSetting('AGENT', agentText, allowRemote).origin;
-  return { url, method, headers: headersSetting(env('HEADERS', '')), body: bodySetting(env('BODY_FILE', '')), probePath, agentUrl, agentGiven: env('AGENT', '') !== '' };
-}
-
-/** Why a request failed, in words: refused, not resolved, no answer in time. */
-function whyNoAnswer(err) {
-  if (err.name === 'TimeoutError') return `no answer in ${CHECK_TIMEOUT_MS / 1000} s`;
-  const code = err.cause && err.cause.code;
-  return code === 'ECONNREFUSED' ? 'connection refused: is the service running, on this port?' : code || err.message;
-}
-
-/** Sends the endpoint's request once: refused unless it answers 2xx. Resolves to the answer's size in bytes. */
-async function checkAnswers({ url, method, headers, body }) {
-  let res;
   try {
-    res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+    return {
+      url: endpoint.checkUrl('URL', text, options),
+      method: endpoint.checkMethod('METHOD', env('METHOD', 'GET')),
+      headers: endpoint.parseHeaders('HEADERS', env('HEADERS', '')),
+      body: bodySetting(env('BODY_FILE', '')),
+      probePath: endpoint.checkProbePath('PROBE_PATH', env('PROBE_PATH', '')),
+      agentUrl: agentText === 'none' ? null : endpoint.checkUrl('AGENT', agentText, options).origin,
+      agentGiven: env('AGENT', '') !== '',
+    };
   } catch (err) {
-    throw new InputError(`${method} ${url.href}: ${whyNoAnswer(err)}`);
+    throw asInput(err);
   }
-  const bytes = (await res.arrayBuffer()).byteLength;
-  if (res.status < 200 || res.status > 299) throw new InputError(`${method} ${url.href} answered HTTP ${res.status}: the lab loads an endpoint that answers 2xx (METHOD, HEADERS, BODY_FILE set the request)`);
-  return bytes;
 }
 
-/** PROBE_PATH on the service answers 2xx to a GET, or it is refused. */
-async function checkProbe(url, probePath) {
-  const probe = new URL(probePath, url);
+/** The endpoint answers 2xx, and its PROBE_PATH too; resolves to the endpoint's answer's size in bytes. */
+async function checkEndpoint(settings) {
   try {
-    const res = await fetch(probe, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
-    await res.arrayBuffer();
-    if (res.status < 200 || res.status > 299) throw new InputError(`PROBE_PATH: GET ${probe.href} answered HTTP ${res.status}; a probe path must answer 2xx`);
+    const bytes = await endpoint.checkAnswers('URL', settings);
+    if (settings.probePath) await endpoint.checkProbe('PROBE_PATH', settings.url, settings.probePath);
+    return bytes;
   } catch (err) {
-    if (err instanceof InputError) throw err;
-    throw new InputError(`PROBE_PATH: GET ${probe.href}: ${whyNoAnswer(err)}`);
+    throw asInput(err);
   }
 }
 
@@ -119,16 +70,12 @@ async function checkProbe(url, probePath) {
 async function agentInfo(agentUrl, given, say) {
   if (!agentUrl) return null;
   try {
-    const res = await fetch(`${agentUrl}/info`, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
-    const info = await res.json().catch(() => null);
-    if (res.ok && info && (info.agent === 'node' || info.agent === 'jvm')) return info;
-    throw new Error(`HTTP ${res.status}, not the lab's agent`);
+    return await endpoint.agentInfo('AGENT', agentUrl);
   } catch (err) {
-    const why = `no lab agent answers at ${agentUrl}/info (${err.cause ? whyNoAnswer(err) : err.message})`;
-    if (given) throw new InputError(`AGENT: ${why}`);
-    say(`${why}: the run goes on without the event loop's lag, ELU, GC pauses and profiles (start the service with the agent: agents/node-agent/README.md, agents/jvm-agent/README.md)`);
+    if (!(err instanceof endpoint.EndpointRefusal) || given) throw asInput(err);
+    say(`${err.message.replace(/^AGENT: /, '')}: the run goes on without the event loop's lag, ELU, GC pauses and profiles (start the service with the agent: agents/node-agent/README.md, agents/jvm-agent/README.md)`);
     return null;
   }
 }
 
-module.exports = { endpointSettings, checkAnswers, checkProbe, agentInfo, isLoopback, DEFAULT_AGENT };
+module.exports = { endpointSettings, checkEndpoint, agentInfo, DEFAULT_AGENT };

@@ -29,7 +29,7 @@ async function answers(url) {
  * Starts the components named (manifest names) and Prometheus on ports shifted by offset: {components (as
  * lab-topology's nativeLab gives them), prometheus, ready() (resolves once every one answers), stop()}. onOutput gets
  * the lab's output as it comes; say(line) is told what is still awaited while ready() waits; env is more settings of
- * scripts/native.js (make attach's LAB_ATTACH_TARGETS, say).
+ * scripts/native.js (make attach's LOAD_ATTACH_ALLOW_REMOTE, say).
  */
 function startNativeSubset(names, { offset, onOutput = () => {}, say = () => {}, env = {} }) {
   const { components, prometheus } = nativeLab(offset, readManifests().filter((m) => names.includes(m.name)));

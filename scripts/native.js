@@ -9,14 +9,13 @@
 // idle), LOAD_LOOP (1), PROMETHEUS_BIN (prometheus), LAB_EXTRA_SERVICES (folders of more components, each with its
 // service.json), LAB_ONLY (component names, comma-separated: start only those, and Prometheus), LAB_RESULTS_DIR
 // (results: where the load driver writes its runs, as in compose), LAB_PROFILE_TOKEN (the secret the driver and the
-// services share for profiles: unset, one made for this start, lab-topology/profile-token.js), LAB_ATTACH_TARGETS (make
-// attach's: name=url of services the lab did not write and their agents, added to the load driver's targets) and
-// LAB_ATTACH_SCRAPE (name=host:port: each such service's agent, scraped by Prometheus as the job `name`).
+// services share for profiles: unset, one made for this start, lab-topology/profile-token.js). The load driver is
+// given Prometheus' targets folder, where its POST /attach names an attached service's agent (make attach's).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, readManifests, servicesOf } = require('@lab/lab-topology/manifests');
-const { nativeLab, prometheusTargets, writeTargets } = require('@lab/lab-topology/topology');
+const { nativeLab, prometheusTargets, writeTargets, TARGETS_DIR } = require('@lab/lab-topology/topology');
 const { gitCommit } = require('@lab/lab-topology/checkout');
 const { profileTokenFor } = require('@lab/lab-topology/profile-token');
 const { stopGroups } = require('./process-groups');
@@ -34,15 +33,6 @@ function prefixLines(name, stream, out) {
     const lines = (pending + chunk).split('\n');
     pending = lines.pop();
     for (const line of lines) out.write(`${name.padEnd(15)}| ${line}\n`);
-  });
-}
-
-/** LAB_ATTACH_SCRAPE's "job=host:port,..." as Prometheus target groups, each labelled with its job. */
-function attachedScrapes(text) {
-  return text.split(',').filter(Boolean).map((entry) => {
-    const match = /^([a-z0-9-]+)=([^\s,=/]+:\d+)$/.exec(entry);
-    if (!match) throw new Error(`LAB_ATTACH_SCRAPE: "${entry}" is not job=host:port`);
-    return { targets: [match[2]], labels: { job: match[1] } };
   });
 }
 
@@ -66,14 +56,16 @@ function main() {
   // prometheus.yml as it is, beside the targets file it reads (relative to itself).
   const configFile = path.join(stateDir, 'prometheus.yml');
   fs.copyFileSync(path.join(ROOT, 'prometheus.yml'), configFile);
-  writeTargets(stateDir, prometheusTargets(manifests, { hostOf: () => '127.0.0.1', offset }).concat(attachedScrapes(env('LAB_ATTACH_SCRAPE', ''))));
+  writeTargets(stateDir, prometheusTargets(manifests, { hostOf: () => '127.0.0.1', offset }));
 
   const serviceNames = servicesOf(manifests).map((m) => m.name);
-  const loadTargets = components.filter((c) => serviceNames.includes(c.name)).map((c) => `${c.name}=${c.url}`).concat(env('LAB_ATTACH_TARGETS', '').split(',').filter(Boolean)).join(',');
+  const loadTargets = components.filter((c) => serviceNames.includes(c.name)).map((c) => `${c.name}=${c.url}`).join(',');
   const loadDriverEnv = {
     LOAD_TARGETS: loadTargets,
     RESULTS_DIR: path.resolve(ROOT, env('LAB_RESULTS_DIR', 'results')),
     PROMETHEUS_URL: `http://127.0.0.1:${prometheus.port}`,
+    // Where the driver names an attached service's agent for Prometheus (POST /attach): the folder it reads targets from.
+    LOAD_SCRAPE_TARGETS_DIR: path.join(stateDir, TARGETS_DIR),
     LAB_GIT_COMMIT: gitCommit(),
   };
   // One for this start, restarts included, and for the components alone: Prometheus profiles nothing.

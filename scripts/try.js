@@ -104,7 +104,7 @@ function busyPercentOf() {
 }
 
 /** Runs the try suite with settings (runSettings') and follows it to its end, printing progress; the final /runs/latest. */
-const runTry = (driverUrl, sha256, settings) => followRun(driverUrl, new URLSearchParams(Object.assign({ suite: 'try', document: sha256 }, settings)), 'the try run', say);
+const runTry = (driverUrl, sha256, settings) => followRun(driverUrl, `/runs?${new URLSearchParams(Object.assign({ suite: 'try', document: sha256 }, settings))}`, 'the try run', say);
 
 async function main() {
   const startedAt = Date.now();

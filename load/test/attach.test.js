@@ -1,7 +1,7 @@
 'use strict';
 // make attach's pieces in the driver (load/src/attach, run/arrival-share.js): the targets the lab did not write and
-// how their health is asked, the suite generated for an endpoint as the driver loads and checks it, and an open loop's
-// rate taken from the closed loops before it. The whole of make attach, against a real service with the real agent,
+// how their health is asked, the suite generated for an endpoint as the driver loads and checks it, an open loop's
+// rate taken from the closed loops before it, and the agent named to Prometheus (POST /attach: attach-route.test.js). The whole of make attach, against a real service with the real agent,
 // is tests/integration/attach.test.js.
 const test = require('node:test');
 const assert = require('node:assert');
@@ -12,6 +12,8 @@ const { parseAttached, healthCheckOf } = require('../src/attach/attached');
 const { attachSuite, CONNECTIONS, SHARES } = require('../src/attach/attach-suite');
 const { loadSuite, checkScenarios, MAX_ARRIVAL_RATE } = require('../src/suite/suites');
 const { withArrivalRate } = require('../src/run/arrival-share');
+const { scrapeAttachment } = require('../src/attach/attach-scrape');
+const { attachVerdict } = require('../src/attach/attach-verdict');
 
 const targets = { attached: 'http://127.0.0.1:3000', 'attached-agent': 'http://127.0.0.1:9464' };
 const endpoint = { target: 'attached', agentTarget: 'attached-agent', agentKind: 'node', lagResolutionMs: 10, url: 'http://127.0.0.1:3000/db?x=1', method: 'GET', path: '/db?x=1', headers: {}, probePath: null };
@@ -83,4 +85,35 @@ test("an open loop's rate is its share of the most its closed loops answered a s
   assert.strictEqual(withArrivalRate({ name: 'o', arrivalShareOf: { scenario: 'c1', share: 2 } }, [{ name: 'c1', requestsPerSecond: 1e6 }]).arrivalRate, MAX_ARRIVAL_RATE);
   const plain = { name: 'plain', arrivalRate: 7 };
   assert.strictEqual(withArrivalRate(plain, done), plain);
+});
+
+test("POST /attach's agent is named to Prometheus in the driver's targets folder when the run starts, or said to be unscraped", async () => {
+  const withAgent = { targets: {}, attached: {}, job: 'attached', agentHost: '127.0.0.1:9464' };
+  const dir = tempDir('lab-attach-scrape-test-');
+  try {
+    // No folder: nothing to wait for, and the verdict names the agent's series as not measured.
+    const unscraped = scrapeAttachment({ scrapeTargetsDir: null, prometheusUrl: 'http://127.0.0.1:1' }, withAgent);
+    assert.strictEqual(unscraped.waitingFor, null);
+    assert.match(unscraped.unscraped, /no LOAD_SCRAPE_TARGETS_DIR/);
+    await unscraped.ready(new AbortController().signal);
+    const verdict = attachVerdict([], { url: 'http://127.0.0.1:3000/', agent: 'node', blockMs: 10, unscraped: unscraped.unscraped });
+    assert.deepStrictEqual(verdict.missing, [unscraped.unscraped]);
+    assert.ok(verdict.lines.includes(`not measured: ${unscraped.unscraped}`), verdict.lines.join('\n'));
+    // A folder: written when the run starts (ready), not before; then the wait, here stopped at once.
+    const told = scrapeAttachment({ scrapeTargetsDir: dir, prometheusUrl: 'http://127.0.0.1:1' }, withAgent);
+    assert.strictEqual(told.unscraped, null);
+    assert.match(told.waitingFor, /second scrape of the agent \(job attached\)/);
+    assert.deepStrictEqual(fs.readdirSync(dir), []);
+    const stopped = new AbortController();
+    stopped.abort(new Error('stopped'));
+    await assert.rejects(told.ready(stopped.signal), /stopped/);
+    assert.deepStrictEqual(JSON.parse(fs.readFileSync(path.join(dir, 'attached.json'), 'utf8')), [{ targets: ['127.0.0.1:9464'], labels: { job: 'attached' } }]);
+    // A service without an agent: the folder names none, so a previous agent is no longer scraped.
+    const bare = scrapeAttachment({ scrapeTargetsDir: dir, prometheusUrl: 'http://127.0.0.1:1' }, Object.assign({}, withAgent, { agentHost: null }));
+    assert.deepStrictEqual([bare.unscraped, bare.waitingFor], [null, null]);
+    await bare.ready(new AbortController().signal);
+    assert.deepStrictEqual(JSON.parse(fs.readFileSync(path.join(dir, 'attached.json'), 'utf8')), []);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

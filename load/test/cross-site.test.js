@@ -36,6 +36,8 @@ test("a POST from another site's page, or to a name that is not the driver's, is
     ['a rebound DNS name in Host', '/runs?suite=smoke', { Host: `evil.example:${driver.port}` }],
     ['a rebound name with the driver\'s own Origin', '/runs?suite=smoke', { Host: `evil.example:${driver.port}`, Origin: `http://evil.example:${driver.port}` }],
     ['stop from another site', '/runs/stop', { Origin: 'http://evil.example' }],
+    ['attach from another site (its load would go wherever the page says)', '/attach?url=http://127.0.0.1:1/', { Origin: 'http://evil.example' }],
+    ['attach by a rebound name', '/attach?url=http://127.0.0.1:1/', { Host: `evil.example:${driver.port}` }],
   ];
   for (const [name, target, headers] of refused) {
     const answer = await post(driver, target, headers);

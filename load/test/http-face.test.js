@@ -49,7 +49,7 @@ test('every bad request gets the contract\'s JSON answer, and the driver keeps s
     assert.strictEqual(health.status, 200, `/healthz after ${testCase.name}: ${health.text}`);
   }
   const notFound = await request(`${driver.url}/nope`);
-  assert.deepStrictEqual(notFound.json.routes, ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop', 'PUT /documents', 'GET /documents', 'GET /', 'GET /live/page.js', 'GET /live/upload.js', 'GET /live/report.css', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file']);
+  assert.deepStrictEqual(notFound.json.routes, ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop', 'POST /attach', 'PUT /documents', 'GET /documents', 'GET /', 'GET /live/page.js', 'GET /live/upload.js', 'GET /live/attach.js', 'GET /live/report.css', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file']);
   assert.strictEqual(driver.exitCode, null, 'the driver is still running');
 });
 

@@ -1,5 +1,6 @@
 'use strict';
-// `make attach` end to end against a real service nobody here wrote: json-server 0.17.4 (pinned in
+// `make attach` end to end (its native driver's POST /attach, which tells Prometheus of the agent through the targets
+// folder make native gives it: the agent's series at every load say that it did) against a real service nobody here wrote: json-server 0.17.4 (pinned in
 // attach-targets/json-server, installed from npm), whose GET /db answers the whole db.json through express' res.jsonp,
 // that is JSON.stringify on the event loop. It runs with the lab's Node agent preloaded (NODE_OPTIONS --require, no
 // change to json-server) on a side port of its own, on a generated db.json of some megabytes, and no LAB_PROFILE_TOKEN

@@ -10,6 +10,8 @@
 const CONNECTIONS = [1, 4, 16];
 const SHARES = [0.25, 0.5, 0.75, 1];
 const PROBE_RATE = 20;
+// The open loops' names, in SHARES' order: an earlier run's rates are given by them.
+const OPEN_NAMES = SHARES.map((share) => `open-${Math.round(share * 100)}pct`);
 // Every closed loop's warm-up: a JIT still compiling or a cache filling is not what a load measures.
 const WARMUP_SECONDS = 2;
 const TIMEOUT_SECONDS = 30;
@@ -18,11 +20,11 @@ const MAX_REQUESTS = 200000;
 
 /**
  * The suite for endpoint {target, agentTarget (or null), agentKind ('node' | 'jvm' | null), lagResolutionMs (the
- * Node agent's loop-monitor interval), url, method, path, headers, body, probePath (or null)} with settings {durationSeconds, blockMs, rates}: rates ({open loop's name:
+ * Node agent's loop-monitor interval), url, method, path, headers, body, probePath (or null)} with settings {durationSeconds, blockMs, rates, unscraped}: rates ({open loop's name:
  * requests a second}, an earlier run's) fixes the open loops' rates, so that a run after a fix loads the service as
- * the run before it did (make attach BEFORE=).
+ * the run before it did (make attach BEFORE=); unscraped says why the agent's series will be missing (attach-scrape.js).
  */
-function attachSuite(endpoint, { durationSeconds, blockMs, rates = null }) {
+function attachSuite(endpoint, { durationSeconds, blockMs, rates = null, unscraped = null }) {
   const probe = endpoint.probePath
     ? { path: endpoint.probePath, ratePerSecond: PROBE_RATE }
     : endpoint.agentTarget ? { path: '/healthz', ratePerSecond: PROBE_RATE, target: endpoint.agentTarget } : undefined;
@@ -35,18 +37,18 @@ function attachSuite(endpoint, { durationSeconds, blockMs, rates = null }) {
   const closed = CONNECTIONS.map((connections) => Object.assign({ name: `closed-c${connections}`, connections, warmupSeconds: WARMUP_SECONDS }, request));
   const saturated = closed.map((s) => s.name);
   // An open loop keeps as many requests in flight as the rate needs; its connections bound that.
-  const open = SHARES.map((share) => {
-    const name = `open-${Math.round(share * 100)}pct`;
+  const open = OPEN_NAMES.map((name, i) => {
+    const share = SHARES[i];
     const rate = rates && rates[name] ? { arrivalRate: rates[name] } : { arrivalShareOf: { scenario: saturated, share } };
     return Object.assign({ name, connections: CONNECTIONS[CONNECTIONS.length - 1] * 4 }, rate, request);
   });
   return {
     description: `make attach: ${endpoint.method} ${endpoint.url}, closed loops at ${CONNECTIONS.join(', ')} connections, then open loops at ${SHARES.map((s) => `${s * 100} %`).join(', ')} of the most a closed loop answered a second; the probe ${probe ? `GET ${probe.path}${probe.target ? ' on the agent' : ''}` : 'none (no agent and no probe path)'}`,
-    attach: { url: endpoint.url, method: endpoint.method, agent: endpoint.agentKind, blockMs, lagResolutionMs: endpoint.lagResolutionMs || 0 },
+    attach: Object.assign({ url: endpoint.url, method: endpoint.method, agent: endpoint.agentKind, blockMs, lagResolutionMs: endpoint.lagResolutionMs || 0 }, unscraped ? { unscraped } : {}),
     profile: Boolean(endpoint.agentTarget),
     thresholds: {},
     scenarios: closed.concat(open),
   };
 }
 
-module.exports = { attachSuite, CONNECTIONS, SHARES };
+module.exports = { attachSuite, CONNECTIONS, SHARES, OPEN_NAMES };

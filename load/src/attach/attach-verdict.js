@@ -65,7 +65,7 @@ function blockMsOf(load, resolutionMs) {
 
 /**
  * The verdict of an attach run from its scenario files (in run order) and run.json's `attach` ({url, method, agent:
- * 'node' | 'jvm' | null, blockMs, lagResolutionMs}): {url, agent, blockMs, lagResolutionMs, loads, blocksFrom,
+ * 'node' | 'jvm' | null, blockMs, lagResolutionMs, unscraped (optional)}): {url, agent, blockMs, lagResolutionMs, loads, blocksFrom,
  * longest, missing, lines}. A block is the lag's worst second less the agent's timer interval.
  */
 function attachVerdict(files, attach) {
@@ -87,7 +87,8 @@ function attachVerdict(files, attach) {
     blocksFrom: kind === 'jvm' || blocking.length === 0 ? null : { name: blocking[0].name, requestsPerSecond: blocking[0].requestsPerSecond, blockMs: blockOf(blocking[0]), atEveryLoad: blocking.length === byRate.length },
     longest: longest && kind !== 'jvm' ? { name: longest.name, ms: blockOf(longest), stacks: longest.profileBlock ? longest.profileBlock.stacks.slice(0, TOP_STACKS) : [] } : null,
     heaviest: kind === 'jvm' ? heaviestOf(loads) : null,
-    missing: MISSING[kind],
+    // An agent whose series Prometheus was not told to scrape (attach-scrape.js) measured nothing of its own either.
+    missing: MISSING[kind].concat(attach.unscraped ? [attach.unscraped] : []),
   };
   verdict.lines = verdictLines(verdict);
   return verdict;

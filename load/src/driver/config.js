@@ -60,6 +60,11 @@ function readConfig() {
     targets,
     // Targets the lab did not write (make attach), each with its agent's target or none (attach/attached.js).
     attached: parseAttached(env('LOAD_ATTACHED', ''), targets),
+    // POST /attach (attach/attach-request.js): any host, not only loopback and the targets' hosts, with 1 (a load
+    // generator pointed at a machine that is not the user's own is an attack); and the folder Prometheus reads file_sd
+    // targets from, where the driver names an attached service's agent (attach/attach-scrape.js; none: unscraped).
+    attachAllowRemote: env('LOAD_ATTACH_ALLOW_REMOTE', '0') === '1',
+    scrapeTargetsDir: env('LOAD_SCRAPE_TARGETS_DIR', '') ? path.resolve(env('LOAD_SCRAPE_TARGETS_DIR', '')) : null,
     resultsDir: path.resolve(env('RESULTS_DIR', 'results')),
     suitesDir: path.resolve(env('LOAD_SUITES_DIR', SUITES_DIR)),
     waitTimeoutMs: integer('LOAD_WAIT_TIMEOUT_MS', 120000, 0),

@@ -1,7 +1,8 @@
 'use strict';
 // The driver's own HTTP face: /healthz and /metrics like every lab service, POST /runs?suite=NAME&loop=0|1 to start a
 // suite on demand, GET /runs/latest to follow it and POST /runs/stop to end it, PUT /documents for a user's document
-// (documents.js) and POST /runs?suite=try&document=<sha256> to run it through every approach, and the live page
+// (documents.js) and POST /runs?suite=try&document=<sha256> to run it through every approach, POST /attach?url=... to
+// load a service the lab did not write as make attach does (attach/attach-request.js), and the live page
 // (src/live/). Every request passes CONTRACT.md's "Errors" checks first, in the table's order and with the services'
 // answers (node-kit reads the raw target, matches the route table and writes the JSON refusal), on node-kit's server,
 // which answers unparsable heads and cuts clients that stall. No express here: the routes are few, and the one body
@@ -17,10 +18,14 @@ const { suiteNames, LIMITS } = require('../suite/suites');
 const { DEFAULT_BLOCK_MS } = require('../try/try-choice');
 const { MAX_ROUNDS } = require('../try/try-suite');
 const { liveRoutes, LIVE_ROUTES } = require('../live/routes');
+const { attachParams, bodyOf, attachRun } = require('../attach/attach-request');
+
+// POST /attach's run is a suite of this name, made in memory (attach/attach-suite.js).
+const ATTACH_SUITE = 'attach';
 
 // What the 404 lists; POST /runs takes suite (required) and loop, POST /runs/stop nothing, the live page's routes
 // (src/live/routes.js) what README.md says (README.md).
-const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop', 'PUT /documents', 'GET /documents'].concat(LIVE_ROUTES);
+const ROUTES = ['GET /healthz', 'GET /metrics', 'GET /runs/latest', 'POST /runs', 'POST /runs/stop', 'POST /attach', 'PUT /documents', 'GET /documents'].concat(LIVE_ROUTES);
 const LOOP = { default: 0, min: 0, max: 1 };
 // A try run's own parameters (run/plan.js' checkRunOptions refuses them for other suites): the stored document, the
 // longest block the user accepts (ms; try-choice.js), each scenario's duration and the rounds each approach runs
@@ -67,6 +72,12 @@ function createServer({ runner, metrics, suitesDir, timeouts, hostNames, config,
   let shuttingDown = false;
   const names = ownNames(hostNames);
   const check = routeTable(ROUTES);
+  // POST /attach loads loopback addresses and the hosts of the driver's own targets (in compose, the services' names).
+  const attachWhere = { hosts: [...new Set(Object.values(config.targets).map((url) => new URL(url).hostname))], allowRemote: config.attachAllowRemote };
+  const refuseIfBusy = () => {
+    if (shuttingDown) throw new HttpError(503, 'the load driver is shutting down');
+    if (runner.running()) throw new HttpError(409, `suite ${runner.latest().suite} is running; POST /runs/stop ends it`, { state: runner.latest().state });
+  };
   // The query is read (and refused if malformed) for every route; GET routes ignore it, as the services' do.
   const handlers = {
     'GET /healthz': (res) => sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'shutting-down' : 'ok' }),
@@ -86,6 +97,16 @@ function createServer({ runner, metrics, suitesDir, timeouts, hostNames, config,
       if (runner.running()) throw new HttpError(409, `suite ${runner.latest().suite} is running; POST /runs/stop ends it`, { state: runner.latest().state });
       runner.start(suite, loop === 1, options);
       sendJson(res, 202, Object.assign({ suite, loop }, options, { status: '/runs/latest', stop: '/runs/stop' }));
+    },
+    'POST /attach': async (res, query, segments, req) => {
+      const request = attachParams(query, attachWhere);
+      refuseIfBusy();
+      request.endpoint.body = await bodyOf(req);
+      const { suite, attachment, info } = await attachRun(config, request);
+      refuseIfBusy(); // again: a run may have started while the endpoint was asked
+      runner.startAttached(ATTACH_SUITE, suite, attachment);
+      const agent = info ? { kind: info.agent, runtime: info.runtime || null } : null;
+      sendJson(res, 202, { suite: ATTACH_SUITE, url: request.endpoint.url.href, method: request.endpoint.method, agent, unscraped: attachment.unscraped, waitingFor: attachment.waitingFor, status: '/runs/latest', stop: '/runs/stop' });
     },
     'PUT /documents': async (res, query, segments, req) => {
       parseOnlyParams({}, query);

@@ -38,7 +38,7 @@
       return;
     }
     const current = p && p.scenario;
-    const words = { waiting: "waiting for the targets' /healthz", running: current ? 'running' : 'running, between scenarios' };
+    const words = { waiting: run.waitingFor ? `waiting for ${run.waitingFor}` : "waiting for the targets' /healthz", running: current ? 'running' : 'running, between scenarios' };
     setText('state', `${run.suite}: ${words[run.state] || run.state}${run.loop ? ' (looping)' : ''}${run.error ? ` — ${run.error}` : ''}`);
     setText('suite', run.suite);
     setText('run', run.id);
@@ -266,6 +266,8 @@
     $('#stop').disabled = !running;
   }
 
+  const shownTargets = new Set();
+
   async function pollState() {
     try {
       const s = await getJson('/live/state');
@@ -273,7 +275,13 @@
       if (!live.ready) {
         live.ready = true;
         setUpControl(s.suites);
-        for (const target of s.targets) createRow(target);
+      }
+      // A row for every target, those a POST /attach added since included.
+      for (const target of s.targets) {
+        if (!shownTargets.has(target.name)) {
+          shownTargets.add(target.name);
+          createRow(target);
+        }
       }
       showControl(s.run);
       showState(s);

@@ -29,7 +29,7 @@ const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; co
 const RESULT_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 // Every route below, for the driver's route table (server.js): a handler missing or added without it fails the start.
-const LIVE_ROUTES = ['GET /', 'GET /live/page.js', 'GET /live/upload.js', 'GET /live/report.css', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file'];
+const LIVE_ROUTES = ['GET /', 'GET /live/page.js', 'GET /live/upload.js', 'GET /live/attach.js', 'GET /live/report.css', 'GET /live/page.css', 'GET /live/uplot.js', 'GET /live/uplot.css', 'GET /live/state', 'GET /live/series', 'GET /live/runs', 'GET /live/table', 'GET /live/compare', 'GET /results/:run/:file'];
 
 /** The page's files, read once at start (a missing one fails the driver there): route -> {type, body}. */
 function readAssets() {
@@ -39,6 +39,7 @@ function readAssets() {
     'GET /': file('text/html; charset=utf-8', __dirname, 'page.html'),
     'GET /live/page.js': file('text/javascript; charset=utf-8', __dirname, 'page.js'),
     'GET /live/upload.js': file('text/javascript; charset=utf-8', __dirname, 'upload.js'),
+    'GET /live/attach.js': file('text/javascript; charset=utf-8', __dirname, 'attach.js'),
     // The report's stylesheet first (its tables are the page's), then what the page adds.
     'GET /live/report.css': file('text/css; charset=utf-8', __dirname, '..', 'report', 'report.css'),
     'GET /live/page.css': file('text/css; charset=utf-8', __dirname, 'page.css'),
@@ -61,13 +62,20 @@ function oneString(query, name) {
   return values[0];
 }
 
-/** {route: handler(res, query, segments)} for config ({targets, prometheusUrl, resultsDir}) and the runner. */
+/**
+ * {route: handler(res, query, segments)} for config ({prometheusUrl, resultsDir}) and the runner, whose targets() are
+ * the driver's with the service POST /attach named last (attach/attachment.js): the page shows those.
+ */
 function liveRoutes({ config, runner }) {
   const assets = readAssets();
-  const targetNames = Object.keys(config.targets);
   const kinds = Object.fromEntries(readManifests().map((m) => [m.name, m.kind]));
-  const targets = targetNames.map((name) => ({ name, kind: kinds[name] || null }));
-  const liveSeries = createLiveSeries(config.prometheusUrl, targetNames, config.busyPercent);
+  // An attached service's row takes its agent's kind (node or jvm); its agent has no row: its series are the service's.
+  const targetsNow = () => {
+    const attachment = runner.attachment();
+    const agents = attachment ? Object.values(attachment.attached).filter(Boolean) : [];
+    return Object.keys(runner.targets()).filter((name) => !agents.includes(name)).map((name) => ({ name, kind: (attachment && attachment.kinds[name]) || kinds[name] || null }));
+  };
+  const liveSeries = createLiveSeries(config.prometheusUrl, config.busyPercent);
   const results = createResultsFolder(config.resultsDir);
   // What the page's upload control checks before it sends a file: a file past the cap is refused by PUT /documents
   // before its body is read, and a browser still sending it may see the connection closed instead of that answer.
@@ -77,11 +85,11 @@ function liveRoutes({ config, runner }) {
     'GET /live/state': (res, query) => {
       parseOnlyParams({}, query);
       const run = runner.latest();
-      sendJson(res, { at: new Date().toISOString(), prometheus: config.prometheusUrl, targets, suites: suiteNames(config.suitesDir), documents: uploadCaps, run, progress: progressOf(run, Date.now()) });
+      sendJson(res, { at: new Date().toISOString(), prometheus: config.prometheusUrl, targets: targetsNow(), suites: suiteNames(config.suitesDir), documents: uploadCaps, run, progress: progressOf(run, Date.now()) });
     },
     'GET /live/series': async (res, query) => {
       const { seconds } = parseOnlyParams({ seconds: SECONDS }, query);
-      sendJson(res, await liveSeries(seconds));
+      sendJson(res, await liveSeries(seconds, targetsNow().map((target) => target.name)));
     },
     'GET /live/runs': (res, query) => {
       parseOnlyParams({}, query);

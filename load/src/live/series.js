@@ -81,17 +81,18 @@ async function ask(prometheus, targets, seconds, busyPercent) {
 }
 
 /**
- * liveSeries(seconds) for a driver asking prometheus (null: PROMETHEUS_URL=none) about targets (names): resolves the
+ * liveSeries(seconds, targets (names)) for a driver asking prometheus (null: PROMETHEUS_URL=none): resolves the
  * page's data, or throws the HttpError the page shows (503 without Prometheus or while too many wait, 502 when it
- * cannot be reached or fails).
+ * cannot be reached or fails). The targets are the driver's now (an attached service comes and goes).
  */
-function createLiveSeries(prometheus, targets, busyPercent) {
-  let last = null; // {seconds, at, promise}
+function createLiveSeries(prometheus, busyPercent) {
+  let last = null; // {key (seconds and targets), at, promise}
   let waiting = 0;
   let queue = Promise.resolve();
-  return async function liveSeries(seconds) {
+  return async function liveSeries(seconds, targets) {
     if (!prometheus) throw new HttpError(503, 'no live series: PROMETHEUS_URL is none', { prometheus: null });
-    if (last && last.seconds === seconds && Date.now() - last.at < REUSE_MS) return last.promise;
+    const key = `${seconds} ${targets.join(',')}`;
+    if (last && last.key === key && Date.now() - last.at < REUSE_MS) return last.promise;
     if (waiting >= MAX_WAITING) throw new HttpError(503, `Prometheus is being asked for ${waiting} pages already; retry`, { prometheus }, { 'Retry-After': '1' });
     waiting++;
     const promise = queue
@@ -101,7 +102,7 @@ function createLiveSeries(prometheus, targets, busyPercent) {
       })
       .finally(() => waiting--);
     queue = promise.catch(() => undefined);
-    last = { seconds, at: Date.now(), promise };
+    last = { key, at: Date.now(), promise };
     return promise;
   };
 }

@@ -2,7 +2,7 @@
 // Planning one pass of a suite: the run options checked, the suite narrowed to `targets`, a try run's document handed
 // to the targets again (try/documents.js) and the targets those that stored it, then, once the targets have answered,
 // the scenarios generated from what they run now (their /info: suite/coverage.js, try/try-suite.js).
-const { loadSuite, checkScenarios } = require('../suite/suites');
+const { checkScenarios } = require('../suite/suites');
 const { withCoverage, coverageTargets } = require('../suite/coverage');
 const { readManifests } = require('@lab/lab-topology/manifests');
 const { describeTargets } = require('../suite/targets');
@@ -51,12 +51,13 @@ function labOf(env = process.env) {
 }
 
 /**
- * The first half of a pass, before its targets are waited for: {loaded (the suite narrowed), targets ({name: url} the
+ * The first half of a pass of the suite load(targets) reads (a file's, loadSuite; POST /attach's, checkSuite), before
+ * its targets are waited for: {loaded (the suite narrowed), targets ({name: url} the
  * pass needs), handOff (a try run's: {name: result}, else null), meta (run.json's header so far)}. Throws when no
  * target stored a try run's document.
  */
-async function planPass({ config, documents }, suiteName, options) {
-  const loaded = onlyTargets(loadSuite(suiteName, config.targets, config.suitesDir), options.targets);
+async function planPass({ config, documents }, load, options) {
+  const loaded = onlyTargets(load(config.targets), options.targets);
   // A try run's targets are those that stored its document, handed to every target (of `targets`, when given) again
   // now (try/documents.js).
   const handOff = loaded.coverage === DOCUMENT_COVERAGE ? await documents.handOff(options.document, options.targets) : null;

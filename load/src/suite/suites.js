@@ -140,7 +140,11 @@ function checkScenarios(name, scenarios, targets) {
 function loadSuite(name, targets, dir = SUITES_DIR) {
   const known = suiteNames(dir);
   if (!known.includes(name)) throw new Error(`no suite "${name}"; suites: ${known.join(', ')}`);
-  const suite = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8'));
+  return checkSuite(name, JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8')), targets);
+}
+
+/** A suite's data (a file's, or one made in memory: POST /attach's) checked as loadSuite checks a file's; loadSuite's answer. */
+function checkSuite(name, suite, targets) {
   checkFields(suite, SUITE_FIELDS, `suite ${name}`);
   check(suite.coverage === undefined || suite.coverage === COVERAGE || suite.coverage === DOCUMENT_COVERAGE, `suite ${name}`, `coverage must be "${COVERAGE}" or "${DOCUMENT_COVERAGE}" when given`);
   checkDocumentScenarios(suite, `suite ${name}`);
@@ -169,4 +173,4 @@ function loadSuite(name, targets, dir = SUITES_DIR) {
   };
 }
 
-module.exports = { loadSuite, checkScenarios, suiteNames, LIMITS, DOCUMENT_SCENARIO_LIMITS, MAX_ARRIVAL_RATE, SUITES_DIR };
+module.exports = { loadSuite, checkSuite, checkScenarios, suiteNames, LIMITS, DOCUMENT_SCENARIO_LIMITS, MAX_ARRIVAL_RATE, SUITES_DIR };
