@@ -11,6 +11,7 @@ const { assertWritable } = require('./run/results');
 const { loadSuite } = require('./suite/suites');
 const { createDriverDocuments } = require('./try/documents');
 const { checkRunOptions } = require('./run/plan');
+const { writeScrapeTargets } = require('./attach/attach-scrape');
 const { gracefulCloser, onStopSignals } = require('@lab/node-kit/shutdown');
 
 const SHUTDOWN_TIMEOUT_MS = 8000;
@@ -18,6 +19,9 @@ const SHUTDOWN_TIMEOUT_MS = 8000;
 function main() {
   const config = readConfig();
   assertWritable(config.resultsDir);
+  // An agent a driver before this one attached (compose keeps the targets volume) is no longer scraped: its service is
+  // not this driver's, and a target gone would show as down.
+  if (config.scrapeTargetsDir) writeScrapeTargets(config.scrapeTargetsDir, null, null);
   // A bad LOAD_SUITE fails here, and so does the try suite, which needs a document PUT first.
   if (config.suite !== SUITE_NONE) checkRunOptions(loadSuite(config.suite, config.targets, config.suitesDir), {});
   const log = (message) => console.log(`[load] ${message}`);

@@ -135,3 +135,15 @@ test('POST /attach with rates runs the open loops at those rates, as make attach
   });
   assert.deepStrictEqual(ended.attachVerdict.loads.filter((l) => l.loop === 'open').map((l) => l.arrivalRate), [5, 10, 15, 20]);
 });
+
+test('a driver starting with a scrape-targets folder drops the agent an earlier driver attached', async (t) => {
+  // compose keeps Prometheus' targets volume across drivers: the agent a previous one wrote is no service of this one's.
+  const fs = require('node:fs');
+  const dir = tempDir('load-attach-scrape-');
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(dir, 'attached.json'), JSON.stringify([{ targets: ['127.0.0.1:9464'], labels: { job: 'attached' } }]));
+  fs.writeFileSync(path.join(dir, 'lab.json'), '[]\n');
+  await startIdleDriver(t, { LOAD_SCRAPE_TARGETS_DIR: dir });
+  assert.deepStrictEqual(JSON.parse(fs.readFileSync(path.join(dir, 'attached.json'), 'utf8')), []);
+  assert.strictEqual(fs.readFileSync(path.join(dir, 'lab.json'), 'utf8'), '[]\n', 'the lab\'s own targets are not the driver\'s to touch');
+});
