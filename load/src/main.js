@@ -19,12 +19,19 @@ const SHUTDOWN_TIMEOUT_MS = 8000;
 function main() {
   const config = readConfig();
   assertWritable(config.resultsDir);
-  // An agent a driver before this one attached (compose keeps the targets volume) is no longer scraped: its service is
-  // not this driver's, and a target gone would show as down.
-  if (config.scrapeTargetsDir) writeScrapeTargets(config.scrapeTargetsDir, null, null);
   // A bad LOAD_SUITE fails here, and so does the try suite, which needs a document PUT first.
   if (config.suite !== SUITE_NONE) checkRunOptions(loadSuite(config.suite, config.targets, config.suitesDir), {});
   const log = (message) => console.log(`[load] ${message}`);
+  // An agent a driver before this one attached (compose keeps the targets volume) is no longer scraped: its service is
+  // not this driver's, and a target gone would show as down. A folder it cannot write fails POST /attach's runs, which
+  // say so, not the driver's start.
+  if (config.scrapeTargetsDir) {
+    try {
+      writeScrapeTargets(config.scrapeTargetsDir, null, null);
+    } catch (err) {
+      log(`cannot write Prometheus' targets in LOAD_SCRAPE_TARGETS_DIR (${err.message}): POST /attach's agents will not be scraped`);
+    }
+  }
   const metrics = createMetrics();
   const documents = createDriverDocuments(config.documents, config.targets);
   // What the driver's documents cost it: a check of each, no parse (node-kit's metrics.js).
