@@ -5,7 +5,7 @@
 // agent's port, never by a path from the agent's answer (another user's process on that port could name a file of
 // theirs). The token itself is never printed.
 const { tokenFolder, tokenFileOf, readTokenFile, ownUid, TokenFolderError } = require('@lab/node-agent/token-file');
-const { isLoopback } = require('./attach-endpoint');
+const { isLoopback } = require('@lab/load/src/attach/endpoint');
 
 const NO_PROFILES = 'no CPU profiles';
 

@@ -17,7 +17,6 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const os = require('node:os');
 const crypto = require('node:crypto');
 const { spawn } = require('node:child_process');
 const { ROOT } = require('@lab/lab-topology/manifests');
@@ -25,36 +24,14 @@ const { nativeLab } = require('@lab/lab-topology/topology');
 const { tempDir, freePort, until } = require('@lab/test-kit');
 const { checkReportInBrowser, findChromium } = require('@lab/load/test/report-browser');
 const { INTEGRATION_PORT_OFFSETS } = require('./port-offsets');
+const { JSON_SERVER_DIR, JSON_SERVER_BIN, WIREMOCK, writeDb, writeStubs } = require('./attach-targets/targets');
 
 const OFFSET = INTEGRATION_PORT_OFFSETS.attach;
-const JSON_SERVER = path.join(__dirname, 'attach-targets', 'json-server', 'node_modules', 'json-server', 'lib', 'cli', 'bin.js');
+const JSON_SERVER = path.join(JSON_SERVER_DIR, JSON_SERVER_BIN);
 const AGENT = path.join(ROOT, 'agents', 'node-agent', 'agent.js');
 const JVM_AGENT = path.join(ROOT, 'agents', 'jvm-agent', 'target', 'lab-agent.jar');
-// WireMock standalone at the version agents/jvm-agent's pom pins: its build (make setup) puts it in the Maven repository.
-const WIREMOCK_VERSION = /<wiremock\.version>([^<]+)<\/wiremock\.version>/.exec(fs.readFileSync(path.join(ROOT, 'agents', 'jvm-agent', 'pom.xml'), 'utf8'))[1];
-const WIREMOCK = path.join(os.homedir(), '.m2', 'repository', 'org', 'wiremock', 'wiremock-standalone', WIREMOCK_VERSION, `wiremock-standalone-${WIREMOCK_VERSION}.jar`);
 // A bound on a start (json-server reads db.json, the agent opens its port), never a timing.
 const START_TIMEOUT_MS = 60000;
-// Enough records that one stringify of the document is a block of tens of milliseconds on any machine, and few enough
-// that a loaded one answers a handful of them a second.
-const RECORDS = 20000;
-
-const posts = () => Array.from({ length: RECORDS }, (_, i) => ({ id: i, title: `post ${i}`, body: 'lorem ipsum dolor sit amet '.repeat(4), tags: ['a', 'b'], views: i * 3, score: i / 7 }));
-
-function writeDb(dir) {
-  const file = path.join(dir, 'db.json');
-  fs.writeFileSync(file, JSON.stringify({ posts: posts(), profile: { name: 'typicode' } }));
-  return file;
-}
-
-/** WireMock's root folder with one stub, GET /posts answering the posts as a JSON file body. */
-function writeStubs(dir) {
-  fs.mkdirSync(path.join(dir, 'mappings'));
-  fs.mkdirSync(path.join(dir, '__files'));
-  fs.writeFileSync(path.join(dir, '__files', 'posts.json'), JSON.stringify(posts()));
-  fs.writeFileSync(path.join(dir, 'mappings', 'posts.json'), JSON.stringify({ request: { method: 'GET', url: '/posts' }, response: { status: 200, bodyFileName: 'posts.json', headers: { 'Content-Type': 'application/json' } } }));
-  return dir;
-}
 
 /** A service's process (command, args, in cwd, with env beside the test's): {output(), stop()}. */
 function startService(command, args, cwd, env) {
