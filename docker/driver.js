@@ -1,6 +1,7 @@
 'use strict';
 // The load driver of a containerized lab, driven over its HTTP API (load/README.md): a suite started with POST /runs
-// and followed on GET /runs/latest to its end, whatever runs the driver (compose, a swarm).
+// (or a service attached with POST /attach) and followed on GET /runs/latest to its end, whatever runs the driver
+// (compose, a swarm).
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -14,21 +15,33 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * Runs `suite` once on the driver at `loadUrl` and resolves to its run.json, with `dir`: its folder on this machine
  * (the driver's /results is resultsDir here). onProgress(status) is called each time a scenario ends.
  */
-async function runSuite(loadUrl, suite, { resultsDir, onProgress = () => {} }) {
-  const started = await fetch(`${loadUrl}/runs?suite=${suite}`, { method: 'POST' });
-  if (started.status !== 202) throw new Error(`could not start suite ${suite}: ${await started.text()}`);
+function runSuite(loadUrl, suite, options) {
+  return startAndFollow(loadUrl, `/runs?suite=${suite}`, `suite ${suite}`, options);
+}
+
+/**
+ * Attaches the service at url (POST /attach with query's other parameters: agent, durationSeconds, ...) and resolves
+ * to the attach run's run.json with `dir`, as runSuite does.
+ */
+function runAttach(loadUrl, query, options) {
+  return startAndFollow(loadUrl, `/attach?${new URLSearchParams(query)}`, `the attach run of ${query.url}`, options);
+}
+
+async function startAndFollow(loadUrl, target, what, { resultsDir, onProgress = () => {} }) {
+  const started = await fetch(`${loadUrl}${target}`, { method: 'POST' });
+  if (started.status !== 202) throw new Error(`could not start ${what}: ${await started.text()}`);
   let done = -1;
   let progressAt = Date.now();
   for (;;) {
     await sleep(POLL_MS);
     const status = await (await fetch(`${loadUrl}/runs/latest`)).json();
-    if (status.state === 'error') throw new Error(`suite ${suite}: ${status.error}`);
+    if (status.state === 'error') throw new Error(`${what}: ${status.error}`);
     if (status.completed.length !== done) {
       done = status.completed.length;
       progressAt = Date.now();
       onProgress(status);
     } else if (Date.now() - progressAt > NO_PROGRESS_MS) {
-      throw new Error(`suite ${suite}: no scenario ended for ${NO_PROGRESS_MS / 1000} s (now in ${status.current})`);
+      throw new Error(`${what}: no scenario ended for ${NO_PROGRESS_MS / 1000} s (now in ${status.current})`);
     }
     if (!['waiting', 'running'].includes(status.state)) {
       const dir = status.resultsDir.replace(/^\/results/, resultsDir);
@@ -37,4 +50,4 @@ async function runSuite(loadUrl, suite, { resultsDir, onProgress = () => {} }) {
   }
 }
 
-module.exports = { runSuite };
+module.exports = { runSuite, runAttach };

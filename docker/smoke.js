@@ -4,8 +4,8 @@
 // Prometheus target is up, runs the smoke suite inside the load container, checks its results (every scenario
 // passed, no errors, every response validated), runs every dashboard query against the containerized Prometheus,
 // checks Grafana itself through its HTTP API where it runs (docker/grafana-check.js; not offline), sends
-// CONTRACT.md's bad requests to every service and the load driver in their containers, and always ends with
-// `docker compose down -v`. The exit status is the verdict.
+// CONTRACT.md's bad requests to every service and the load driver in their containers, attaches node-async through
+// the driver's POST /attach, and always ends with `docker compose down -v`. The exit status is the verdict.
 //
 //   node docker/smoke.js [--if-engine]
 //
@@ -21,6 +21,7 @@ const { assertGrafana } = require('./grafana-check');
 const { composeLab, exitWith, run, mustRun, PORT_OFFSETS } = require('./compose-lab');
 const { edgeCases, runCases, checkCases } = require('@lab/test-kit/bad-requests');
 const { checkSuiteResults } = require('./suite-results');
+const { runAttach } = require('./driver');
 
 const PROJECT = 'lab-smoke';
 const STATE_DIR = path.join(ROOT, '.smoke');
@@ -53,6 +54,19 @@ async function checkDashboards(prometheus) {
   log(`all ${rows.length} dashboard queries answered with series by the containerized Prometheus`);
 }
 
+/**
+ * POST /attach in compose: the driver attaches a host of its own targets (node-async's /healthz, no agent), writes
+ * Prometheus' targets into the volume it shares with the topology service, and runs the attach suite to its verdict.
+ */
+async function checkAttach(lab) {
+  const run = await runAttach(lab.url('load'), { url: 'http://node-async:3002/healthz', agent: 'none', durationSeconds: '1' }, { resultsDir: lab.resultsDir });
+  const verdict = run.attachVerdict;
+  if (!verdict || verdict.loads.length === 0 || verdict.loads.some((l) => !l.passed)) throw new Error(`the attach run of node-async's /healthz: ${JSON.stringify(verdict && verdict.loads.map((l) => [l.name, l.passed, l.problems]))}`);
+  const written = JSON.parse(await mustRun('reading attached.json', ...lab.compose(['exec', '-T', 'load', 'cat', '/topology/targets/attached.json'])));
+  if (!Array.isArray(written) || written.length !== 0) throw new Error(`attached.json for a service without an agent: ${JSON.stringify(written)}`);
+  log(`POST /attach in compose: node-async's /healthz loaded ${verdict.loads.length} ways to a verdict; attached.json written in Prometheus' targets volume`);
+}
+
 /** CONTRACT.md's one answer to each bad request, from every container with an HTTP face of the lab's. */
 async function checkContract(offset) {
   const problems = [];
@@ -80,6 +94,7 @@ async function main(argv) {
     if (lab.services.includes('grafana')) log(await assertGrafana(`http://127.0.0.1:${lab.env.GRAFANA_PORT}`));
     else log('Grafana check SKIPPED: the offline base images have no stand-in for Grafana, so it was left out; the dashboards were checked by their queries against Prometheus only');
     await checkContract(lab.offset);
+    await checkAttach(lab);
   });
 }
 
