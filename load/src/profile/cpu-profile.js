@@ -41,7 +41,7 @@ function stacksOf(profile) {
 /**
  * Every sample as {stack, ms, atMs}: ms is the time until the next sample (the last one's own interval is unknown: the
  * mean), atMs when it was taken, in ms from the profile's start. A profile of several threads sampled at once (the
- * JVM's, services/jvm-serializer's CpuProfile.kt) says `sampleIntervalUs` instead: each sample is that much of its
+ * JVM's, agents/jvm-agent's CpuProfile.java) says `sampleIntervalUs` instead: each sample is that much of its
  * thread's time, however close the next sample of another thread came.
  */
 function samplesOf(profile) {

@@ -14,10 +14,10 @@ import jdk.jfr.consumer.RecordedThread;
 /**
  * JFR's execution samples as a V8 .cpuprofile (nodes with a callFrame and children, samples naming a node each, the
  * microseconds between samples), the format the load driver reads (load/src/profile/cpu-profile.js) and Chromium's
- * DevTools and speedscope open; services/jvm-serializer's CpuProfile.kt writes the same. Each stack hangs under a node
- * named after its thread, so the threads are the first level of the flame graph. JFR samples each running thread every
- * period, so several samples share one moment: `sampleIntervalUs` tells the reader that each stands for one period of
- * its thread's time, whatever the deltas between them. A method is one node whatever line it was at.
+ * DevTools and speedscope open. Each stack hangs under a node named after its thread, so the threads are the first
+ * level of the flame graph. JFR samples each running thread every period, so several samples share one moment:
+ * `sampleIntervalUs` tells the reader that each stands for one period of its thread's time, whatever the deltas
+ * between them. A method is one node whatever line it was at.
  */
 final class CpuProfile {
     private CpuProfile() {

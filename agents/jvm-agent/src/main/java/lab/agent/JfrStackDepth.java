@@ -5,14 +5,17 @@ import javax.management.ObjectName;
 
 /**
  * JDK Flight Recorder keeps 64 frames of a stack by default and drops the rest from the root up, so a handler deep
- * under a web server's frames loses the frames that say what ran (services/jvm-serializer's JfrStackDepth.kt, the
- * same fix). [ensure] raises the depth to [FRAMES] through the JVM's own `JFR.configure` diagnostic command, once,
- * before JFR starts: it takes the setting only then, and the agent starts JFR itself (its safepoint stream) right
- * after. A JVM whose JFR already runs (a user's -XX:StartFlightRecording) keeps its depth; the answer says so.
+ * under a web server's frames loses the frames that say what ran: jvm-serializer's kotlinx decodes under Jetty's
+ * handlers lost the approach that ran them ("thread http;AbstractCollectionSerializer.merge;…", no SerdeWorkload in
+ * any of the heaviest stacks). [ensure] raises the depth to [FRAMES] through the JVM's own `JFR.configure` diagnostic
+ * command, once, before JFR starts: it takes the setting only then. The agent calls it before it starts JFR itself
+ * (its safepoint stream), [Profiler] before each recording (a no-op after the first), for a JVM that uses it without
+ * the agent. A JVM whose JFR already runs (a user's -XX:StartFlightRecording) keeps its depth; the answer says so.
  */
-final class JfrStackDepth {
-    // JFR walks only as deep as a stack is, so a deeper limit costs nothing on shallow ones.
-    static final int FRAMES = 512;
+public final class JfrStackDepth {
+    // Deep enough for Jetty's ~30 frames over a decode of a document at the lab's depth cap; JFR walks only as deep as
+    // a stack is, so a deeper limit costs nothing on shallow ones. Public: a service profiled by [Profiler] checks it.
+    public static final int FRAMES = 512;
 
     private static String outcome;
 

@@ -7,6 +7,7 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,19 +17,23 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * POST /profile?seconds=N&intervalUs=U: what the JVM ran for N seconds, in the answer services/jvm-serializer's
- * ProfileRoute gives (the load driver reads both alike). JDK Flight Recorder samples every thread running Java code
- * each intervalUs (10 ms by default, 1 ms at the least: JFR's floor) and records every safepoint and GC pause. The
- * answer holds the samples as a V8 .cpuprofile ([CpuProfile]), the safepoints' and pauses' count, total and longest,
- * and the recording itself (base64), which JDK Mission Control opens. Only the token's holder may ask (401 otherwise,
- * compared in constant time); one at a time (409); it holds a request thread for its seconds.
+ * POST /profile?seconds=N&intervalUs=U: what the JVM ran for N seconds. The lab's one JVM profile code, public for
+ * that: the side port answers with [answer], and so does services/jvm-serializer's ProfileRoute on the service's own
+ * port (the agent's artifact is a dependency of its build), so the load driver reads both alike. JDK Flight Recorder
+ * samples every thread running Java code each intervalUs (10 ms by default, 1 ms at the least: JFR's floor) and
+ * records every safepoint and GC pause. The answer holds the samples as a V8 .cpuprofile ([CpuProfile]), the
+ * safepoints' and pauses' count, total and longest, and the recording itself (base64), which JDK Mission Control
+ * opens. Only the token's holder may ask (401 otherwise, compared in constant time); one at a time (409); it holds a
+ * request thread for its seconds.
  */
-final class Profiler {
+public final class Profiler {
     static final String SAMPLE = "jdk.ExecutionSample";
     static final String SAFEPOINT = "jdk.SafepointBegin";
     static final String GC_PAUSE = "jdk.GCPhasePause";
-    // jvm-serializer's parameters: every thread sampled each millisecond made a serde run 12-19 % slower while it
-    // recorded, every 10 ms 3 % (2026-11-27, 2 cores).
+    // The Node agent's parameters (agents/node-agent/profile.js), but JFR samples no more often than once a
+    // millisecond, and by default every 10 ms (JFR's own profiling setting): every thread sampled each millisecond made
+    // jvm-serializer's serde json run of 2000 objects 12-19 % slower while it recorded, every 10 ms 3 % (2026-11-27,
+    // 2 cores).
     static final IntParam SECONDS = new IntParam("seconds", 10, 1, 300);
     static final IntParam INTERVAL_US = new IntParam("intervalUs", 10_000, 1000, 100_000);
     static final List<IntParam> PARAMS = List.of(SECONDS, INTERVAL_US);
@@ -36,12 +41,31 @@ final class Profiler {
     private final byte[] expected;
     private final AtomicBoolean busy = new AtomicBoolean(false);
 
-    Profiler(String token) {
+    public Profiler(String token) {
         expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * What an HTTP server answers to POST /profile, in JDK types only so that any server can write it: its status,
+     * JSON body and extra headers. A refusal (401, 400, 409) is an answer like a profile's 200; only a failure throws.
+     */
+    public record Answer(int status, String json, Map<String, String> headers) {
+    }
+
+    /**
+     * The answer to one request, given its Authorization header (null when absent) and its query, decoded: each name
+     * to every value given, in order. Holds the calling thread for the profile's seconds.
+     */
+    public Answer answer(String authorization, Map<String, List<String>> query) {
+        try {
+            return new Answer(200, Json.write(handle(authorization, query)), Map.of());
+        } catch (HttpError e) {
+            return new Answer(e.status, Json.write(e.body), Collections.unmodifiableMap(e.headers));
+        }
+    }
+
     /** Checks the request (401, 400, 409), then records: the JSON answer. */
-    Map<String, Object> handle(String authorization, Map<String, List<String>> query) {
+    private Map<String, Object> handle(String authorization, Map<String, List<String>> query) {
         byte[] given = (authorization == null ? "" : authorization).getBytes(StandardCharsets.UTF_8);
         if (!MessageDigest.isEqual(given, expected)) {
             throw new HttpError(401, "profiling is for the load driver: send Authorization: Bearer <LAB_PROFILE_TOKEN>")

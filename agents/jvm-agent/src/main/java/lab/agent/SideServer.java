@@ -198,8 +198,8 @@ final class SideServer {
     }
 
     private void profileRoute(HttpExchange exchange) throws IOException {
-        Map<String, Object> answer = profiler.handle(exchange.getRequestHeaders().getFirst("Authorization"), query(exchange.getRequestURI().getRawQuery()));
-        send(exchange, 200, JSON, Json.write(answer), Map.of());
+        Profiler.Answer answer = profiler.answer(exchange.getRequestHeaders().getFirst("Authorization"), query(exchange.getRequestURI().getRawQuery()));
+        send(exchange, answer.status(), JSON, answer.json(), answer.headers());
     }
 
     private Map<String, Object> info() {

@@ -6,7 +6,7 @@ import kotlinx.serialization.json.int
 import kotlinx.serialization.json.jsonArray
 import kotlinx.serialization.json.jsonObject
 import kotlinx.serialization.json.jsonPrimitive
-import lab.jvmserializer.http.JfrStackDepth
+import lab.agent.JfrStackDepth
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit
 import javax.management.ObjectName
 
 /**
- * POST /profile (ProfileRoute.kt) on a real server over HTTP: absent without LAB_PROFILE_TOKEN, 401 without the token,
- * 400 for a bad parameter, one at a time, and a JDK Flight Recorder profile of the serde runs that ran during it.
+ * POST /profile (ProfileRoute.kt, the JVM agent's Profiler behind it) on a real server over HTTP: absent without
+ * LAB_PROFILE_TOKEN, 401 without the token, 400 for a bad parameter, one at a time, and a JDK Flight Recorder profile
+ * of the serde runs that ran during it.
  */
 class ProfileRouteTest {
     private val token = "profile-route-test"
