@@ -14,6 +14,7 @@
 // and any neighbour on the same cores move far less than they move throughput (on the lab's 2 cores the generator
 // shares them with the service: rounds of the same configuration differed by up to 30 % in requests/s).
 //   node bench/instrumentation-cost.js [--rounds 3] [--seconds 10]
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -22,11 +23,14 @@ const { option, interleavedRounds, median, machine, machineLine, markdownTable, 
 const { startService } = require('./start-service');
 const { openThreadClock } = require('@lab/node-agent/thread-clock');
 const { DEFAULT_LAG_RESOLUTION_MS } = require('@lab/node-agent/settings');
+const { agentShareOfProfile, agentProfile } = require('./agent-share');
 
 const AGENT = require.resolve('@lab/node-agent/agent');
+// The agents' profile token (the bench's own; the agent would otherwise write a token file).
+const PROFILE_TOKEN = crypto.randomBytes(32).toString('hex');
 // The agent beside metrics off: the service's own runtime metrics give way to the agent's (agent: true, started with
 // it on a side port of its own, found through its port file).
-const agentConfig = (name, resolutionMs) => ({ name, agent: true, env: { LAB_RUNTIME_METRICS: 'off', LAB_AGENT_LAG_RESOLUTION_MS: String(resolutionMs) } });
+const agentConfig = (name, resolutionMs) => ({ name, agent: true, env: { LAB_RUNTIME_METRICS: 'off', LAB_AGENT_LAG_RESOLUTION_MS: String(resolutionMs), LAB_PROFILE_TOKEN: PROFILE_TOKEN } });
 
 const CONFIGS = [
   { name: 'as the lab runs (1 ms monitor)', env: {} },
@@ -68,13 +72,12 @@ async function main() {
           run: async (name) => {
             const service = services.find((s) => s.config.name === name);
             const cpuBefore = processCpuSeconds(service.pid);
-            const outcome = await runScenario({ name: 'cost', target: 'node-async', path: scenario.path, connections: scenario.connections, durationSeconds: seconds, maxRequests: 1000000, timeoutSeconds: 60, expect: 'validated', probe: { path: '/healthz', ratePerSecond: 20 } }, service.url);
-            if (!outcome.passed) throw new Error(`${name}: ${outcome.problems.join('; ')}`);
+            const outcome = await loadOnce(scenario, service, seconds);
             const cpuSeconds = processCpuSeconds(service.pid) - cpuBefore;
             return { requestsPerSecond: outcome.result.requests.average, cpuUsPerRequest: (cpuSeconds * 1e6) / outcome.result.requests.total, probeP99Ms: outcome.probe.latencyMs ? outcome.probe.latencyMs.p99 : null, maxBlockMs: outcome.checks.runs.maxBlockMs };
           },
         });
-        results.push({ scenario: scenario.name, path: scenario.path, runs });
+        results.push({ scenario: scenario.name, path: scenario.path, runs, agentShares: await agentShares(services, scenario, seconds) });
       }
     } finally {
       clearInterval(scraper);
@@ -86,6 +89,23 @@ async function main() {
     for (const s of services) s.stop();
     fs.rmSync(portFiles, { recursive: true, force: true });
   }
+}
+
+/** The scenario's load on the service for seconds, every answer validated, the probe beside; its outcome. */
+async function loadOnce(scenario, service, seconds) {
+  const outcome = await runScenario({ name: 'cost', target: 'node-async', path: scenario.path, connections: scenario.connections, durationSeconds: seconds, maxRequests: 1000000, timeoutSeconds: 60, expect: 'validated', probe: { path: '/healthz', ratePerSecond: 20 } }, service.url);
+  if (!outcome.passed) throw new Error(`${service.config.name}: ${outcome.problems.join('; ')}`);
+  return outcome;
+}
+
+/** Each agent config's own share of its service's CPU, from a profile taken while the scenario loads it once more. */
+async function agentShares(services, scenario, seconds) {
+  const shares = {};
+  for (const service of services.filter((s) => s.config.agent)) {
+    const [profile] = await Promise.all([agentProfile(service.agentUrl, PROFILE_TOKEN, seconds), loadOnce(scenario, service, seconds)]);
+    shares[service.config.name] = agentShareOfProfile(profile);
+  }
+  return shares;
 }
 
 /** startService for a config; with the agent attached where config.agent, resolving once its side port is known too. */
@@ -142,6 +162,8 @@ function print(report) {
       const agent = figure(c.name, 'requestsPerSecond');
       const agentCpu = figure(c.name, 'cpuUsPerRequest');
       const monitor = `${c.env.LAB_AGENT_LAG_RESOLUTION_MS} ms monitor`;
+      const own = r.agentShares && r.agentShares[c.name];
+      if (own) verdicts.push(`${r.scenario}: the agent's own code (${monitor}) took ${(own.share * 100).toFixed(2)} % of its service's busy CPU in a profile of ${report.seconds} s (${own.samples} samples; target ≤ ${TARGET_SHARE * 100} %): ${own.share <= TARGET_SHARE ? 'met' : 'MISSED'}`);
       if (agentCpu && offCpu) verdicts.push(`${r.scenario}: the agent (${monitor}) costs ${((agentCpu / offCpu - 1) * 100).toFixed(1)} % more CPU a request than metrics off (target ≤ ${TARGET_SHARE * 100} %): ${agentCpu / offCpu - 1 <= TARGET_SHARE ? 'met' : 'MISSED'}; in throughput ${((1 - agent / off) * 100).toFixed(1)} %`);
     }
   }
