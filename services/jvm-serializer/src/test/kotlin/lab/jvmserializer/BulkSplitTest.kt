@@ -50,14 +50,16 @@ class BulkSplitTest {
     @Test
     fun `on a packument the versions object is split, not the root nor an array`() {
         val text = BulkDocuments.packument(2000)
-        val bulk = JsonBulk.find(text)!!
+        val bulk = JsonBulk.find(text, text.length / 8)!!
         assertTrue(bulk.isObject)
+        // Its cuts are its own top-level commas, between whole members, about an eighth of the text apart.
+        assertEquals(8, bulk.chunks)
+        for (cut in bulk.cuts) assertTrue(text.startsWith(",\"15.0.", cut), text.substring(cut, cut + 10))
         assertEquals(2000, bulk.members)
         assertEquals("/versions", JsonBulk.pointer(JsonBulk.pathTo(text, bulk.open)))
         assertTrue(bulk.share > 0.9, "share ${bulk.share}")
-        // One pass: no character is examined twice (escaped ones are skipped).
-        assertTrue(bulk.charsVisited <= text.length, "${bulk.charsVisited} of ${text.length}")
-        assertTrue(bulk.charsVisited > text.length * 9 / 10, "${bulk.charsVisited} of ${text.length}")
+        // One pass: every character covered once, one at a time or in a string's span.
+        assertEquals(text.length, bulk.charsVisited)
 
         val input = split(text)
         assertEquals("/versions", input.pointer)
@@ -116,11 +118,22 @@ class BulkSplitTest {
         val keys = listOf("""caf\u00e9""", "café", """k\"q,}""", "a/b~c", """\ud83d\ude00""", "", "{[,]}", """\\""", "zz", "aa")
         val text = keys.withIndex().joinToString(",", """{"x":1,"bulk":{""", """},"y":[]}""") { (i, k) -> """"$k":{"i":$i,"e":{},"n":[[],[[$i]]]}""" }
         assertEquals("/bulk", split(text).pointer)
+        assertEquals(text.length, JsonBulk.find(text, 1)!!.charsVisited)
         assertSameAsJson(text)
         // The pointer of a key that needs escaping in both JSON and RFC 6901.
         val odd = """{"a/b~\"c\u00e9":[1,2,3,4,5,6,7,8,9,10],"z":0}"""
         assertEquals("/a~1b~0\"cé", split(odd).pointer)
         assertSameAsJson(odd)
+    }
+
+    @Test
+    fun `a comma too many is refused as json refuses it, wherever it falls`() {
+        for (text in listOf("[1,2,,3,4]", "[1,2,3,4,]", "[,1,2,3,4]", """{"a":1,"b":2,}""", """{"a":1,,"b":2}""", """{"x":[1,2,3,],"y":0}""")) {
+            val jsonSays = runCatching { json.parse(text) }.exceptionOrNull()
+            assertTrue(jsonSays != null, text)
+            // Cut at every comma: each blank chunk's comma is a cut.
+            assertTrue(runCatching { mt.deserialize(text) }.isFailure, text)
+        }
     }
 
     @Test

@@ -22,13 +22,13 @@ import java.util.UUID
  * Serialize: the rest of the document is encoded with the bulk replaced by a placeholder string; the bulk's members in
  * chunks on the pool, each chunk encoded as a container of its members (`[…]` or `{…}`) whose brackets are dropped;
  * the chunks joined by commas into the placeholder's place. Deserialize: one string-aware scan finds the bulk in the
- * wire and [JsonArrayBoundaries] cuts it at its top-level commas (an object's members, key and value, as an array's
- * elements); the chunks are parsed as `[chunk]` or `{chunk}` on the pool, the rest (the bulk's text replaced by the
- * placeholder) on the run's thread, and the members put in the placeholder's place in order. An object's members go
- * into one LinkedHashMap chunk after chunk, as kotlinx's parser puts them into its own: a repeated key keeps its first
- * place and its last value either way, within a chunk or across two. The placeholder is a random name checked not to
- * occur in the text; a repeated key outside the bulk can drop it as kotlinx drops the value it stands for, and the
- * rest is then the answer as it stands.
+ * wire and cuts it at top-level commas as it goes (a comma outside strings separates an object's members, key and
+ * value, as it does an array's elements); the chunks are parsed as `[chunk]` or `{chunk}` on the pool, the rest (the
+ * bulk's text replaced by the placeholder) on the run's thread, and the members put in the placeholder's place in
+ * order. An object's members go into one LinkedHashMap chunk after chunk, as kotlinx's parser puts them into its own:
+ * a repeated key keeps its first place and its last value either way, within a chunk or across two. The placeholder
+ * is a random name checked not to occur in the rest's text; a repeated key outside the bulk can drop it as kotlinx
+ * drops the value it stands for, and the rest is then the answer as it stands.
  */
 class MultithreadedTreeApproach(
     private val pool: SerdePool,
@@ -113,20 +113,23 @@ class MultithreadedTreeApproach(
 
     override fun deserialize(wire: String): JsonElement {
         val bulk = SplitChoice.of(wire, parallelMinChars, maxChunks).bulk ?: return json.parseToJsonElement(wire)
-        val placeholder = placeholderFor(wire)
-        val batch = pool.batch()
-        val minChars = maxOf(1, (bulk.close - bulk.open) / maxChunks)
+        val starts = IntArray(bulk.chunks) { k -> if (k == 0) bulk.open + 1 else bulk.cuts[k - 1] + 1 }
+        val ends = IntArray(bulk.chunks) { k -> if (k < bulk.cuts.size) bulk.cuts[k] else bulk.close }
+        // A blank chunk is a comma too many (`[1,,2]`, `{"a":1,}`), which a chunk's parser would not see: json refuses it.
+        if ((0 until bulk.chunks).any { isBlank(wire, starts[it], ends[it]) }) return json.parseToJsonElement(wire)
+        val placeholder = placeholderOutside(wire, bulk)
         val (open, close) = if (bulk.isObject) '{' to '}' else '[' to ']'
-        try {
-            JsonArrayBoundaries.splitFrom(wire, bulk.open + 1, minChars, bulk.close + 1, close) { s, e ->
-                batch.submit { json.parseToJsonElement(StringBuilder(e - s + 2).append(open).append(wire, s, e).append(close).toString()) }
-            }
+        val batch = pool.batch()
+        for (k in 0 until bulk.chunks) {
+            batch.submit { json.parseToJsonElement(StringBuilder(ends[k] - starts[k] + 2).append(open).append(wire, starts[k], ends[k]).append(close).toString()) }
+        }
+        val rest = try {
+            json.parseToJsonElement(StringBuilder(wire.length - (bulk.close - bulk.open) + placeholder.length + 2)
+                .append(wire, 0, bulk.open).append('"').append(placeholder).append('"').append(wire, bulk.close + 1, wire.length).toString())
         } catch (e: Throwable) {
             batch.cancel()
             throw e
         }
-        val rest = json.parseToJsonElement(StringBuilder(wire.length - (bulk.close - bulk.open) + placeholder.length + 2)
-            .append(wire, 0, bulk.open).append('"').append(placeholder).append('"').append(wire, bulk.close + 1, wire.length).toString())
         val chunks = batch.awaitAll<JsonElement>()
         val whole = if (bulk.isObject) {
             val members = LinkedHashMap<String, JsonElement>()
@@ -136,6 +139,19 @@ class MultithreadedTreeApproach(
             JsonArray(chunks.flatMap { it as JsonArray })
         }
         return put(rest, JsonPrimitive(placeholder), whole)
+    }
+
+    private fun isBlank(text: String, start: Int, end: Int): Boolean {
+        for (i in start until end) if (!JsonArrayBoundaries.isWhitespace(text[i])) return false
+        return true
+    }
+
+    /** A placeholder that occurs nowhere in [wire] outside [bulk] (the chunks are parsed apart: their text cannot hold it). */
+    private fun placeholderOutside(wire: String, bulk: Bulk): String {
+        while (true) {
+            val name = "lab-split-${UUID.randomUUID()}"
+            if (wire.lastIndexOf(name, bulk.open) < 0 && wire.indexOf(name, bulk.close) < 0) return name
+        }
     }
 
     private fun objectOf(entries: List<Map.Entry<String, JsonElement>>, from: Int, to: Int): JsonObject {

@@ -57,14 +57,16 @@ class SplitChoice private constructor(
         /**
          * The choice for [text]: decline below [minChars] characters (the pool's threshold), without a container of
          * two members, or when the best one lets chunks share less than [MIN_SHARE] of the text; else split it into
-         * [maxChunks] chunks (fewer when it has fewer members).
+         * about [maxChunks] chunks of its text's share, as [JsonBulk.find] cut them (fewer when it has fewer members).
          */
         fun of(text: String, minChars: Long, maxChunks: Int): SplitChoice {
             if (text.length < minChars) {
                 return SplitChoice(null, false, 1, "${text.length} characters, below the $minChars a split needs (SERDE_PARALLEL_MIN_OBJECTS)")
             }
-            val bulk = JsonBulk.find(text) ?: return SplitChoice(null, false, 1, "no array or object has two members")
-            return if (bulk.share < MIN_SHARE) SplitChoice(bulk, false, 1) else SplitChoice(bulk, true, minOf(maxChunks, bulk.members))
+            // Cuts a whole text's length apart would make maxChunks chunks of a container holding all of it; the bulk,
+            // at least half the text, gets from half as many to that many.
+            val bulk = JsonBulk.find(text, maxOf(1, text.length / maxChunks)) ?: return SplitChoice(null, false, 1, "no array or object has two members")
+            return if (bulk.share < MIN_SHARE) SplitChoice(bulk, false, 1) else SplitChoice(bulk, true, bulk.chunks)
         }
     }
 }

@@ -35,10 +35,9 @@ object JsonArrayBoundaries {
     /**
      * [split] from [from], which must be where an element begins: just past the opening bracket or a top-level comma.
      * Returns the number of top-level elements from there on. [until]: where the array's text ends, when it is one
-     * inside a larger document (a user's document's bulk), else the text's end. [close]: `}` to cut an object's
-     * members (key and value) as an array's elements: a top-level comma separates both alike.
+     * inside a larger document (a user's document's largest array), else the text's end.
      */
-    fun splitFrom(text: String, from: Int, minChars: Int, until: Int = text.length, close: Char = ']', emit: (start: Int, end: Int) -> Unit): Int {
+    fun splitFrom(text: String, from: Int, minChars: Int, until: Int = text.length, emit: (start: Int, end: Int) -> Unit): Int {
         val length = until
         var i = from
         var rangeStart = i
@@ -58,8 +57,8 @@ object JsonArrayBoundaries {
                 }
                 ']', '}' -> {
                     if (depth == 0) {
-                        require(text[i] == close) { "not a JSON container: '${text[i]}' closes it at $i" }
-                        if (inElement) elements++ else require(elements == 0 && text[from - 1] != ',') { "not a JSON container: a comma before '$close' at $i" }
+                        require(text[i] == ']') { "not a JSON array: '}' closes it at $i" }
+                        if (inElement) elements++ else require(elements == 0 && text[from - 1] != ',') { "not a JSON array: a comma before ']' at $i" }
                         if (elements > 0) emit(rangeStart, i)
                         require(skipWhitespace(text, i + 1) >= length) { "not one JSON array: text after its end at $i" }
                         return elements
