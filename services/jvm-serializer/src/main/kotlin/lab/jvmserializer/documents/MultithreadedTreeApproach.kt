@@ -9,6 +9,7 @@ import lab.jvmserializer.memory.MemoryModel
 import lab.jvmserializer.serde.JsonArrayBoundaries
 import lab.jvmserializer.serde.MultithreadedJsonApproach
 import lab.jvmserializer.serde.SerdePool
+import java.util.StringJoiner
 import java.util.UUID
 
 /**
@@ -21,11 +22,11 @@ import java.util.UUID
  *
  * Serialize: the rest of the document is encoded with the bulk replaced by a placeholder string; the bulk's members in
  * chunks on the pool, each chunk encoded as a container of its members (`[…]` or `{…}`) whose brackets are dropped;
- * the chunks joined by commas into the placeholder's place. Deserialize: one string-aware scan finds the bulk in the
- * wire and cuts it at top-level commas as it goes (a comma outside strings separates an object's members, key and
- * value, as it does an array's elements); the chunks are parsed as `[chunk]` or `{chunk}` on the pool, the rest (the
- * bulk's text replaced by the placeholder) on the run's thread, and the members put in the placeholder's place in
- * order. An object's members go into one LinkedHashMap chunk after chunk, as kotlinx's parser puts them into its own:
+ * the chunks joined by commas (one StringJoiner) into the placeholder's place. Deserialize: one string-aware scan
+ * finds the bulk in the wire and cuts it at top-level commas as it goes (a comma outside strings separates an
+ * object's members, key and value, as it does an array's elements); the chunks are parsed as `[chunk]` or `{chunk}`
+ * on the pool, the rest (the bulk's text replaced by the placeholder) on the run's thread, and the members put in the
+ * placeholder's place in order. An object's members go into one LinkedHashMap chunk after chunk, as kotlinx's parser puts them into its own:
  * a repeated key keeps its first place and its last value either way, within a chunk or across two. The placeholder
  * is a random name checked not to occur in the rest's text; a repeated key outside the bulk can drop it as kotlinx
  * drops the value it stands for, and the rest is then the answer as it stands.
@@ -95,20 +96,20 @@ class MultithreadedTreeApproach(
         for (c in 0 until chunks) {
             val from = (members.toLong() * c / chunks).toInt()
             val to = (members.toLong() * (c + 1) / chunks).toInt()
-            batch.submit { serialize(if (bulk is JsonObject) objectOf(split.entries, from, to) else JsonArray((bulk as JsonArray).subList(from, to))) }
+            batch.submit {
+                val encoded = serialize(if (bulk is JsonObject) objectOf(split.entries, from, to) else JsonArray((bulk as JsonArray).subList(from, to)))
+                encoded.substring(1, encoded.length - 1) // its members alone, cut here so the copy runs on the pool
+            }
         }
         val outside = serialize(rest)
         val parts = batch.awaitAll<String>()
         val quoted = "\"${split.placeholder}\""
         val at = outside.indexOf(quoted)
-        val out = StringBuilder(outside.length + parts.sumOf { it.length })
-        out.append(outside, 0, at)
-        for ((k, part) in parts.withIndex()) {
-            // Each part is a whole container: keep the first's opening bracket and the last's closing one.
-            out.append(part, if (k == 0) 0 else 1, if (k == parts.size - 1) part.length else part.length - 1)
-            if (k < parts.size - 1) out.append(',')
-        }
-        return out.append(outside, at + quoted.length, outside.length).toString()
+        val (open, close) = if (bulk is JsonObject) "{" to "}" else "[" to "]"
+        // StringJoiner (JDK 17+) sizes the result first and copies each part once.
+        val joined = StringJoiner(",", outside.substring(0, at) + open, close + outside.substring(at + quoted.length))
+        for (part in parts) joined.add(part)
+        return joined.toString()
     }
 
     override fun deserialize(wire: String): JsonElement {
