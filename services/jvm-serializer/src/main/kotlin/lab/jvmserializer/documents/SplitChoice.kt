@@ -47,10 +47,11 @@ class SplitChoice private constructor(
 
     companion object {
         /**
-         * The least part of a text that the chosen container must let chunks share. Below it the rest of the document,
-         * encoded and decoded on the run's own thread while the pool takes the chunks, is the longer part of the run,
-         * and the split's own work (the scan, the placeholder, the copies of the text) is not won back: measured on 2
-         * cores (docs/findings/jvm-serializer.md, 2026-11-29).
+         * The least part of a text that the chosen container must let chunks share. The rest of the document is
+         * encoded and decoded on the run's own thread while the pool takes the chunks, and the scan that finds and
+         * cuts the container costs about a quarter of json's whole parse (measured on npm's `next`, 2 cores:
+         * docs/findings/jvm-serializer.md, 2026-11-29); on 2 threads the chunks save half their share, which first
+         * covers that quarter at half the text.
          */
         const val MIN_SHARE = 0.5
 
