@@ -127,6 +127,14 @@ class BulkSplitTest {
     }
 
     @Test
+    fun `the path to a bulk deep in arrays and after closed containers`() {
+        val members = (0 until 50).joinToString(",") { """"v$it":{"n":[$it]}""" }
+        val text = """{"x":{"y":[1,"]}",{"k":2}]},"z":[0,{"a":"{","w":{$members}}],"t":[]}"""
+        assertEquals("/z/1/w", split(text).pointer)
+        assertSameAsJson(text)
+    }
+
+    @Test
     fun `a comma too many is refused as json refuses it, wherever it falls`() {
         for (text in listOf("[1,2,,3,4]", "[1,2,3,4,]", "[,1,2,3,4]", """{"a":1,"b":2,}""", """{"a":1,,"b":2}""", """{"x":[1,2,3,],"y":0}""")) {
             val jsonSays = runCatching { json.parse(text) }.exceptionOrNull()
