@@ -63,7 +63,7 @@ class DocumentRunsTest {
     }
 
     @Test
-    fun `json-multithreaded splits the largest array on the pool and writes json's text exactly`() {
+    fun `json-multithreaded splits the bulk on the pool and writes json's text exactly`() {
         val sha256 = put(plain).str("sha256")
         val json = run("json", sha256)
         val before = service.workload.pool.submittedTasks()
@@ -71,6 +71,25 @@ class DocumentRunsTest {
         assertTrue(service.workload.pool.submittedTasks() > before, "chunks went to the pool")
         assertEquals(json.str("hash"), split.str("hash"))
         assertEquals(true, split.getValue("validated").jsonPrimitive.boolean)
+    }
+
+    @Test
+    fun `a json-multithreaded run says where it split the document, or why it declined`() {
+        val packument = run("json-multithreaded", put(BulkDocuments.packument(300)).str("sha256"))
+        val split = packument.getValue("split").jsonObject
+        assertEquals(true, split.getValue("split").jsonPrimitive.boolean, split.toString())
+        assertEquals("/versions", split.str("path"))
+        assertEquals("object", split.str("container"))
+        assertEquals(8, split.getValue("chunks").jsonPrimitive.int)
+        assertTrue(split.str("detail").startsWith("split the object at /versions into 8 chunks"), split.toString())
+        assertEquals(true, packument.getValue("validated").jsonPrimitive.boolean)
+
+        val readme = run("json-multithreaded", put(BulkDocuments.readmeHeavy(100)).str("sha256"))
+        val declined = readme.getValue("split").jsonObject
+        assertEquals(false, declined.getValue("split").jsonPrimitive.boolean, declined.toString())
+        assertTrue(declined.str("detail").startsWith("declined: "), declined.toString())
+        assertEquals(true, readme.getValue("validated").jsonPrimitive.boolean)
+        assertFalse(run("json", put(BulkDocuments.readmeHeavy(100)).str("sha256")).containsKey("split"))
     }
 
     @Test

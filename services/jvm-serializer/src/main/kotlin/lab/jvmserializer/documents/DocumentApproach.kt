@@ -38,6 +38,9 @@ abstract class DocumentApproach<T : Any, W : Any>(val library: String) {
     /** What a run's input is made of, untimed: the parsed tree (json-multithreaded: with its largest array apart). */
     open fun prepare(text: String): Any = parse(text)
 
+    /** What a run reports of its input beside its times (json-multithreaded: where it splits the document, or why not). */
+    open fun describeInput(input: Any): Map<String, JsonElement> = emptyMap()
+
     /** Which approaches share one prepared input (the service keeps the last one prepared). */
     open val inputKind: String get() = library
 

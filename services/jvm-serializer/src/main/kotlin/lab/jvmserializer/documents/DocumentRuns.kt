@@ -39,8 +39,10 @@ class DocumentRuns(val store: DocumentStore, val approaches: Map<String, Documen
                     "allowed" to strings(check.readings.filterValues { it.error == null }.keys.toList())))
             }
             val trips = ArrayList<Checked>(repeat)
+            var described = emptyMap<String, JsonElement>()
             budget.reserve(approach.memory.transientBytes(check.shape), "a $approachName run on this document").use {
                 inputs.take(approach, held.document).use { prepared ->
+                    described = approach.describeInput(prepared.input)
                     repeat(repeat) {
                         if (Thread.interrupted()) throw InterruptedException("interrupted between repetitions")
                         val trip = approach.roundTrip(prepared.input)
@@ -61,6 +63,7 @@ class DocumentRuns(val store: DocumentStore, val approaches: Map<String, Documen
                 "stats" to kotlinx.serialization.json.JsonObject(mapOf("serialize" to serialize.toJson(), "deserialize" to deserialize.toJson())),
                 "textSha256" to JsonPrimitive(trips[shown].canonical),
             )
+            extra.putAll(described)
             if (reading.departs) extra["findings"] = JsonArray(check.findingsOf(approachName).map { it.toJson() })
             return RunResult(
                 ms = nanosToMs(trips.map { it.serializeNanos + it.deserializeNanos }.average()),
