@@ -13,7 +13,7 @@ AGENT_COMPONENTS := agents/jvm-agent
 SHARED_TESTS := 'node-kit/test/*.test.js' 'loop-kit/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js' \
 	'agents/node-agent/test/*.test.js'
 
-.PHONY: setup system-packages native try attach attach-override bench-stringify bench-shapes bench-shapes-quick attach-compose attach-compose-if-engine bench-offload bench-instrumentation test-agent-lines bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
+.PHONY: setup system-packages native try attach attach-override bench-stringify bench-shapes bench-shapes-quick attach-compose attach-compose-if-engine bench-offload bench-instrumentation test-agent-lines bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short bench-jvm-split matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare hostile chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
@@ -126,6 +126,11 @@ bench-jvm: setup
 
 bench-jvm-short: setup
 	$(MAKE) -C services/jvm-serializer bench-short
+
+# json against json-multithreaded on your document (FILE=doc.json) in a jvm-serializer already running at URL (make
+# native: http://127.0.0.1:3004), interleaved; the service's own per-phase times and the split it chose.
+bench-jvm-split: $(NODE24_BIN)/node $(LAB_PACKAGES)
+	$(RUN_NODE) services/jvm-serializer/bench/document-split-bench.js --file $(FILE) --url $(or $(URL),http://127.0.0.1:3004)
 
 # make test's stages, in order; scripts/test-stages.js runs them, prints each one's wall time at the end and fails
 # the run if it left anything behind (a temp folder, a container, a network, a volume, swarm state, a process, a port).

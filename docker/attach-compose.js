@@ -17,7 +17,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { ROOT } = require('@lab/lab-topology/manifests');
 const { tempDir, until } = require('@lab/test-kit');
-const { run, mustRun, exitWith, chooseBaseImages, offlineBaseImages, builtThisRun, imagesOf, PORT_OFFSETS, CHECK_IMAGE_TAG, ENGINE_UNAVAILABLE } = require('./compose-lab');
+const { run, mustRun, engineCheck, exitWith, chooseBaseImages, offlineBaseImages, builtThisRun, imagesOf, PORT_OFFSETS, CHECK_IMAGE_TAG } = require('./compose-lab');
 const { overrideYaml } = require('./attach-override');
 const { JSON_SERVER_DIR, JSON_SERVER_BIN, WIREMOCK, writeDb, writeStubs } = require('@lab/tests/integration/attach-targets/targets');
 
@@ -151,35 +151,20 @@ async function checkInContainers(dir, token) {
   }
 }
 
-async function main(argv) {
-  const started = Date.now();
-  const engine = await run(path.join(ROOT, 'docker', 'ensure-engine.sh'), [], { show: true });
-  if (engine.code === ENGINE_UNAVAILABLE && argv.includes('--if-engine')) {
-    log(`SKIPPED: no Docker engine here (${engine.output.trim().split('\n').pop()})`);
-    return 0;
-  }
-  if (engine.code !== 0) throw new Error(`preparing the Docker engine failed (exit ${engine.code})`);
-  for (const [what, file] of [['json-server', path.join(JSON_SERVER_DIR, JSON_SERVER_BIN)], ['the Java agent', path.join(ROOT, 'agents', 'jvm-agent', 'target', 'lab-agent.jar')], ['WireMock', WIREMOCK]]) {
-    if (!fs.existsSync(file)) throw new Error(`${what} is not installed (${path.relative(ROOT, file)}): make attach-compose installs it`);
-  }
-  // A secret of this check's, handed to the agents through the override's LAB_PROFILE_TOKEN and to make attach.
-  const token = crypto.randomBytes(32).toString('hex');
-  const dir = tempDir('lab-attach-compose-');
-  let failure = null;
-  try {
-    await checkInContainers(dir, token);
-  } catch (err) {
-    failure = err;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-  const seconds = Math.round((Date.now() - started) / 1000);
-  if (failure) {
-    log(`FAILED after ${seconds} s: ${failure.message}`);
-    return 1;
-  }
-  log(`PASSED in ${seconds} s`);
-  return 0;
+function main(argv) {
+  return engineCheck(argv, log, async () => {
+    for (const [what, file] of [['json-server', path.join(JSON_SERVER_DIR, JSON_SERVER_BIN)], ['the Java agent', path.join(ROOT, 'agents', 'jvm-agent', 'target', 'lab-agent.jar')], ['WireMock', WIREMOCK]]) {
+      if (!fs.existsSync(file)) throw new Error(`${what} is not installed (${path.relative(ROOT, file)}): make attach-compose installs it`);
+    }
+    // A secret of this check's, handed to the agents through the override's LAB_PROFILE_TOKEN and to make attach.
+    const token = crypto.randomBytes(32).toString('hex');
+    const dir = tempDir('lab-attach-compose-');
+    try {
+      await checkInContainers(dir, token);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 }
 
 if (require.main === module) exitWith('attach-compose', main);

@@ -254,6 +254,34 @@ function composeLab({ project, stateDir, offset, log, imageTag = CHECK_IMAGE_TAG
   return lab;
 }
 
+/**
+ * A check on the engine that brings up no lab of composeLab's (up-check.js, attach-compose.js): the engine made ready
+ * (with --if-engine in argv, one that cannot run here is SKIPPED, exit 0), then body(); PASSED or FAILED with the
+ * seconds since the start, resolved to the exit code (0 or 1). body cleans up after itself, failed or not.
+ */
+async function engineCheck(argv, log, body) {
+  const started = Date.now();
+  const engine = await run(path.join(ROOT, 'docker', 'ensure-engine.sh'), [], { show: true });
+  if (engine.code === ENGINE_UNAVAILABLE && argv.includes('--if-engine')) {
+    log(`SKIPPED: no Docker engine here (${engine.output.trim().split('\n').pop()})`);
+    return 0;
+  }
+  if (engine.code !== 0) throw new Error(`preparing the Docker engine failed (exit ${engine.code})`);
+  let failure = null;
+  try {
+    await body();
+  } catch (err) {
+    failure = err;
+  }
+  const seconds = Math.round((Date.now() - started) / 1000);
+  if (failure) {
+    log(`FAILED after ${seconds} s: ${failure.message}`);
+    return 1;
+  }
+  log(`PASSED in ${seconds} s`);
+  return 0;
+}
+
 /** Runs a script's main(argv) and exits with the code it resolves to; an error it throws exits 1, printed as name: message. */
 function exitWith(name, main) {
   main(process.argv.slice(2)).then(
@@ -284,4 +312,4 @@ function publishedPorts(offset) {
   return readManifests().map((m) => m.port).concat(PROMETHEUS_PORT, GRAFANA_PORT).map((port) => port + offset);
 }
 
-module.exports = { composeLab, allTargetsUp, exitWith, run, mustRun, chooseBaseImages, offlineBaseImages, builtThisRun, imagesOf, PORT_OFFSETS, publishedPorts, CHECK_IMAGE_TAG, CHECK_IMAGES_FILE, ENGINE_UNAVAILABLE };
+module.exports = { composeLab, allTargetsUp, engineCheck, exitWith, run, mustRun, chooseBaseImages, offlineBaseImages, builtThisRun, imagesOf, PORT_OFFSETS, publishedPorts, CHECK_IMAGE_TAG, CHECK_IMAGES_FILE, ENGINE_UNAVAILABLE };

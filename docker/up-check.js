@@ -12,14 +12,13 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { ROOT, readManifests } = require('@lab/lab-topology/manifests');
+const { readManifests } = require('@lab/lab-topology/manifests');
 const { PROMETHEUS_PORT } = require('@lab/lab-topology/topology');
 const { until } = require('@lab/test-kit');
-const { run, exitWith, PORT_OFFSETS, CHECK_IMAGE_TAG } = require('./compose-lab');
+const { run, engineCheck, exitWith, PORT_OFFSETS, CHECK_IMAGE_TAG } = require('./compose-lab');
 const { projectContainers, projectResources } = require('./lab-project');
 
 const PROJECT = 'lab-up-check';
-const ENGINE_UNAVAILABLE = 3;
 // Bounds on a hung step, not timings.
 const STEP_TIMEOUT_MS = 180000;
 const GRAFANA_PORT = 3000;
@@ -134,37 +133,24 @@ async function checkDown(env, load) {
   log('make down VOLUMES=1: no container, network or volume of the project left');
 }
 
-async function main(argv) {
-  const started = Date.now();
-  const engine = await run(path.join(ROOT, 'docker', 'ensure-engine.sh'), [], { show: true });
-  if (engine.code === ENGINE_UNAVAILABLE && argv.includes('--if-engine')) {
-    log(`SKIPPED: no Docker engine here (${engine.output.trim().split('\n').pop()})`);
-    return 0;
-  }
-  if (engine.code !== 0) throw new Error(`preparing the Docker engine failed (exit ${engine.code})`);
-  const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-up-check-'));
-  const env = checkEnv(resultsDir);
-  let failure = null;
-  try {
-    const { load, output } = await checkUp(env);
-    await checkProfileToken(env, output, load);
-    await checkSecondUp(env);
-    await checkDown(env, load);
-  } catch (err) {
-    failure = err;
-    console.log((await run('docker', ['compose', 'logs', '--no-color', '--tail', '30'], { env })).output);
-  } finally {
-    // Whatever failed, nothing of the project stays.
-    await run('docker', ['compose', 'down', '--volumes', '--remove-orphans'], { env });
-    fs.rmSync(resultsDir, { recursive: true, force: true });
-  }
-  const seconds = Math.round((Date.now() - started) / 1000);
-  if (failure) {
-    log(`FAILED after ${seconds} s: ${failure.message}`);
-    return 1;
-  }
-  log(`PASSED in ${seconds} s`);
-  return 0;
+function main(argv) {
+  return engineCheck(argv, log, async () => {
+    const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-up-check-'));
+    const env = checkEnv(resultsDir);
+    try {
+      const { load, output } = await checkUp(env);
+      await checkProfileToken(env, output, load);
+      await checkSecondUp(env);
+      await checkDown(env, load);
+    } catch (err) {
+      console.log((await run('docker', ['compose', 'logs', '--no-color', '--tail', '30'], { env })).output);
+      throw err;
+    } finally {
+      // Whatever failed, nothing of the project stays.
+      await run('docker', ['compose', 'down', '--volumes', '--remove-orphans'], { env });
+      fs.rmSync(resultsDir, { recursive: true, force: true });
+    }
+  });
 }
 
 if (require.main === module) exitWith('up-check', main);
