@@ -8,7 +8,6 @@ module.exports = Object.assign(
   require('./stats'),
   require('./timed'),
   require('./machine'),
-  require('./process-cpu'),
   require('./table'),
   require('./results-file'),
   require('./finish'),

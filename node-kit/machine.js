@@ -10,7 +10,7 @@
 const fs = require('fs');
 const { readCgroupThrottling, parseCgroupCpuStat, cpuStatCandidates } = require('@lab/node-agent/cgroup-cpu');
 
-// /proc/stat counts in USER_HZ, 100 on every Linux architecture the lab runs on (sysconf(_SC_CLK_TCK) is 100 there).
+// /proc/stat and /proc/<pid>/stat count in USER_HZ, 100 on every Linux architecture the lab runs on (sysconf(_SC_CLK_TCK) is 100 there).
 const CLOCK_TICKS_PER_SECOND = 100;
 // /proc/stat's cpu line, in its order. guest and guest_nice follow; they are already counted in user and nice.
 const CPU_MODES = ['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal'];
@@ -58,6 +58,28 @@ function readFrequencyMHz() {
   return finite.length ? Math.round(finite.reduce((a, b) => a + b, 0) / finite.length) : null;
 }
 
+/**
+ * /proc/<pid>/stat's fields after the command name, from the state on (fields[0] is field 3 of proc(5)): the name is
+ * in parentheses and may hold spaces and parentheses itself, so the fields start past the last ')'.
+ */
+function processStatFields(text) {
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * Seconds of CPU (user and system) process pid has used so far, from /proc/<pid>/stat (utime and stime, proc(5)'s
+ * fields 14 and 15): another process's, such as a service a benchmark started; null where there is no /proc.
+ */
+function processCpuSeconds(pid) {
+  const stat = readText(`/proc/${pid}/stat`);
+  if (stat === null) {
+    if (readText('/proc/self/stat') === null) return null;
+    throw new Error(`no process ${pid} (/proc/${pid}/stat)`);
+  }
+  const fields = processStatFields(stat);
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
 /** One reading of the machine: {at (ms), cpus, cpuSeconds: {mode: s}, load1, throttling, frequencyMHz}; null fields where unreadable. */
 function readMachine() {
   const stat = readText('/proc/stat');
@@ -97,4 +119,4 @@ function machineBetween(before, after) {
   };
 }
 
-module.exports = { readMachine, machineBetween, readCgroupThrottling, parseProcStat, parseLoadAverage, parseCgroupCpuStat, cpuStatCandidates, CPU_MODES, IDLE_MODES };
+module.exports = { readMachine, machineBetween, processStatFields, processCpuSeconds, readCgroupThrottling, parseProcStat, parseLoadAverage, parseCgroupCpuStat, cpuStatCandidates, CPU_MODES, IDLE_MODES };

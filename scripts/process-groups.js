@@ -4,6 +4,7 @@
 // server whose make was stopped first lives on with parent 1 and keeps its port. So the stop signals every group,
 // waits for every group to be empty, and kills what is left after a grace period.
 const fs = require('node:fs');
+const { processStatFields } = require('@lab/node-kit/machine');
 
 const POLL_MS = 100;
 // After SIGKILL a process is gone as soon as the kernel has torn it down; this only bounds a wait that cannot hang.
@@ -26,8 +27,7 @@ function processTable() {
     } catch {
       continue; // gone meanwhile
     }
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after its last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = processStatFields(stat); // state ppid pgrp ...
     table.push({ pid: Number(entry), state: fields[0], pgid: Number(fields[2]) });
   }
   return table;

@@ -4,7 +4,8 @@
 // process spent in it (its own busy loop is part of the machine's busy time). Counts, not durations.
 const test = require('node:test');
 const assert = require('node:assert');
-const { readMachine, machineBetween, parseProcStat, parseLoadAverage, parseCgroupCpuStat, cpuStatCandidates } = require('../machine');
+const fs = require('node:fs');
+const { readMachine, machineBetween, parseProcStat, parseLoadAverage, parseCgroupCpuStat, cpuStatCandidates, processStatFields, processCpuSeconds } = require('../machine');
 
 test("/proc/stat's cpu line: seconds by mode summed over CPUs, the CPUs counted from their own lines", () => {
   const text = 'cpu  3395559 455 386192 899393 4930 0 10851 9499 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\ncpu1 1 2 3 4 5 6 7 8 0 0\nintr 1 2\n';
@@ -41,4 +42,24 @@ test('on this machine: a window holds at least the CPU this process spent in it,
   // /proc/stat counts in hundredths of a second per CPU: one tick each of slack.
   assert.ok(window.busyCores * window.seconds >= ownSeconds - 0.01 * window.cpus, `machine busy ${window.busyCores * window.seconds} s, this process ${ownSeconds} s`);
   assert.ok(window.busyShare > 0 && window.busyShare <= 1 && window.stealShare >= 0 && window.stealShare <= window.busyShare, JSON.stringify(window));
+});
+
+test("another process's CPU time grows with the work it does, as that process' own clock says", { skip: !fs.existsSync('/proc/self/stat') && 'no /proc here' }, async () => {
+  // A child that spins until its own CPU clock has moved 300 ms, then reports that clock and waits: no wall time in it.
+  const { spawn } = require('node:child_process');
+  const child = spawn(process.execPath, ['-e', "const from = process.cpuUsage(); let u; do { u = process.cpuUsage(from); } while (u.user + u.system < 300000); const n = process.cpuUsage(); console.log((n.user + n.system) / 1e6); setInterval(() => {}, 1000);"], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const ownSeconds = Number(await new Promise((resolve) => child.stdout.once('data', resolve)));
+    const seen = processCpuSeconds(child.pid);
+    // /proc counts in hundredths: the two clocks agree to a couple of ticks.
+    assert.ok(seen >= 0.3 - 0.02 && Math.abs(seen - ownSeconds) <= 0.05, `/proc says ${seen} s, the process ${ownSeconds} s`);
+  } finally {
+    child.kill();
+  }
+  assert.throws(() => processCpuSeconds(2 ** 22 + 1), /no process 4194305/);
+});
+
+test("a process's stat fields start after its name, whatever the name holds", () => {
+  const fields = processStatFields('4242 (node (a) b) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0');
+  assert.deepStrictEqual([fields[0], fields[1], fields[2], fields[11], fields[12]], ['S', '1', '4242', '250', '75']);
 });
