@@ -16,7 +16,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { ROOT } = require('@lab/lab-topology/manifests');
-const { tempDir, until } = require('@lab/test-kit');
+const { tempDir, until, answersOk } = require('@lab/test-kit');
 const { run, mustRun, engineCheck, exitWith, chooseBaseImages, offlineBaseImages, builtThisRun, imagesOf, PORT_OFFSETS, CHECK_IMAGE_TAG } = require('./compose-lab');
 const { overrideYaml } = require('./attach-override');
 const { JSON_SERVER_DIR, JSON_SERVER_BIN, WIREMOCK, writeDb, writeStubs } = require('@lab/tests/integration/attach-targets/targets');
@@ -60,16 +60,6 @@ async function baseImages() {
   if (built) return imagesOf(built.baseImages);
   return imagesOf((await chooseBaseImages(log)) === 'offline' ? await offlineBaseImages() : {});
 }
-
-const answers = async (url) => {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-    await res.arrayBuffer();
-    return res.ok;
-  } catch {
-    return false;
-  }
-};
 
 /** make attach (scripts/attach.js) from the host, as a user runs it: {code, output}. */
 function attach(env, token, resultsDir) {
@@ -134,7 +124,7 @@ async function checkInContainers(dir, token) {
     await mustRun('docker compose up', ...compose(['up', '-d']));
     const endpoints = { api: `http://127.0.0.1:${PORTS.api}/db`, mock: `http://127.0.0.1:${PORTS.mock}/posts`, apiAgent: `http://127.0.0.1:${PORTS.apiAgent}/healthz`, mockAgent: `http://127.0.0.1:${PORTS.mockAgent}/healthz` };
     for (const [name, url] of Object.entries(endpoints)) {
-      await until(`${name} answers ${url}`, START_TIMEOUT_MS, async () => ((await answers(url)) ? { done: true } : { why: (await run(...compose(['logs', '--no-color', '--tail', '5']))).output }));
+      await until(`${name} answers ${url}`, START_TIMEOUT_MS, async () => ((await answersOk(url, 5000)) ? { done: true } : { why: (await run(...compose(['logs', '--no-color', '--tail', '5']))).output }));
     }
     const results = path.join(dir, 'results');
     log('make attach on json-server, its Node agent in the container');

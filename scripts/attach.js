@@ -26,7 +26,8 @@ const { nativeLab } = require('@lab/lab-topology/topology');
 const { OPEN_NAMES } = require('@lab/load/src/attach/attach-suite');
 const { describeRunMachine, busyPercentSetting } = require('@lab/load/src/machine/busy-machine');
 const { machineBeforeStart } = require('@lab/load/src/machine/before-start');
-const { startNativeSubset, answers } = require('./native-subset');
+const { startNativeSubset } = require('./native-subset');
+const { answersOk } = require('@lab/test-kit');
 const { InputError } = require('./try-document');
 const { followRun } = require('./follow-run');
 const { endpointSettings, checkEndpoint, agentInfo } = require('./attach-endpoint');
@@ -69,7 +70,7 @@ async function startLab(profileToken, onOutput) {
   const offset = integerSetting('ATTACH_PORT_OFFSET', 12000, 0, 60000);
   const load = readManifests().filter((m) => m.kind === 'load');
   const driverUrl = nativeLab(offset, load).components[0].url;
-  if (await answers(`${driverUrl}/healthz`)) throw new Error(`something already answers on ${driverUrl} (another make attach?): set ATTACH_PORT_OFFSET`);
+  if (await answersOk(`${driverUrl}/healthz`)) throw new Error(`something already answers on ${driverUrl} (another make attach?): set ATTACH_PORT_OFFSET`);
   // The driver checks the endpoint again, as its own POST /attach: loopback only, unless the user said otherwise here.
   const lab = startNativeSubset(load.map((m) => m.name), { offset, onOutput, say, env: { LOAD_ATTACH_ALLOW_REMOTE: env('ATTACH_ALLOW_REMOTE', '0'), LAB_PROFILE_TOKEN: profileToken || '' } });
   say(`starting the load driver and Prometheus natively on ports ${lab.components.map((c) => c.port).concat(lab.prometheus.port).join(', ')} (ATTACH_PORT_OFFSET=${offset})`);

@@ -9,6 +9,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, readManifests } = require('@lab/lab-topology/manifests');
 const { nativeLab } = require('@lab/lab-topology/topology');
+const { answersOk } = require('@lab/test-kit');
 
 // A first start builds nothing, but the JVM and the Node services take some seconds each; a bound, not a timing.
 const STARTUP_TIMEOUT_MS = 180000;
@@ -16,14 +17,6 @@ const POLL_MS = 500;
 const WAITING_SAID_EVERY_MS = 10000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function answers(url) {
-  try {
-    return (await fetch(url, { signal: AbortSignal.timeout(2000) })).ok;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Starts the components named (manifest names) and Prometheus on ports shifted by offset: {components (as
@@ -53,7 +46,7 @@ function startNativeSubset(names, { offset, onOutput = () => {}, say = () => {},
     let lastSaid = Date.now();
     for (;;) {
       if (lab.exitCode !== null) throw new Error(`the native lab ended before it was up (exit ${lab.exitCode})`);
-      const down = (await Promise.all(urls.map(async (u) => ((await answers(u)) ? null : u)))).filter(Boolean);
+      const down = (await Promise.all(urls.map(async (u) => ((await answersOk(u)) ? null : u)))).filter(Boolean);
       if (down.length === 0) return;
       if (Date.now() > deadline) throw new Error(`not up after ${STARTUP_TIMEOUT_MS / 1000} s: ${down.join(', ')}`);
       if (Date.now() - lastSaid > WAITING_SAID_EVERY_MS) {
@@ -66,4 +59,4 @@ function startNativeSubset(names, { offset, onOutput = () => {}, say = () => {},
   return { components, prometheus, ready, stop };
 }
 
-module.exports = { startNativeSubset, answers };
+module.exports = { startNativeSubset };

@@ -28,7 +28,8 @@
 // the lab cannot take.
 const { readManifests, documentServicesOf } = require('@lab/lab-topology/manifests');
 const { nativeLab } = require('@lab/lab-topology/topology');
-const { startNativeSubset, answers } = require('./native-subset');
+const { startNativeSubset } = require('./native-subset');
+const { answersOk } = require('@lab/test-kit');
 const { documentSettings } = require('@lab/node-kit/document-store');
 const { readDocumentFile, InputError } = require('./try-document');
 const { describeChoice } = require('@lab/load/src/try/try-choice-text');
@@ -54,7 +55,7 @@ async function startLab(onOutput) {
   const manifests = readManifests();
   const only = documentServicesOf(manifests).map((m) => m.name).concat(manifests.filter((m) => m.kind === 'load').map((m) => m.name));
   const driverUrl = nativeLab(offset, manifests.filter((m) => m.kind === 'load')).components[0].url;
-  if (await answers(`${driverUrl}/healthz`)) throw new Error(`something already answers on ${driverUrl} (another make try?): set TRY_PORT_OFFSET, or LOAD_URL=${driverUrl} to use it`);
+  if (await answersOk(`${driverUrl}/healthz`)) throw new Error(`something already answers on ${driverUrl} (another make try?): set TRY_PORT_OFFSET, or LOAD_URL=${driverUrl} to use it`);
   const lab = startNativeSubset(only, { offset, onOutput, say });
   say(`starting ${only.join(', ')} and Prometheus natively on ports ${lab.components.map((c) => c.port).concat(lab.prometheus.port).join(', ')} (TRY_PORT_OFFSET=${offset})`);
   return {

@@ -233,6 +233,26 @@ async function until(what, timeoutMs, probe) {
   throw new Error(`${what} not reached in ${timeoutMs} ms: ${last && last.why}`);
 }
 
+/**
+ * Whether url answers a GET with 2xx, its body read to the end, within timeoutMs; false for anything else (refused,
+ * another status, too slow). http, not fetch: Node 14 loads this file.
+ */
+function answersOk(url, timeoutMs = 2000) {
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => settle(res.statusCode >= 200 && res.statusCode < 300));
+      res.on('error', () => settle(false));
+    });
+    const timer = setTimeout(() => req.destroy(new Error(`no whole answer in ${timeoutMs} ms`)), timeoutMs);
+    function settle(ok) {
+      clearTimeout(timer);
+      resolve(ok);
+    }
+    req.on('error', () => settle(false));
+  });
+}
+
 /** A port nothing listens on now: a target that is down, or a port to hand a process that cannot be told to take 0. */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -244,4 +264,4 @@ function freePort() {
   });
 }
 
-module.exports = { startService, request, samples, sumOf, contractSuite, until, tempDir, freePort };
+module.exports = { startService, request, samples, sumOf, contractSuite, until, tempDir, freePort, answersOk };
