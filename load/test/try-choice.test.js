@@ -284,6 +284,11 @@ test('with no pick, the reason names what would move each block: the knob the se
   const csvInfo = { workloads: { csv: { approaches: ['memory', 'fast'], params: { chunkChars: { default: 65536, min: 1024 } } } } };
   const [csv] = chooseApproaches(inRounds('node-async', 'csv', ['memory', 'fast'], 1, () => ({ runMeanMs: 50, longestBlockMs: 40 })), 10, { 'node-async': csvInfo }).groups;
   assert.match(csv.reason, /what moves each block: chunkChars for fast \(how many characters it parses between turns of the event loop; 65536 by default, 1024 at least\), none of node-async's parameters for memory$/);
+  // transfer: yieldMs moves wasm-runner's worker approach only; the others are one synchronous call an op.
+  const wasmInfo = { runtime: { name: 'node' }, workloads: { transfer: { approaches: ['typed', 'worker'], params: { yieldMs: { default: 5, min: 1, max: 1000 } } } } };
+  const [transfer] = chooseApproaches(inRounds('wasm-runner', 'transfer', ['typed', 'worker'], 1, (a) => ({ runMeanMs: { typed: 300, worker: 800 }[a], longestBlockMs: { typed: 300, worker: 12 }[a] })), 10, { 'wasm-runner': wasmInfo }).groups;
+  assert.deepStrictEqual(transfer.knobs.map((k) => [k.approach, k.param]), [['typed', null], ['worker', 'yieldMs']]);
+  assert.match(transfer.reason, /what moves each block: yieldMs for worker \(how long its main-thread part of an op runs before giving the event loop a turn; 5 by default, 1 at least\), none of wasm-runner's parameters for typed$/);
 });
 
 test("report.html's choice shows the rounds, each round's figures and the p-values, with data attributes a browser reads", () => {

@@ -7,14 +7,17 @@
 // - native and yieldable-json take no such parameter (one synchronous call; yieldable-json yields on its own schedule);
 // - the `sync-chunks` csv approaches (memory, sync, sync-composed) never give the loop a turn
 //   (csv-parsers/README.md), whatever the chunk;
-// - wasm-runner's transfer: its yieldMs ends a slice of ops, and the try suite runs one op a request (try-suite.js);
+// - wasm-runner's transfer approaches but `worker`: their yieldMs ends a slice of ops, and the try suite runs one op a
+//   request (try-suite.js), one synchronous call; `worker`'s yieldMs bounds the slices inside its one op;
 // - the JVM's serde: it has no event loop, and no parameter bounds what its probe's p99 stands in for.
-// No workload here has a worker approach; the one worker pool in the lab is node-async's offload routes, not a /run.
+// wasm-runner's `worker` is the one approach of a /run whose C++ runs on a worker thread (node-async's offload routes are
+// another pool, not a /run).
 
 // workload -> the /info parameter that bounds an approach's slice, what it means, and the approaches that read it.
 const BLOCK_KNOBS = {
   stringify: { param: 'yieldMs', means: 'how long it runs before giving the event loop a turn', approaches: ['fast', 'json-ext', 'async', 'fiber'] },
   parse: { param: 'yieldMs', means: 'how long it runs before giving the event loop a turn', approaches: ['fast', 'json-ext'] },
+  transfer: { param: 'yieldMs', means: 'how long its main-thread part of an op runs before giving the event loop a turn', approaches: ['worker'] },
   csv: {
     param: 'chunkChars',
     means: 'how many characters it parses between turns of the event loop',

@@ -39,6 +39,7 @@ class WasmModule {
       typedRoundTrip: module._wr_typed_round_trip,
       typedCount: module._wr_typed_count,
       typedCreate: takingNameAndSeed('wr_typed_create'),
+      jsonTypedRoundTrip: module._wr_json_typed_round_trip,
       embindRoundTrip: module.embindRoundTrip,
       embindCount: module.embindCount,
       embindCreate: module.embindCreate,

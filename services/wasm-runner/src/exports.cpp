@@ -161,6 +161,10 @@ EMSCRIPTEN_KEEPALIVE int wr_typed_round_trip(size_t size) { return round_trip(ty
 EMSCRIPTEN_KEEPALIVE uint32_t wr_typed_count(size_t size) { return count(typed_decode, size); }
 EMSCRIPTEN_KEEPALIVE int wr_typed_create(const char* name, uint32_t seed) { return create(encode_typed, name, seed); }
 
+// The worker approach's round trip (lib/transfer/worker-approach.js): JSON text in, the typed layout out. Its count
+// is json's and its create typed's: only the round trip mixes the two.
+EMSCRIPTEN_KEEPALIVE int wr_json_typed_round_trip(size_t size) { return round_trip(json_decode, encode_typed, size); }
+
 // create on a user's document loaded with wr_document_load.
 EMSCRIPTEN_KEEPALIVE int wr_json_create_document(uint32_t id) { return create_document(encode_json, id); }
 EMSCRIPTEN_KEEPALIVE int wr_msgpack_create_document(uint32_t id) { return create_document(encode_msgpack, id); }

@@ -10,7 +10,7 @@ const { startService, request, until } = require('@lab/test-kit');
 const { put } = require('@lab/test-kit/document-uploads');
 const { createWasmRunner } = require('../lib/server');
 
-const APPROACHES = ['json', 'embind', 'msgpack', 'msgpackr', 'typed'];
+const APPROACHES = ['json', 'embind', 'msgpack', 'msgpackr', 'typed', 'worker'];
 const OPS = ['roundtrip', 'count', 'create'];
 
 // Every kind of JSON value, and every finding but a lone surrogate (its own test): null, booleans, negative and
@@ -62,7 +62,7 @@ test('every JSON value crosses every approach in every op, validated, with one C
   assert.match(metrics, /lab_transfer_op_seconds_count\{family="document",case="document",approach="typed",op="create"\} 2/);
 });
 
-test('a lone surrogate is refused by every approach, a __proto__ key by the MessagePack ones, Infinity by all but json, each naming its path', async (t) => {
+test('a lone surrogate is refused by every approach, a __proto__ key by the MessagePack ones, Infinity by all but json and worker, each naming its path', async (t) => {
   const { url } = await server(t);
   const lone = (await put(url, '{"ok": "fine", "names": ["x", "a\\ud800b"]}')).json;
   assert.deepStrictEqual(lone.findings.map((f) => [f.topic, f.path]), [['lone-surrogate', '/names/1']]);
@@ -77,22 +77,23 @@ test('a lone surrogate is refused by every approach, a __proto__ key by the Mess
     const answer = await run(url, `approach=${approach}&op=roundtrip&document=${proto.sha256}&iterations=1`);
     if (approach.startsWith('msgpack')) {
       assert.strictEqual(answer.status, 400, `${approach}: ${answer.text}`);
-      assert.deepStrictEqual([answer.json.path, answer.json.allowed], ['/a/0/__proto__', ['json', 'embind', 'typed']], approach);
+      assert.deepStrictEqual([answer.json.path, answer.json.allowed], ['/a/0/__proto__', ['json', 'embind', 'typed', 'worker']], approach);
       assert.match(answer.json.error, /the key __proto__/);
     } else {
       assert.strictEqual(answer.json.validated, true, `${approach}: ${answer.text}`);
     }
   }
-  // Past the double range: Infinity to JSON.parse, which json carries as the null JSON.stringify writes, as native does.
+  // Past the double range: Infinity to JSON.parse, which json and worker (JSON text in) carry as the null
+  // JSON.stringify writes, as native does.
   const huge = (await put(url, '{"n": [1, 1e400]}')).json;
   assert.deepStrictEqual(huge.findings.map((f) => [f.topic, f.path]), [['number-format', '/n/1']]);
   for (const approach of APPROACHES) {
     const answer = await run(url, `approach=${approach}&document=${huge.sha256}&iterations=1`);
-    if (approach === 'json') {
+    if (approach === 'json' || approach === 'worker') {
       assert.strictEqual(answer.json.validated, true, answer.text);
     } else {
       assert.strictEqual(answer.status, 400, `${approach}: ${answer.text}`);
-      assert.deepStrictEqual([answer.json.path, answer.json.allowed], ['/n/1', ['json']], approach);
+      assert.deepStrictEqual([answer.json.path, answer.json.allowed], ['/n/1', ['json', 'worker']], approach);
       assert.match(answer.json.error, /a number past the double range/);
     }
   }

@@ -19,7 +19,7 @@ test('transfer over HTTP', async (t) => {
   await t.test('/info lists every transfer case and the versions the module was built with', async () => {
     const info = (await request(`${server.url}/info`)).json;
     assert.strictEqual(info.service, 'wasm-runner');
-    assert.deepStrictEqual(info.workloads.transfer.approaches, ['json', 'embind', 'msgpack', 'msgpackr', 'typed']);
+    assert.deepStrictEqual(info.workloads.transfer.approaches, ['json', 'embind', 'msgpack', 'msgpackr', 'typed', 'worker']);
     assert.deepStrictEqual(info.workloads.transfer.params.case.values, TRANSFER_CASES);
     assert.deepStrictEqual(info.workloads.transfer.params.op.values, ['roundtrip', 'count', 'create']);
     assert.strictEqual(info.libraries.yyjson, '0.10.0');
@@ -59,12 +59,16 @@ test('transfer over HTTP', async (t) => {
       ['seed=2147483648', 'seed'],
       ['approach=nope', 'approach'],
       ['op=nope', 'op'],
+      // The worker approach's knob: the slice its main-thread work is cut into.
+      ['approach=worker&yieldMs=0', 'yieldMs'],
+      ['approach=worker&yieldMs=1.5e3', 'yieldMs'],
     ];
     for (const [query, parameter] of cases) {
       const res = await request(`${server.url}/run/transfer?${query}`);
       assert.strictEqual(res.status, 400, `${query}: ${res.text}`);
       assert.strictEqual(res.json.parameter, parameter);
       assert.ok(res.json.allowed !== undefined);
+      if (parameter === 'approach') assert.ok(JSON.stringify(res.json.allowed).includes('worker'), res.text);
     }
     assert.strictEqual((await request(`${server.url}/run/transfer?iterations=1`)).json.validated, true);
   });

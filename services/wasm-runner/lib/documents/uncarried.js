@@ -8,9 +8,9 @@
 //   unit into a wrong character no check can tell from a real one.
 // - a key `__proto__`: @msgpack/msgpack's decoder refuses it and msgpackr's renames it `__proto_` (library behaviour,
 //   README.md "What every reader accepts"); json, embind and typed carry it as an own property.
-// - a number past the double range (`1e400`): JSON.parse makes it Infinity, which no C++ reader takes; json carries
-//   what JSON.stringify writes for it, null, as native does.
-const ALL = ['json', 'embind', 'msgpack', 'msgpackr', 'typed'];
+// - a number past the double range (`1e400`): JSON.parse makes it Infinity, which no C++ reader takes; json and
+//   worker (JSON text in) carry what JSON.stringify writes for it, null, as native does.
+const ALL = ['json', 'embind', 'msgpack', 'msgpackr', 'typed', 'worker'];
 const RULES = [
   { approaches: ALL, why: 'a lone surrogate (an unpaired UTF-16 code unit), which UTF-8 cannot hold', test: (s) => typeof s === 'string' && !s.isWellFormed() },
   { approaches: ['msgpack', 'msgpackr'], why: 'the key __proto__, which the JS MessagePack decoders refuse or rename', test: (s, isKey) => isKey && s === '__proto__' },

@@ -17,4 +17,14 @@ const APPROACHES = {
   typed: require('./typed-approach'),
 };
 
-module.exports = { APPROACHES };
+// The approaches whose operations are asynchronous and give the event loop turns inside one op (`sliced: true`):
+// roundTrip(value, options), count(value, options), create(caseName, seed, options), createDocument(tree, options),
+// each a promise of the same answer plus the tree's hash (worker-approach.js says how and why).
+const SLICED_APPROACHES = {
+  worker: require('./worker-approach'),
+};
+
+// Every approach the workload offers, in /info's order.
+const ALL_APPROACHES = Object.assign({}, APPROACHES, SLICED_APPROACHES);
+
+module.exports = { APPROACHES, SLICED_APPROACHES, ALL_APPROACHES };

@@ -34,7 +34,7 @@ function checkRunnable(held, { approach, sha256, approaches }) {
  * cannot carry it, or
  * not in this memory: run-memory.js), 503 (the runs in flight leave it too little memory).
  */
-async function documentInput({ documents, wasm, worker, memory, values }, { approach, op, sha256, approaches, yieldMs }) {
+async function documentInput({ documents, wasm, worker, memory, values }, { approach, sliced = null, op, sha256, approaches, yieldMs }) {
   if (!documents) throw new Error('this service keeps no documents');
   const held = documents.hold(sha256);
   let releaseMemory = null;
@@ -42,7 +42,8 @@ async function documentInput({ documents, wasm, worker, memory, values }, { appr
   let treeId = null;
   const release = () => {
     if (heldValue) heldValue.release();
-    if (treeId !== null) wasm.dropDocument(treeId);
+    if (treeId !== null && sliced) sliced.dropDocument(treeId).catch(() => {}); // a thread that stopped kept nothing
+    else if (treeId !== null) wasm.dropDocument(treeId);
     treeId = null;
     // What the ops left in the module (their buffers, the last tree) goes back with the run: a large document's
     // buffers would otherwise stay for every later run to fit beside (src/exchange_buffers.h).
@@ -55,7 +56,9 @@ async function documentInput({ documents, wasm, worker, memory, values }, { appr
     const { hash, tree, nodes } = held.reference;
     releaseMemory = memory.admit(approach, op, held, approaches);
     let value = null;
-    if (op === 'create') treeId = await buildDocumentTree(wasm, await worker.msgpack(held.text), { yieldMs });
+    // A sliced approach (the worker's) keeps create's tree in its own thread: the MessagePack goes there, transferred.
+    if (op === 'create' && sliced) treeId = await sliced.loadDocument(await worker.msgpack(held.text));
+    else if (op === 'create') treeId = await buildDocumentTree(wasm, await worker.msgpack(held.text), { yieldMs });
     else {
       heldValue = values.hold(held, yieldMs);
       value = await heldValue.value;

@@ -9,9 +9,9 @@
 const { performance } = require('node:perf_hooks');
 const { createInputs, sha256 } = require('@lab/node-kit');
 const { runControlled, controlFields } = require('@lab/node-kit/run-control');
-const { runSlices } = require('@lab/loop-kit/slices');
+const { runSlices, nextTurn, throwIfAborted } = require('@lab/loop-kit/slices');
 const { TRANSFER_CASES } = require('@lab/payloads');
-const { APPROACHES } = require('./approaches');
+const { ALL_APPROACHES } = require('./approaches');
 const { summarize } = require('./op-stats');
 const { countNodes } = require('./nodes');
 const { documentInput } = require('./document-input');
@@ -46,10 +46,41 @@ const PARAMS = {
 
 /** The op as a function of nothing: over the input (roundtrip, count), the case itself or the document's tree (create). */
 function opOf(approach, op, wasm, input, spec) {
+  if (approach.sliced) return slicedOpOf(approach, op, input, spec);
   if (op === 'roundtrip') return () => approach.roundTrip(wasm, input);
   if (op === 'count') return () => approach.count(wasm, input);
   if (spec.treeId !== undefined) return () => approach.createDocument(wasm, spec.treeId);
   return () => approach.create(wasm, spec.case, spec.seed);
+}
+
+/** The op of a sliced approach (approaches.js' SLICED_APPROACHES) as a function of its options: a promise. */
+function slicedOpOf(approach, op, input, spec) {
+  if (op === 'roundtrip') return (options) => approach.roundTrip(input, options);
+  if (op === 'count') return (options) => approach.count(input, options);
+  if (spec.treeId !== undefined) return (options) => approach.createDocument(spec.treeId, options);
+  return (options) => approach.create(spec.case, spec.seed, options);
+}
+
+/**
+ * `iterations` ops of a sliced approach, one after the other: each op gives the loop its own turns (bounded in work
+ * units by the approach) and the run one more between ops, so nothing here holds the loop longer than an op's slice.
+ * Each op is timed from its start to its answer, turns included: what a caller waits for. The last op asks for the
+ * hash of the tree C++ built (taken where the approach's C++ ran). progress as slicedOps'.
+ */
+async function awaitedOps(runOp, { iterations, yieldMs }, signal, progress) {
+  while (progress.done < iterations) {
+    const hashTree = progress.done === iterations - 1;
+    const started = process.hrtime.bigint();
+    progress.last = await runOp({ yieldMs, signal, stats: progress, hashTree });
+    progress.times[progress.done++] = Number(process.hrtime.bigint() - started) / 1e6;
+    if (hashTree) progress.treeHash = progress.last.treeHash;
+    else {
+      await nextTurn();
+      progress.yields++;
+      throwIfAborted(signal);
+    }
+  }
+  return progress.treeHash;
 }
 
 /**
@@ -96,14 +127,14 @@ async function checkAnswer(op, last, nodes, expected) {
  * values} (lib/documents/document-worker.js, run-memory.js, document-values.js: what a run on one needs,
  * document-input.js).
  */
-function createTransferWorkload(wasm, { metrics = null, approaches = APPROACHES, documents = null, documentRuns = {} } = {}) {
+function createTransferWorkload(wasm, { metrics = null, approaches = ALL_APPROACHES, documents = null, documentRuns = {} } = {}) {
   const inputs = createInputs(CACHED_INPUTS);
 
   /** {spec, input, nodes, referenceTree, expected() -> Promise<{hash, reference}>, release()} of a run's parameters. */
   async function runInput(approach, params) {
     if (params.document) { // else '' (the default), or left out by a caller in the tests: a transfer case
       const service = Object.assign({ documents, wasm }, documentRuns);
-      const held = await documentInput(service, { approach, op: params.op, sha256: params.document, approaches: Object.keys(approaches), yieldMs: params.yieldMs });
+      const held = await documentInput(service, { approach, sliced: approaches[approach].sliced === true ? approaches[approach] : null, op: params.op, sha256: params.document, approaches: Object.keys(approaches), yieldMs: params.yieldMs });
       return { spec: { case: 'document', treeId: held.treeId }, input: held.value, nodes: held.nodes, referenceTree: held.referenceTree, expected: async () => held.expected, release: held.release };
     }
     const spec = { document: 'transfer', seed: params.seed, case: params.case };
@@ -118,8 +149,9 @@ function createTransferWorkload(wasm, { metrics = null, approaches = APPROACHES,
     const maxOps = maxSliceOps(params.yieldMs, nodes);
 
     const progress = { times: new Float64Array(params.iterations), done: 0, yields: 0, last: null };
+    const sliced = approaches[approach].sliced === true;
     const run = await runControlled(
-      (signal) => slicedOps(runOp, wasm, params, maxOps, signal, progress),
+      (signal) => (sliced ? awaitedOps(runOp, params, signal, progress) : slicedOps(runOp, wasm, params, maxOps, signal, progress)),
       { timeoutMs: 0, clientSignal }, // no deadline: the run stops early only when its client goes away
     );
     const treeHash = run.timing.interrupted ? null : run.value;

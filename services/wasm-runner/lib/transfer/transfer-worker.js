@@ -1,0 +1,81 @@
+'use strict';
+// The worker approach's thread, from the service's side: started on the first op, shared by the runs in flight (its
+// jobs run one at a time, in the order they end), replaced after one that failed it (a WASM abort ends the thread) or
+// that grew its memory past RECYCLE_HEAP_BYTES (WASM memory never shrinks). It holds the process open only while a job
+// is pending, so a test or a service that is done exits without closing it.
+const path = require('node:path');
+const { Worker } = require('node:worker_threads');
+
+const RECYCLE_HEAP_BYTES = 512 * 1024 * 1024;
+const THREAD = path.join(__dirname, 'transfer-worker-thread.js');
+
+function createTransferWorker() {
+  let current = null; // {thread, ready: Promise, pending: Map<id, {resolve, reject}>}
+  let nextId = 0;
+
+  function start() {
+    const thread = new Worker(THREAD);
+    const pending = new Map();
+    const worker = { thread, pending };
+    const failAll = (err) => {
+      for (const waiting of pending.values()) if (waiting !== null) waiting.reject(err);
+      pending.clear();
+      if (current === worker) current = null;
+    };
+    worker.ready = new Promise((resolve, reject) => {
+      thread.on('message', (message) => {
+        if (message.ready) return resolve();
+        if (message.failed) return reject(new Error(`the transfer worker could not load its module: ${message.failed}`));
+        const waiting = pending.get(message.id);
+        pending.delete(message.id);
+        if (pending.size === 0) thread.unref();
+        if (message.heapBytes > RECYCLE_HEAP_BYTES && current === worker && pending.size === 0) {
+          current = null;
+          thread.terminate();
+        }
+        if (message.error !== undefined) waiting.reject(new Error(message.error));
+        else waiting.resolve(message.result);
+      });
+      thread.on('error', (err) => {
+        reject(err);
+        failAll(err);
+      });
+      thread.on('exit', (code) => {
+        const err = new Error(`the transfer worker stopped (exit code ${code})`);
+        reject(err);
+        failAll(err);
+      });
+    });
+    thread.unref();
+    return worker;
+  }
+
+  /**
+   * A job: {post(piece), run(message, transfer) -> Promise<result>}. post() hands a piece of the op's text over at once
+   * (the string is copied: a piece is short); run() sends the op and resolves the thread's answer.
+   */
+  function open() {
+    if (current === null) current = start();
+    const worker = current;
+    const id = ++nextId;
+    worker.pending.set(id, null); // the thread stays referenced from the first piece
+    worker.thread.ref();
+    return {
+      post(piece) {
+        worker.thread.postMessage({ id, piece });
+      },
+      async run(message, transfer = []) {
+        await worker.ready;
+        return new Promise((resolve, reject) => {
+          if (!worker.pending.has(id)) return reject(new Error('the transfer worker stopped'));
+          worker.pending.set(id, { resolve, reject });
+          worker.thread.postMessage(Object.assign({ id }, message), transfer);
+        });
+      },
+    };
+  }
+
+  return { open, heldOpen: () => current !== null && current.pending.size > 0 };
+}
+
+module.exports = { createTransferWorker, RECYCLE_HEAP_BYTES };

@@ -1,0 +1,195 @@
+'use strict';
+// The typed layout (README.md, "The typed layout") read back into a JS value a bounded number of nodes at a time, for
+// the worker approach (worker-approach.js): its sections arrive in one ArrayBuffer transferred from the worker thread,
+// back to back (tape, string lengths, shapes, blob), and step() builds the value with an explicit stack of open
+// containers, so that a slice stops anywhere and the next one goes on. typed-decoder.js is the one-call reader of the
+// `typed` approach; this one trades its compiled object factories for being resumable.
+//
+// Strings are decoded from the blob in pieces of BLOB_PIECE_BYTES cut at character boundaries, never the whole blob
+// at once (a 20 MB blob decodes in 5-10 ms, a block of its own): the C++ writer (src/typed_writer.cpp) adds strings in
+// the tape's order, a shape's keys where the shape first appears, so the reader takes them in order from a window.
+// One string is decoded whole, whatever its length: the one unit of work a slice cannot split.
+const { TAG_BITS, TAG_MASK, INT32, INT64, STRING, ARRAY, INT32_ARRAY, OBJECT, SCALAR, DOUBLE, NULL, TRUE, TWO_32 } = require('./typed-layout');
+
+const BLOB_PIECE_BYTES = 1 << 16;
+// How often (in nodes) a slice looks at the clock: performance.now() costs more than a node.
+const CLOCK_EVERY_NODES = 256;
+
+// A double's two words, through one reused view (little-endian, as the layout is).
+const doubleView = new Float64Array(1);
+const doubleWords = new Int32Array(doubleView.buffer);
+
+/** Where each section lies in the transferred buffer: the worker writes them back to back, the blob last. */
+function sectionsOf({ buffer, tapeWords, stringCount, shapeWords, blobBytes }) {
+  const lengthsAt = tapeWords * 4;
+  const shapesAt = lengthsAt + stringCount * 4;
+  const blobAt = shapesAt + shapeWords * 4;
+  if (blobAt + blobBytes > buffer.byteLength) throw new Error('typed: the sections run past the buffer the worker sent');
+  return {
+    tape: new Int32Array(buffer, 0, tapeWords),
+    lengths: new Int32Array(buffer, lengthsAt, stringCount),
+    shapeSection: new Int32Array(buffer, shapesAt, shapeWords),
+    blob: Buffer.from(buffer, blobAt, blobBytes),
+  };
+}
+
+class SlicedTypedReader {
+  /** layout: {buffer, tapeWords, stringCount, shapeWords, blobBytes} as the worker thread sends it. */
+  constructor(layout) {
+    Object.assign(this, sectionsOf(layout));
+    this.at = 0; // the next tape word
+    this.nextString = 0; // the next string of the table
+    this.blobAt = 0; // the next blob byte to decode
+    this.window = ''; // decoded blob not yet taken, from windowAt
+    this.windowAt = 0;
+    this.shapes = []; // per shape index seen so far: {keys, plain}
+    this.stack = []; // open containers: {target, keys (objects), plain, run (int32 runs), i, n}
+    this.started = false;
+    this.value = undefined;
+    /** Nodes placed (every value, as the count op counts them) and blob bytes decoded, all steps together. */
+    this.nodes = 0;
+    this.blobBytesDecoded = 0;
+  }
+
+  /** The next `units` UTF-16 code units of the blob as a string. */
+  takeString(index) {
+    if (index !== this.nextString) throw new Error(`typed: string ${index} out of order (expected ${this.nextString})`);
+    const units = this.lengths[this.nextString++];
+    if (this.windowAt + units <= this.window.length) {
+      const text = this.window.slice(this.windowAt, this.windowAt + units);
+      this.windowAt += units;
+      return text;
+    }
+    let text = this.window.slice(this.windowAt);
+    this.window = '';
+    this.windowAt = 0;
+    while (text.length < units) {
+      const piece = this.decodePiece();
+      const need = units - text.length;
+      if (piece.length <= need) text += piece;
+      else {
+        text += piece.slice(0, need);
+        this.window = piece;
+        this.windowAt = need;
+      }
+    }
+    return text;
+  }
+
+  /** Decodes the next piece of the blob, ending on a character boundary (so a surrogate pair is never split). */
+  decodePiece() {
+    const { blob } = this;
+    if (this.blobAt >= blob.length) throw new Error('typed: the string lengths need more than the blob');
+    let end = Math.min(blob.length, this.blobAt + BLOB_PIECE_BYTES);
+    while (end < blob.length && (blob[end] & 0xc0) === 0x80) end--; // a continuation byte: back to its lead
+    const piece = blob.toString('utf8', this.blobAt, end);
+    this.blobBytesDecoded += end - this.blobAt;
+    this.blobAt = end;
+    return piece;
+  }
+
+  /** Shape n: new ones take their keys from the strings in order; the ones seen before are kept. */
+  shape(n) {
+    if (n < this.shapes.length) return this.shapes[n];
+    if (n !== this.shapes.length) throw new Error(`typed: shape ${n} out of order (expected ${this.shapes.length})`);
+    const first = this.shapeSection[2 * n];
+    const count = this.shapeSection[2 * n + 1];
+    const keys = new Array(count);
+    for (let i = 0; i < count; i++) keys[i] = this.takeString(first + i);
+    // `object["__proto__"] = v` would set the prototype: such a shape defines its properties instead.
+    const entry = { keys, plain: !keys.includes('__proto__') };
+    this.shapes.push(entry);
+    return entry;
+  }
+
+  /** Reads one node; a container comes back empty, its frame in this.opened for step() to push. */
+  node() {
+    const { tape } = this;
+    const word = tape[this.at++];
+    const n = word >>> TAG_BITS;
+    switch (word & TAG_MASK) {
+      case INT32:
+        return tape[this.at++];
+      case INT64: {
+        const low = tape[this.at++] >>> 0;
+        return tape[this.at++] * TWO_32 + low;
+      }
+      case DOUBLE:
+        doubleWords[0] = tape[this.at++];
+        doubleWords[1] = tape[this.at++];
+        return doubleView[0];
+      case SCALAR:
+        return n === NULL ? null : n === TRUE;
+      case STRING:
+        return this.takeString(n);
+      case ARRAY: {
+        const items = new Array(n);
+        this.opened = { target: items, keys: null, plain: true, run: false, i: 0, n };
+        return items;
+      }
+      case INT32_ARRAY: {
+        const items = new Array(n);
+        this.opened = { target: items, keys: null, plain: true, run: true, i: 0, n };
+        return items;
+      }
+      case OBJECT: {
+        const { keys, plain } = this.shape(n);
+        const object = {};
+        this.opened = { target: object, keys, plain, run: false, i: 0, n: keys.length };
+        return object;
+      }
+      default:
+        throw new Error(`typed: tag ${word & TAG_MASK} from C++ is not one of the layout's`);
+    }
+  }
+
+  /**
+   * Places at most maxNodes more nodes, stopping earlier at the deadline (performance.now() ms, looked at every
+   * CLOCK_EVERY_NODES nodes); returns true once the value is whole (this.value). An int32 run's items are nodes too.
+   */
+  step(deadline, maxNodes) {
+    const { stack } = this;
+    let budget = maxNodes;
+    let sinceClock = 0;
+    while (budget > 0) {
+      const frame = stack.length === 0 ? null : stack[stack.length - 1];
+      if (frame === null && this.started) break;
+      if (frame !== null && frame.i === frame.n) {
+        stack.pop();
+        continue;
+      }
+      if (frame !== null && frame.run) {
+        const k = Math.min(budget, frame.n - frame.i);
+        const { target } = frame;
+        const { tape } = this;
+        for (let j = 0; j < k; j++) target[frame.i + j] = tape[this.at + j];
+        frame.i += k;
+        this.at += k;
+        budget -= k;
+        this.nodes += k;
+        sinceClock += k;
+      } else {
+        this.started = true;
+        this.opened = null;
+        const value = this.node();
+        if (frame === null) this.value = value;
+        else if (frame.keys === null) frame.target[frame.i++] = value;
+        else if (frame.plain) frame.target[frame.keys[frame.i++]] = value;
+        else Object.defineProperty(frame.target, frame.keys[frame.i++], { value, enumerable: true, writable: true, configurable: true });
+        if (this.opened !== null) stack.push(this.opened);
+        budget--;
+        this.nodes++;
+        sinceClock++;
+      }
+      if (sinceClock >= CLOCK_EVERY_NODES) {
+        sinceClock = 0;
+        if (performance.now() >= deadline) break;
+      }
+    }
+    const done = this.started && stack.length === 0;
+    if (done && this.at !== this.tape.length) throw new Error(`typed: ${this.tape.length - this.at} words on the tape after the value`);
+    return done;
+  }
+}
+
+module.exports = { SlicedTypedReader, BLOB_PIECE_BYTES };
