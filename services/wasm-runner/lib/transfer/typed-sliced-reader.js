@@ -9,11 +9,31 @@
 // at once (a 20 MB blob decodes in 5-10 ms, a block of its own): the C++ writer (src/typed_writer.cpp) adds strings in
 // the tape's order, a shape's keys where the shape first appears, so the reader takes them in order from a window.
 // One string is decoded whole, whatever its length: the one unit of work a slice cannot split.
-const { TAG_BITS, TAG_MASK, INT32, INT64, STRING, ARRAY, INT32_ARRAY, OBJECT, SCALAR, DOUBLE, NULL, TRUE, TWO_32 } = require('./typed-layout');
+const { TAG_BITS, TAG_MASK, INT32, INT64, STRING, ARRAY, INT32_ARRAY, OBJECT, SCALAR, DOUBLE, NULL, TRUE, TWO_32, COMPILE_AFTER_USES } = require('./typed-layout');
 
-const BLOB_PIECE_BYTES = 1 << 16;
+const BLOB_PIECE_BYTES = 1 << 19;
 // How often (in nodes) a slice looks at the clock: performance.now() costs more than a node.
 const CLOCK_EVERY_NODES = 256;
+
+// Shapes' object makers, kept across calls by their keys: a shape used often gets `() => ({"k0": undefined, ...})`,
+// and its objects are filled in place. An object literal of known keys is made at its size with its final map, where
+// keys added one by one grow it and walk its maps: less to allocate, and less for a scavenge to copy (what a large
+// value's slices are blocked by: README.md "The worker approach"). Emptied when full, as typed-decoder.js' cache is.
+const MAKER_CACHE_LIMIT = 4096;
+const makers = new Map(); // keys joined by NUL -> {uses, make}
+
+function makerOf(keys) {
+  const id = keys.join('\u0000');
+  let entry = makers.get(id);
+  if (entry === undefined) {
+    if (makers.size === MAKER_CACHE_LIMIT) makers.clear();
+    entry = { uses: 0, make: null };
+    makers.set(id, entry);
+  }
+  return entry;
+}
+
+const compileMaker = (keys) => new Function(`return {${keys.map((key) => `${JSON.stringify(key)}: undefined`).join(', ')}};`);
 
 // A double's two words, through one reused view (little-endian, as the layout is).
 const doubleView = new Float64Array(1);
@@ -43,7 +63,10 @@ class SlicedTypedReader {
     this.window = ''; // decoded blob not yet taken, from windowAt
     this.windowAt = 0;
     this.shapes = []; // per shape index seen so far: {keys, plain}
-    this.stack = []; // open containers: {target, keys (objects), plain, run (int32 runs), i, n}
+    // Open containers, frames reused by depth: {target, keys (objects), plain, run (int32 runs), i, n}; depth in use.
+    this.frames = [];
+    this.depth = 0;
+    this.opened = false;
     this.started = false;
     this.value = undefined;
     /** Nodes placed (every value, as the count op counts them) and blob bytes decoded, all steps together. */
@@ -96,13 +119,26 @@ class SlicedTypedReader {
     const count = this.shapeSection[2 * n + 1];
     const keys = new Array(count);
     for (let i = 0; i < count; i++) keys[i] = this.takeString(first + i);
-    // `object["__proto__"] = v` would set the prototype: such a shape defines its properties instead.
-    const entry = { keys, plain: !keys.includes('__proto__') };
+    // `object["__proto__"] = v` would set the prototype: such a shape defines its properties instead, and gets no maker.
+    const plain = !keys.includes('__proto__');
+    const entry = { keys, plain, maker: plain ? makerOf(keys) : null };
     this.shapes.push(entry);
     return entry;
   }
 
-  /** Reads one node; a container comes back empty, its frame in this.opened for step() to push. */
+  /** Marks a container as opened by the node just read: step() makes it the top of the stack once it is placed. */
+  open(target, keys, plain, run, n) {
+    this.opened = true;
+    const frame = this.frames[this.depth] || (this.frames[this.depth] = { target: null, keys: null, plain: true, run: false, i: 0, n: 0 });
+    frame.target = target;
+    frame.keys = keys;
+    frame.plain = plain;
+    frame.run = run;
+    frame.i = 0;
+    frame.n = n;
+  }
+
+  /** Reads one node; a container comes back empty, its frame opened (open()) for step() to push. */
   node() {
     const { tape } = this;
     const word = tape[this.at++];
@@ -124,18 +160,24 @@ class SlicedTypedReader {
         return this.takeString(n);
       case ARRAY: {
         const items = new Array(n);
-        this.opened = { target: items, keys: null, plain: true, run: false, i: 0, n };
+        this.open(items, null, true, false, n);
         return items;
       }
       case INT32_ARRAY: {
         const items = new Array(n);
-        this.opened = { target: items, keys: null, plain: true, run: true, i: 0, n };
+        this.open(items, null, true, true, n);
         return items;
       }
       case OBJECT: {
-        const { keys, plain } = this.shape(n);
-        const object = {};
-        this.opened = { target: object, keys, plain, run: false, i: 0, n: keys.length };
+        const { keys, plain, maker } = this.shape(n);
+        let object;
+        if (maker === null) object = {};
+        else if (maker.make !== null) object = maker.make();
+        else {
+          object = {};
+          if (++maker.uses === COMPILE_AFTER_USES) maker.make = compileMaker(keys);
+        }
+        this.open(object, keys, plain, false, keys.length);
         return object;
       }
       default:
@@ -148,14 +190,15 @@ class SlicedTypedReader {
    * CLOCK_EVERY_NODES nodes); returns true once the value is whole (this.value). An int32 run's items are nodes too.
    */
   step(deadline, maxNodes) {
-    const { stack } = this;
+    const { frames } = this;
     let budget = maxNodes;
     let sinceClock = 0;
     while (budget > 0) {
-      const frame = stack.length === 0 ? null : stack[stack.length - 1];
+      const frame = this.depth === 0 ? null : frames[this.depth - 1];
       if (frame === null && this.started) break;
       if (frame !== null && frame.i === frame.n) {
-        stack.pop();
+        frame.target = null; // no hold on a finished container
+        this.depth--;
         continue;
       }
       if (frame !== null && frame.run) {
@@ -170,13 +213,13 @@ class SlicedTypedReader {
         sinceClock += k;
       } else {
         this.started = true;
-        this.opened = null;
+        this.opened = false;
         const value = this.node();
         if (frame === null) this.value = value;
         else if (frame.keys === null) frame.target[frame.i++] = value;
         else if (frame.plain) frame.target[frame.keys[frame.i++]] = value;
         else Object.defineProperty(frame.target, frame.keys[frame.i++], { value, enumerable: true, writable: true, configurable: true });
-        if (this.opened !== null) stack.push(this.opened);
+        if (this.opened) this.depth++;
         budget--;
         this.nodes++;
         sinceClock++;
@@ -186,7 +229,7 @@ class SlicedTypedReader {
         if (performance.now() >= deadline) break;
       }
     }
-    const done = this.started && stack.length === 0;
+    const done = this.started && this.depth === 0;
     if (done && this.at !== this.tape.length) throw new Error(`typed: ${this.tape.length - this.at} words on the tape after the value`);
     return done;
   }
