@@ -13,7 +13,7 @@ AGENT_COMPONENTS := agents/jvm-agent
 SHARED_TESTS := 'node-kit/test/*.test.js' 'loop-kit/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js' \
 	'agents/node-agent/test/*.test.js'
 
-.PHONY: setup system-packages native try attach attach-override bench-stringify bench-shapes bench-shapes-quick attach-compose attach-compose-if-engine bench-offload bench-instrumentation test-agent-lines bench-http-blocks bench-documents bench-csv bench-wasm bench-jvm bench-jvm-short bench-jvm-split matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
+.PHONY: setup system-packages native try attach attach-override bench-stringify bench-shapes bench-shapes-quick attach-compose attach-compose-if-engine bench-offload bench-instrumentation test-agent-lines bench-http-blocks bench-documents bench-csv bench-wasm bench-wasm-worker bench-jvm bench-jvm-short bench-jvm-split matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare hostile chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
@@ -117,6 +117,14 @@ bench-csv: setup
 # results under results/bench/.
 bench-wasm: setup
 	$(RUN_NODE) --expose-gc services/wasm-runner/bench/transfer-bench.js
+
+# wasm-runner's worker approach against typed on large documents (a generated 20 MB one and FILE, default npm's
+# `next` packument where it is), side by side: time a op, the main thread's longest block, yields; with the services'
+# NODE24_OPTIONS, whose young generation sizes the scavenges a value being built pauses for. Raw results under
+# results/bench/.
+WORKER_BENCH_FILE ?= /work/scratch/next.json
+bench-wasm-worker: setup
+	$(RUN_NODE) $(NODE24_OPTIONS) --expose-gc services/wasm-runner/bench/worker-bench.js --file $(WORKER_BENCH_FILE)
 
 # The multithreaded-json tables (docs/experiments/multithreaded-json.md) from JMH: every serde approach, serialize and
 # deserialize apart, for the original's five N, beside the original's figures; raw JMH JSON under results/bench/.

@@ -24,7 +24,7 @@ const { SlicedTypedReader } = require('./typed-sliced-reader');
 const PIECE_CHARS = 1 << 16;
 // Bounds in work units a slice (for the tests, which cannot trust a clock): above this machine's rates (posting a
 // string piece copies it; the reader places 15-30 thousand nodes a ms), so the clock ends a slice first here.
-const SEND_CHARS_PER_MS = 1 << 18;
+const SEND_CHARS_PER_MS = 1 << 17;
 const READ_NODES_PER_MS = 1 << 16;
 const maxSendChars = (yieldMs) => Math.max(PIECE_CHARS + 1, Math.floor(yieldMs * SEND_CHARS_PER_MS));
 const maxReadNodes = (yieldMs) => Math.max(1024, Math.floor(yieldMs * READ_NODES_PER_MS));
