@@ -2,7 +2,8 @@
 // The worker approach's thread, from the service's side: started on the first op, shared by the runs in flight (its
 // jobs run one at a time, in the order they end), replaced after one that failed it (a WASM abort ends the thread) or
 // that grew its memory past RECYCLE_HEAP_BYTES (WASM memory never shrinks). It holds the process open only while a job
-// is pending, so a test or a service that is done exits without closing it.
+// is pending, so a test or a service that is done exits without closing it. Never replaced while it keeps a user's
+// document tree (loadDocument until dropDocument): a run's create ops need that tree in that thread.
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');
 
@@ -16,7 +17,7 @@ function createTransferWorker() {
   function start() {
     const thread = new Worker(THREAD);
     const pending = new Map();
-    const worker = { thread, pending };
+    const worker = { thread, pending, keptTrees: 0 };
     const failAll = (err) => {
       for (const waiting of pending.values()) if (waiting !== null) waiting.reject(err);
       pending.clear();
@@ -28,8 +29,10 @@ function createTransferWorker() {
         if (message.failed) return reject(new Error(`the transfer worker could not load its module: ${message.failed}`));
         const waiting = pending.get(message.id);
         pending.delete(message.id);
+        if (message.error === undefined && waiting.job === 'loadDocument') worker.keptTrees++;
+        if (waiting.job === 'dropDocument') worker.keptTrees--;
         if (pending.size === 0) thread.unref();
-        if (message.heapBytes > RECYCLE_HEAP_BYTES && current === worker && pending.size === 0) {
+        if (message.heapBytes > RECYCLE_HEAP_BYTES && current === worker && pending.size === 0 && worker.keptTrees === 0) {
           current = null;
           thread.terminate();
         }
@@ -68,7 +71,7 @@ function createTransferWorker() {
         await worker.ready;
         return new Promise((resolve, reject) => {
           if (!worker.pending.has(id)) return reject(new Error('the transfer worker stopped'));
-          worker.pending.set(id, { resolve, reject });
+          worker.pending.set(id, { resolve, reject, job: message.job });
           worker.thread.postMessage(Object.assign({ id }, message), transfer);
         });
       },
