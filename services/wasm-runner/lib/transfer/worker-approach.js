@@ -22,8 +22,10 @@ const { createTransferWorker } = require('./transfer-worker');
 const { SlicedTypedReader } = require('./typed-sliced-reader');
 
 const PIECE_CHARS = 1 << 16;
-// Bounds in work units a slice (for the tests, which cannot trust a clock): above this machine's rates (posting a
-// string piece copies it; the reader places 15-30 thousand nodes a ms), so the clock ends a slice first here.
+// Bounds in work units (what the tests check, as they cannot trust a clock). The reader's is above this machine's rate
+// (15-30 thousand nodes a ms), so its clock ends a slice first here. The sender looks at no clock: its bound is all
+// there is, the copies of at most yieldMs × 131 072 characters between turns (under a millisecond of them here),
+// beside fast-stringify's own slices.
 const SEND_CHARS_PER_MS = 1 << 17;
 const READ_NODES_PER_MS = 1 << 16;
 const maxSendChars = (yieldMs) => Math.max(PIECE_CHARS + 1, Math.floor(yieldMs * SEND_CHARS_PER_MS));
