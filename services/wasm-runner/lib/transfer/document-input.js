@@ -42,7 +42,8 @@ async function documentInput({ documents, wasm, worker, memory, values }, { appr
   let treeId = null;
   const release = () => {
     if (heldValue) heldValue.release();
-    if (treeId !== null && sliced) sliced.dropDocument(treeId).catch(() => {}); // a thread that stopped kept nothing
+    // A sliced approach's thread gives back its own (a thread that stopped kept nothing).
+    if (sliced) (treeId !== null ? sliced.dropDocument(treeId) : sliced.releaseMemory()).catch(() => {});
     else if (treeId !== null) wasm.dropDocument(treeId);
     treeId = null;
     // What the ops left in the module (their buffers, the last tree) goes back with the run: a large document's

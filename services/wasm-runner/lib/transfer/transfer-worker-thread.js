@@ -77,6 +77,11 @@ const JOBS = {
     wasm.releaseMemory();
     return {};
   },
+  /** After a run on a user's document: its buffers and last tree given back, as the service's module gives its own. */
+  releaseMemory(wasm) {
+    wasm.releaseMemory();
+    return {};
+  },
 };
 
 loadWasmModule().then((wasm) => {

@@ -137,8 +137,13 @@ module.exports = {
     const copy = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer;
     return (await theWorker().open().run({ job: 'loadDocument', bytes: copy }, [copy])).tree;
   },
+  /** Drops a tree loadDocument kept, and gives back what the thread's module holds for its runs. */
   async dropDocument(tree) {
     await theWorker().open().run({ job: 'dropDocument', tree });
+  },
+  /** Gives back the buffers and the last tree the thread's module holds after a run on a user's document. */
+  async releaseMemory() {
+    await theWorker().open().run({ job: 'releaseMemory' });
   },
   maxSendChars,
   maxReadNodes,
