@@ -12,6 +12,14 @@
 const { TAG_BITS, TAG_MASK, INT32, INT64, STRING, ARRAY, INT32_ARRAY, OBJECT, SCALAR, DOUBLE, NULL, TRUE, TWO_32, COMPILE_AFTER_USES } = require('./typed-layout');
 
 const BLOB_PIECE_BYTES = 1 << 19;
+// Short strings are shared: one string per distinct text of at most SHARED_STRING_UNITS units, as JSON.parse
+// internalizes its short values. A value's nodes all survive the scavenges that meet them while it is built, and a
+// scavenge's pause is the time it copies them (README.md "The worker approach"): on npm's `next` packument 80 % of the
+// strings are short and most repeat (versions, licenses, dates' parts), and a copy for each took a third of the value's
+// bytes. A repeat's slice dies young, where a scavenge does not copy it. At most SHARED_STRINGS_LIMIT a reader, the
+// table emptied when full (a document of as many distinct ones shares little).
+const SHARED_STRING_UNITS = 10;
+const SHARED_STRINGS_LIMIT = 1 << 16;
 // How often (in nodes) a slice looks at the clock: performance.now() costs more than a node.
 const CLOCK_EVERY_NODES = 256;
 
@@ -62,6 +70,7 @@ class SlicedTypedReader {
     this.blobAt = 0; // the next blob byte to decode
     this.window = ''; // decoded blob not yet taken, from windowAt
     this.windowAt = 0;
+    this.sharedStrings = new Map(); // short string -> the one string for its text (shared())
     this.shapes = []; // per shape index seen so far: {keys, plain}
     // Open containers, frames reused by depth: {target, keys (objects), plain, run (int32 runs), i, n}; depth in use.
     this.frames = [];
@@ -81,7 +90,7 @@ class SlicedTypedReader {
     if (this.windowAt + units <= this.window.length) {
       const text = this.window.slice(this.windowAt, this.windowAt + units);
       this.windowAt += units;
-      return text;
+      return units <= SHARED_STRING_UNITS ? this.shared(text) : text;
     }
     let text = this.window.slice(this.windowAt);
     this.window = '';
@@ -96,6 +105,15 @@ class SlicedTypedReader {
         this.windowAt = need;
       }
     }
+    return units <= SHARED_STRING_UNITS ? this.shared(text) : text;
+  }
+
+  /** The one string this reader keeps for text's content (text, the first time). */
+  shared(text) {
+    const kept = this.sharedStrings.get(text);
+    if (kept !== undefined) return kept;
+    if (this.sharedStrings.size === SHARED_STRINGS_LIMIT) this.sharedStrings.clear();
+    this.sharedStrings.set(text, text);
     return text;
   }
 
@@ -235,4 +253,4 @@ class SlicedTypedReader {
   }
 }
 
-module.exports = { SlicedTypedReader, BLOB_PIECE_BYTES };
+module.exports = { SlicedTypedReader, BLOB_PIECE_BYTES, SHARED_STRING_UNITS };
