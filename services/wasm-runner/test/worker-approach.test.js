@@ -10,6 +10,7 @@ const { loadWasmModule } = require('../lib/wasm-module');
 const { APPROACHES, SLICED_APPROACHES } = require('../lib/transfer/approaches');
 const { countNodes } = require('../lib/transfer/nodes');
 const { createTransferWorkload } = require('../lib/transfer/transfer-workload');
+const { SHARED_STRING_UNITS, SHARED_TRIAL_STRINGS } = require('../lib/transfer/typed-sliced-reader');
 
 const worker = SLICED_APPROACHES.worker;
 const { typed } = APPROACHES;
@@ -114,6 +115,19 @@ test('worker yields inside an op: characters posted and nodes read between turns
   // A turn between every two read slices and every two sends at the least.
   assert.ok(stats.yields >= stats.readSlices - 1 + Math.floor(chars / worker.maxSendChars(yieldMs)) - 1, JSON.stringify(stats));
   assert.ok(turns >= stats.readSlices, `${turns} turns of the loop for ${stats.readSlices} read slices`);
+});
+
+test('the reader shares a repeated short string, and stops sharing where they do not repeat', async () => {
+  const repeated = Array.from({ length: 20000 }, (_, i) => `s${i % 100}`).concat(Array.from({ length: 1000 }, () => 'x'.repeat(SHARED_STRING_UNITS + 1)));
+  const stats = {};
+  assert.deepStrictEqual((await worker.roundTrip(repeated, { stats })).value, repeated);
+  // 100 texts made once each, the 19 900 repeats given back as those; a string over SHARED_STRING_UNITS never shared.
+  assert.strictEqual(stats.sharedStrings, 19900);
+  // SHARED_TRIAL_STRINGS distinct ones first, not one repeat among them: the reader gives up, the repeats after too.
+  const distinctFirst = Array.from({ length: SHARED_TRIAL_STRINGS + 1 }, (_, i) => `d${i}`).concat(Array.from({ length: 5000 }, () => 'a'));
+  const given = {};
+  assert.deepStrictEqual((await worker.roundTrip(distinctFirst, { stats: given })).value, distinctFirst);
+  assert.strictEqual(given.sharedStrings, 0);
 });
 
 test('the workload runs worker ops awaited, validated, turns counted; an aborted signal stops the run', async () => {

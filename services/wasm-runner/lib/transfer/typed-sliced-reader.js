@@ -16,9 +16,12 @@ const BLOB_PIECE_BYTES = 1 << 19;
 // internalizes its short values. A value's nodes all survive the scavenges that meet them while it is built, and a
 // scavenge's pause is the time it copies them (README.md "The worker approach"): on npm's `next` packument 80 % of the
 // strings are short and most repeat (versions, licenses, dates' parts), and a copy for each took a third of the value's
-// bytes. A repeat's slice dies young, where a scavenge does not copy it. At most SHARED_STRINGS_LIMIT a reader, the
-// table emptied when full (a document of as many distinct ones shares little).
+// bytes. A repeat's slice dies young, where a scavenge does not copy it. A document whose short strings seldom
+// repeat (the generated records': random) would only pay for the table: a reader gives up sharing once its table
+// holds SHARED_TRIAL_STRINGS and fewer lookups found a string than added one. At most SHARED_STRINGS_LIMIT a reader,
+// the table emptied when full.
 const SHARED_STRING_UNITS = 10;
+const SHARED_TRIAL_STRINGS = 1 << 12;
 const SHARED_STRINGS_LIMIT = 1 << 16;
 // How often (in nodes) a slice looks at the clock: performance.now() costs more than a node.
 const CLOCK_EVERY_NODES = 256;
@@ -70,7 +73,8 @@ class SlicedTypedReader {
     this.blobAt = 0; // the next blob byte to decode
     this.window = ''; // decoded blob not yet taken, from windowAt
     this.windowAt = 0;
-    this.sharedStrings = new Map(); // short string -> the one string for its text (shared())
+    this.sharedStrings = new Map(); // short string -> the one string for its text (shared()); null: given up
+    this.sharedHits = 0;
     this.shapes = []; // per shape index seen so far: {keys, plain}
     // Open containers, frames reused by depth: {target, keys (objects), plain, run (int32 runs), i, n}; depth in use.
     this.frames = [];
@@ -90,7 +94,7 @@ class SlicedTypedReader {
     if (this.windowAt + units <= this.window.length) {
       const text = this.window.slice(this.windowAt, this.windowAt + units);
       this.windowAt += units;
-      return units <= SHARED_STRING_UNITS ? this.shared(text) : text;
+      return units <= SHARED_STRING_UNITS && this.sharedStrings !== null ? this.shared(text) : text;
     }
     let text = this.window.slice(this.windowAt);
     this.window = '';
@@ -105,15 +109,23 @@ class SlicedTypedReader {
         this.windowAt = need;
       }
     }
-    return units <= SHARED_STRING_UNITS ? this.shared(text) : text;
+    return units <= SHARED_STRING_UNITS && this.sharedStrings !== null ? this.shared(text) : text;
   }
 
-  /** The one string this reader keeps for text's content (text, the first time). */
+  /** The one string this reader keeps for text's content (text, the first time, or once sharing is given up). */
   shared(text) {
-    const kept = this.sharedStrings.get(text);
-    if (kept !== undefined) return kept;
-    if (this.sharedStrings.size === SHARED_STRINGS_LIMIT) this.sharedStrings.clear();
-    this.sharedStrings.set(text, text);
+    const table = this.sharedStrings;
+    const kept = table.get(text);
+    if (kept !== undefined) {
+      this.sharedHits++;
+      return kept;
+    }
+    if (table.size === SHARED_TRIAL_STRINGS && this.sharedHits < table.size) {
+      this.sharedStrings = null;
+      return text;
+    }
+    if (table.size === SHARED_STRINGS_LIMIT) table.clear();
+    table.set(text, text);
     return text;
   }
 
@@ -253,4 +265,4 @@ class SlicedTypedReader {
   }
 }
 
-module.exports = { SlicedTypedReader, BLOB_PIECE_BYTES, SHARED_STRING_UNITS };
+module.exports = { SlicedTypedReader, BLOB_PIECE_BYTES, SHARED_STRING_UNITS, SHARED_TRIAL_STRINGS };

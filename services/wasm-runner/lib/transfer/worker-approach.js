@@ -15,7 +15,8 @@
 // The operations are asynchronous, unlike the other approaches' (approaches.js): each takes {yieldMs, signal, stats,
 // hashTree} and resolves {value | count, inBytes, outBytes, treeHash}; treeHash (asked with hashTree, by a run's last
 // op) is the hash of the tree C++ built, taken in the thread. stats gets `yields` (turns given), `maxSendChars`
-// (characters posted between two turns), `maxReadNodes` (nodes placed in one slice of the reader) and `readSlices`.
+// (characters posted between two turns), `maxReadNodes` (nodes placed in one slice of the reader), `readSlices` and
+// `sharedStrings` (short strings the reader gave back as one it had made already: typed-sliced-reader.js).
 const fastStringify = require('@lab/js-serializers/fast-stringify');
 const { nextTurn, throwIfAborted, runSlices, DEFAULT_YIELD_MS } = require('@lab/loop-kit/slices');
 const { createTransferWorker } = require('./transfer-worker');
@@ -43,7 +44,7 @@ function pairSafeCut(text, at) {
 
 function newStats(stats) {
   const s = stats || {};
-  for (const name of ['yields', 'maxSendChars', 'maxReadNodes', 'readSlices']) if (typeof s[name] !== 'number') s[name] = 0;
+  for (const name of ['yields', 'maxSendChars', 'maxReadNodes', 'readSlices', 'sharedStrings']) if (typeof s[name] !== 'number') s[name] = 0;
   return s;
 }
 
@@ -86,6 +87,7 @@ async function readValue(layout, { yieldMs, signal, stats }) {
     return done;
   }, { yieldMs, signal, stats: sliceStats });
   stats.yields += sliceStats.yields;
+  stats.sharedStrings += reader.sharedHits;
   return reader.value;
 }
 
