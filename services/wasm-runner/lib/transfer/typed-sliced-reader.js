@@ -15,7 +15,7 @@ const BLOB_PIECE_BYTES = 1 << 19;
 // Short strings are shared: one string per distinct text of at most SHARED_STRING_UNITS units, as JSON.parse
 // internalizes its short values. A value's nodes all survive the scavenges that meet them while it is built, and a
 // scavenge's pause is the time it copies them (README.md "The worker approach"): on npm's `next` packument 80 % of the
-// strings are short and most repeat (versions, licenses, dates' parts), and a copy for each took a third of the value's
+// strings are short and most repeat (versions, licenses, ranges), and a copy for each took a quarter of the value's
 // bytes. A repeat's slice dies young, where a scavenge does not copy it. A document whose short strings seldom
 // repeat (the generated records': random) would only pay for the table: a reader gives up sharing once its table
 // holds SHARED_TRIAL_STRINGS and fewer lookups found a string than added one. At most SHARED_STRINGS_LIMIT a reader,
