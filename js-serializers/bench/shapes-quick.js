@@ -1,7 +1,8 @@
 'use strict';
 // The quick look to take before touching fast-stringify.js or fast-parse.js (`make bench-shapes-quick`, a few
 // minutes): every member of the generated tree families (bench/tree-families.js: objects and arrays, small and large
-// leaves, branching 2 to 600, two depths each), three shapes of the full benchmark's family whose blocks the walk
+// leaves, branching 2 to 600, two depths each) and of the record families (bench/record-families.js: maps of objects
+// with long strings, arrays of small number records), three shapes of the full benchmark's family whose blocks the walk
 // decides (SHAPE_MEMBERS) and the real-world documents (bench/real-documents.js, with json-ext's stringifyChunked
 // and parseChunked beside fast on them) through native and fast's chunks(), pipeTo(), stringify() and parse(), side
 // by side in one process, rounds taking turns; every output checked against native's before its time counts. pipeTo()
@@ -38,7 +39,8 @@ const { performance } = require('perf_hooks');
 const { saveBenchResults } = require('@lab/bench-kit');
 const { keepingSink } = require('./keeping-sink');
 const { flatten } = require('./v8-steps');
-const { members } = require('./tree-families');
+const treeFamilies = require('./tree-families');
+const recordFamilies = require('./record-families');
 const { shapeNamed, generators } = require('./shapes');
 const { approachOf, checkPeersInstalled, collect } = require('./shape-approaches');
 const { realDocuments, DOCUMENTS, familyOf } = require('./real-documents');
@@ -62,6 +64,9 @@ const SHAPE_MEMBERS = [
   },
 ];
 const USAGE = 'usage: node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV] [--heap cold|steady]';
+
+/** The generated members at this scale: the tree families', then the record families'. */
+const members = (scale) => treeFamilies.members(scale).concat(recordFamilies.members(scale));
 
 function readArgs(argv) {
   const args = { rounds: 3, scale: 1, family: '', baseline: null, heap: 'cold' };
