@@ -754,6 +754,44 @@ test('parse: an object whose large members were walked parses the later ones mem
   assert.ok(counts.keysListed <= WALKED_MEMBER_KEYS_LISTED, `more than ${WALKED_MEMBER_KEYS_LISTED} keys listed (members merged key by key): ${figures}`);
 });
 
+// A map of records with keys of its own (record-families.js' icon set: 1750 icons of 200-800 characters at the guard's
+// scale) is parsed in batches of more than 128 members: V8's JSON.parse builds an object of at most 128 members in
+// fast mode, a hidden class for each key it has not seen there (about 1 us a key), and a larger one as a dictionary
+// (0.3-0.45 us a key; parser.js' DICTIONARY_MEMBERS). The code before (0c199e3) sized them at MAX_BATCH_CHARS alone: 85
+// to 99 members a batch, none past 128, and its native calls took 1.75x native's one call on the full icon set; today
+// 133 to 157 but for the first probes and the last, and 1.05x.
+const DICTIONARY_BATCH_MEMBERS = 128;
+const DICTIONARY_MEMBER_SHARE = 3 / 4; // of the map's members, in batches of more than DICTIONARY_BATCH_MEMBERS
+// The default slice: in the guard's 1 ms, 144 icons (78 K characters) take more than the half of a slice a merged batch
+// may (parser.js' MERGE_FRACTION), and are not waited for.
+const DICTIONARY_YIELD_MS = 5;
+
+test('parse: a map of records is parsed in batches V8 builds as dictionaries, of more than 128 members', async () => {
+  const member = recordFamilies.members(TREE_SCALE).find((m) => m.name.includes('7000 icons'));
+  const value = member.make();
+  const text = JSON.stringify(value);
+  const icons = Object.keys(value.icons).length;
+  // Outside the counting one (test/work-counts.js' countWork wraps it), so that the modelled clock still counts each call.
+  const batchSizes = [];
+  const saved = JSON.parse;
+  JSON.parse = function parse(piece, reviver) {
+    const parsed = saved.call(JSON, piece, reviver);
+    if (piece.length > 1000 && typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) batchSizes.push(Object.keys(parsed).length);
+    return parsed;
+  };
+  let parsed;
+  try {
+    await countWork(FAST_PARSE, async () => {
+      parsed = await fastParse.parse(text, { yieldMs: DICTIONARY_YIELD_MS });
+    });
+  } finally {
+    JSON.parse = saved;
+  }
+  assert.ok(JSON.stringify(parsed) === text, 'value differs from JSON.parse\'s');
+  const inLarge = batchSizes.filter((n) => n > DICTIONARY_BATCH_MEMBERS).reduce((sum, n) => sum + n, 0);
+  assert.ok(inLarge >= DICTIONARY_MEMBER_SHARE * icons, `${inLarge} of ${icons} members in batches of more than ${DICTIONARY_BATCH_MEMBERS}: ${batchSizes.join(' ')}`);
+});
+
 test('parse work per value and per character is bounded: the shape family and the valid parse corpus', async () => {
   for (const shape of SHAPES.filter((s) => s.workloads.includes('parse'))) {
     await checkParseBounds(shape.name, textOf(shape, shape.make(SHAPE_SCALE)));
