@@ -87,8 +87,9 @@ function readArgs(argv) {
 }
 
 // The folders fast-stringify.js and fast-parse.js may load, at any revision: their own, and the packages they import
-// (node-kit before the event-loop toolkit became loop-kit).
-const SNAPSHOT_FOLDERS = ['js-serializers', 'loop-kit', 'node-kit'];
+// (node-kit before the event-loop toolkit became loop-kit; the Node agent's thread clock, which loop-kit's event-loop.js
+// reads, since 2026-11-28: without it no revision since loaded).
+const SNAPSHOT_FOLDERS = ['js-serializers', 'loop-kit', 'node-kit', 'agents/node-agent'];
 
 /**
  * SNAPSHOT_FOLDERS as they were at revision rev (those it has), written from git into a folder of their own under the
@@ -102,11 +103,16 @@ function snapshotAt(rev) {
   const remove = () => fs.rmSync(dir, { recursive: true, force: true });
   process.on('exit', remove);
   const atRev = execFileSync('git', ['ls-tree', '--name-only', rev], { cwd: root, encoding: 'utf8' }).split('\n');
-  const folders = SNAPSHOT_FOLDERS.filter((folder) => atRev.includes(folder));
+  const folders = SNAPSHOT_FOLDERS.filter((folder) => atRev.includes(folder.split('/')[0]) && gitHas(root, rev, folder));
   const archive = execFileSync('git', ['archive', rev].concat(folders), { cwd: root, maxBuffer: 1 << 30 });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   execFileSync(path.join(root, 'scripts', 'link-packages.sh'), [dir]);
   return { dir, remove };
+}
+
+/** Whether revision rev has the path (a folder) of the repository at root. */
+function gitHas(root, rev, folder) {
+  return execFileSync('git', ['ls-tree', '--name-only', rev, folder], { cwd: root, encoding: 'utf8' }).trim() !== '';
 }
 
 /**
