@@ -31,7 +31,7 @@ const MIN_BATCH_CHARS = 256;
 // slice, waits for the next slice (whose first step takes any size).
 const MIN_TAIL_CHARS = 12000;
 // An object's batch holds at least this many members where that takes at most DICTIONARY_BATCH_CHARS characters:
-// V8's JSON.parse builds an object of at most 128 members (Node 24; 128 on Node 14 too) in fast mode, a hidden class
+// V8's JSON.parse builds an object of fewer than 128 members (Node 24; 129 on Node 14) in fast mode, a hidden class
 // made for each key it has not seen in that place before, about 1 us a key, where it builds a larger one as a
 // dictionary, 0.3-0.45 us a key. A map's keys are its own (an icon set's names): parsed in batches of MAX_BATCH_CHARS,
 // 76 icons of 500 characters a batch, the 7000 icons of bench/record-families.js cost native 8.2 ms where the whole

@@ -14,7 +14,6 @@ const {
   LONG_STRING,
   STRING_CHARS_PER_UNIT,
   LONG_UNIT_CHARS,
-  estimate,
   newEstimateBudget,
   scalarArrayUnits,
   meanUnits,
@@ -109,7 +108,7 @@ const batches = {
     if (types.isProxy(value) || (frame.kind === ARRAY && 'toJSON' in value)) return -1;
     const isArray = Array.isArray(value);
     if (!frame.small && isAlikeRecord(frame.record, value, isArray)) return frame.record.units;
-    const keys = isArray ? null : Object.keys(value);
+    const keys = isArray ? null : this.keysOf(value);
     const width = isArray ? value.length : keys.length;
     if (isArray && startsWithScalar(value)) {
       const first = width > 0 ? value[0] : undefined;
@@ -131,7 +130,7 @@ const batches = {
     const reads = Math.min(ESTIMATE_MAX_CONTAINERS, Math.max(MIN_ESTIMATE_PATH, sliceUnits * ESTIMATE_PATH_PER_SLICE_UNIT));
     const budget = newEstimateBudget(reads, sliceUnits);
     const started = now();
-    const units = estimate(value, budget);
+    const units = this.estimated(value, budget);
     this.estimateMs += now() - started;
     for (let i = 0; i < budget.large.length; i++) this.large.add(budget.large[i]);
     // An estimate that counted containers it did not read may be short several times over (MDN's CSS properties:
@@ -165,7 +164,7 @@ const batches = {
    */
   childScale(frame, child, width, sliceUnits) {
     if (frame.childScale === 0) {
-      const units = estimate(child, newEstimateBudget(MIN_ESTIMATE_PATH, sliceUnits));
+      const units = this.estimated(child, newEstimateBudget(MIN_ESTIMATE_PATH, sliceUnits));
       frame.childScale = Math.max(1, Math.min(units, sliceUnits) / (1 + width));
     }
     return frame.childScale;
