@@ -9,7 +9,7 @@
  *       Its last step joins the pieces into one flat string, a copy that cannot be split (its own slice).
  *   chunks(value, options?)             -> AsyncIterable<string>
  *       The same text as chunks whose concatenation equals JSON.stringify(value); the whole string is never built.
- *       A chunk holds at least 128 Ki characters (except the last) and at most about one slice's output (a long
+ *       A chunk holds at least 64 Ki characters (except the last) and at most about one slice's output (a long
  *       piece of output, such as a batch's text, is handed over as it is rather than copied into one); no chunk when
  *       JSON.stringify would return undefined. A chunk never ends between the two halves of a surrogate pair, so
  *       each chunk can be encoded to UTF-8 on its own.
@@ -49,12 +49,7 @@ const { newEstimateBudget } = require('./fast-stringify/estimate');
 const { Walker } = require('./fast-stringify/walker');
 const { utf8Counter } = require('./utf8-bytes');
 
-// A chunk made by joining pieces holds at least this many characters, past V8's largest regular object (128 KB:
-// 131 056 one-byte characters), so that it is a large object, which no scavenge copies. The consumer keeps a chunk
-// for a while (a socket's queue, a caller collecting them), and at 64 Ki characters each chunk was young, copied by
-// the next scavenges, whose pauses grew with the output kept: 200 000 records of three numbers (7 MB) had blocks of
-// 10-13 ms in 5 ms slices, 5.0-5.1 ms with chunks past the threshold (docs/findings/js-serializers.md, 2026-11-29).
-const CHUNK_CHARS = 1 << 17;
+const CHUNK_CHARS = 1 << 16;
 const JOIN_ALONE_CHARS = 1 << 20;
 
 function readOptions(options) {

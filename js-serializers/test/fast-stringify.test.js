@@ -13,7 +13,7 @@ const { abortAfterYields } = require('./abort-after-yields');
 const { keepingSink } = require('../bench/keeping-sink');
 const { generate } = require('@lab/payloads');
 
-const CHUNK_MIN_CHARS = 1 << 17; // documented: every chunk but the last holds at least this many characters
+const CHUNK_MIN_CHARS = 1 << 16; // documented: every chunk but the last holds at least this many characters
 
 // Responsiveness is the feature, so it is asserted, as a property no machine's speed or load can break: the output of
 // one slice stays within its characters plus one batch, which is sized from the characters its container's batches
