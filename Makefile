@@ -76,7 +76,8 @@ bench-shapes: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
 	$(RUN_NODE) $(NODE24_OPTIONS) --expose-gc js-serializers/bench/v8-limits.js
 
 # A few minutes, before touching fast-stringify.js or fast-parse.js: the generated tree families (objects and arrays,
-# small and large leaves, branching 2 to 600), three shapes and the real-world documents of bench/corpus (data
+# small and large leaves, branching 2 to 600), the record families (maps of objects with long strings, arrays of small
+# number records), three shapes and the real-world documents of bench/corpus (data
 # packages, pinned; json-ext beside fast on them) through native and fast in one process, one line per family (and
 # per corpus group) with the worst ratio to native and the longest block, printed by the same code as the full
 # benchmark's summary (bench/family-summary.js). QUICK_ARGS passes more (--baseline REV runs that revision's

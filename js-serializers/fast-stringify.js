@@ -44,7 +44,7 @@
  * the slice loop around the walk, the join, the chunks and the writes.
  */
 const { AbortError, abortReason, throwIfAborted, readSliceOptions, nextTurn, slicesOf } = require('@lab/loop-kit/slices');
-const { ARRAY, Frame, newPending, newListedKeys, now } = require('./fast-stringify/frame');
+const { ARRAY, Frame, newPending, newRecord, newListedKeys, now } = require('./fast-stringify/frame');
 const { newEstimateBudget } = require('./fast-stringify/estimate');
 const { Walker } = require('./fast-stringify/walker');
 const { utf8Counter } = require('./utf8-bytes');
@@ -77,6 +77,7 @@ function keepShapes() {
     frame: new Frame(ARRAY, [], null, 0, 0, 0),
     budget: newEstimateBudget(0, 0, 0),
     pending: newPending(null, 0),
+    record: newRecord(false, 0, '', 0),
     listedKeys: newListedKeys(null, null),
   };
 }

@@ -1,8 +1,9 @@
 'use strict';
 // Real-world JSON that no one here wrote: files of data packages pinned in bench/corpus/package.json (installed with
 // `npm ci` there, as `make bench-shapes-quick` and `make bench-shapes` do; never committed). One document per kind the issue named: an API
-// description, two compatibility tables, geographic data and emoji data, from 0.8 to 21 MB, each read as its package
-// ships it (the text parse is timed on) and parsed once for stringify. Node 14 syntax.
+// description, two compatibility tables, geographic data and emoji data, from 0.8 to 21 MB, and an icon set (issue 61:
+// a map of thousands of objects holding SVG paths, a shape fast lost on), each read as its package ships it (the text
+// parse is timed on) and parsed once for stringify. Node 14 syntax.
 const fs = require('fs');
 const path = require('path');
 
@@ -16,6 +17,7 @@ const DOCUMENTS = [
   { name: 'world atlas countries (TopoJSON)', group: 'geographic data', file: 'world-atlas/countries-10m.json' },
   { name: 'emojibase data (bn)', group: 'emoji data', file: 'emojibase-data/bn/data.json' },
   { name: 'emojibase data (en)', group: 'emoji data', file: 'emojibase-data/en/data.json' },
+  { name: 'Material Design Icons (Iconify)', group: 'icon sets', file: '@iconify-json/mdi/icons.json' },
 ];
 // The family a document's lines are summarized under.
 const familyOf = (doc) => `corpus: ${doc.group}`;

@@ -1,7 +1,8 @@
 'use strict';
 // The quick look to take before touching fast-stringify.js or fast-parse.js (`make bench-shapes-quick`, a few
 // minutes): every member of the generated tree families (bench/tree-families.js: objects and arrays, small and large
-// leaves, branching 2 to 600, two depths each), three shapes of the full benchmark's family whose blocks the walk
+// leaves, branching 2 to 600, two depths each) and of the record families (bench/record-families.js: maps of objects
+// with long strings, arrays of small number records), three shapes of the full benchmark's family whose blocks the walk
 // decides (SHAPE_MEMBERS) and the real-world documents (bench/real-documents.js, with json-ext's stringifyChunked
 // and parseChunked beside fast on them) through native and fast's chunks(), pipeTo(), stringify() and parse(), side
 // by side in one process, rounds taking turns; every output checked against native's before its time counts. pipeTo()
@@ -38,7 +39,8 @@ const { performance } = require('perf_hooks');
 const { saveBenchResults } = require('@lab/bench-kit');
 const { keepingSink } = require('./keeping-sink');
 const { flatten } = require('./v8-steps');
-const { members } = require('./tree-families');
+const treeFamilies = require('./tree-families');
+const recordFamilies = require('./record-families');
 const { shapeNamed, generators } = require('./shapes');
 const { approachOf, checkPeersInstalled, collect } = require('./shape-approaches');
 const { realDocuments, DOCUMENTS, familyOf } = require('./real-documents');
@@ -63,6 +65,9 @@ const SHAPE_MEMBERS = [
 ];
 const USAGE = 'usage: node --expose-gc js-serializers/bench/shapes-quick.js [--rounds N] [--scale F] [--family text] [--baseline REV] [--heap cold|steady]';
 
+/** The generated members at this scale: the tree families', then the record families'. */
+const members = (scale) => treeFamilies.members(scale).concat(recordFamilies.members(scale));
+
 function readArgs(argv) {
   const args = { rounds: 3, scale: 1, family: '', baseline: null, heap: 'cold' };
   for (let i = 0; i < argv.length; i += 2) {
@@ -82,8 +87,9 @@ function readArgs(argv) {
 }
 
 // The folders fast-stringify.js and fast-parse.js may load, at any revision: their own, and the packages they import
-// (node-kit before the event-loop toolkit became loop-kit).
-const SNAPSHOT_FOLDERS = ['js-serializers', 'loop-kit', 'node-kit'];
+// (node-kit before the event-loop toolkit became loop-kit; the Node agent's thread clock, which loop-kit's event-loop.js
+// reads, since 2026-11-28: without it no revision since loaded).
+const SNAPSHOT_FOLDERS = ['js-serializers', 'loop-kit', 'node-kit', 'agents/node-agent'];
 
 /**
  * SNAPSHOT_FOLDERS as they were at revision rev (those it has), written from git into a folder of their own under the
@@ -97,11 +103,16 @@ function snapshotAt(rev) {
   const remove = () => fs.rmSync(dir, { recursive: true, force: true });
   process.on('exit', remove);
   const atRev = execFileSync('git', ['ls-tree', '--name-only', rev], { cwd: root, encoding: 'utf8' }).split('\n');
-  const folders = SNAPSHOT_FOLDERS.filter((folder) => atRev.includes(folder));
+  const folders = SNAPSHOT_FOLDERS.filter((folder) => atRev.includes(folder.split('/')[0]) && gitHas(root, rev, folder));
   const archive = execFileSync('git', ['archive', rev].concat(folders), { cwd: root, maxBuffer: 1 << 30 });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   execFileSync(path.join(root, 'scripts', 'link-packages.sh'), [dir]);
   return { dir, remove };
+}
+
+/** Whether revision rev has the path (a folder) of the repository at root. */
+function gitHas(root, rev, folder) {
+  return execFileSync('git', ['ls-tree', '--name-only', rev, folder], { cwd: root, encoding: 'utf8' }).trim() !== '';
 }
 
 /**

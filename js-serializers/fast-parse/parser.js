@@ -30,6 +30,15 @@ const MIN_BATCH_CHARS = 256;
 // A scanned batch shorter than this and than a quarter of what a whole slice would give it, all that is left of a
 // slice, waits for the next slice (whose first step takes any size).
 const MIN_TAIL_CHARS = 12000;
+// An object's batch holds at least this many members where that takes at most DICTIONARY_BATCH_CHARS characters:
+// V8's JSON.parse builds an object of fewer than 128 members (Node 24; 129 on Node 14) in fast mode, a hidden class
+// made for each key it has not seen in that place before, about 1 us a key, where it builds a larger one as a
+// dictionary, 0.3-0.45 us a key. A map's keys are its own (an icon set's names): parsed in batches of MAX_BATCH_CHARS,
+// 76 icons of 500 characters a batch, the 7000 icons of bench/record-families.js cost native 8.2 ms where the whole
+// text costs 4.7. The batch is merged into the object key by key anyway. DICTIONARY_BATCH_CHARS keeps a one-byte
+// text's copy under V8's largest regular object (sizes.js' MAX_BATCH_CHARS says why; a two-byte text's is past it).
+const DICTIONARY_MEMBERS = 144;
+const DICTIONARY_BATCH_CHARS = 120000;
 const POSITION = / at position (\d+)/;
 
 class Parser {
@@ -80,9 +89,31 @@ class Parser {
     return Math.max(0, this.maxSliceChars - this.sliceChars);
   }
 
-  /** Characters the next batch or string piece may take: what is left of the slice, at most MAX_BATCH_CHARS. */
-  batchCharsLeft() {
-    return Math.min(this.charsLeft(), MAX_BATCH_CHARS);
+  /**
+   * Characters the next batch or string piece may take: what is left of the slice, at most MAX_BATCH_CHARS, or for an
+   * object's batch, as many as DICTIONARY_MEMBERS of its members take when that is at most DICTIONARY_BATCH_CHARS.
+   */
+  batchCharsLeft(frame) {
+    let most = MAX_BATCH_CHARS;
+    if (frame !== undefined && frame.kind === OBJECT) {
+      const dictionary = Math.ceil(DICTIONARY_MEMBERS * frame.memberChars);
+      if (dictionary > most && dictionary <= DICTIONARY_BATCH_CHARS) most = dictionary;
+    }
+    return Math.min(this.charsLeft(), most);
+  }
+
+  /**
+   * Whether an object's next batch, which could hold DICTIONARY_MEMBERS members (batchCharsLeft), would hold fewer in
+   * what is left of the slice (left ms), where a fresh slice holds them: it waits for the next slice. Sized to the
+   * slice's end, a map's batches shrank by half each (85, 59, 30, 16, 7, 3 icons in a 1 ms slice), each built in V8's
+   * fast mode, a hidden class a key.
+   */
+  dictionaryWaits(frame, left) {
+    if (frame.kind !== OBJECT || frame.memberChars <= 0 || !frame.parseRate.measured) return false;
+    const dictionary = DICTIONARY_MEMBERS * frame.memberChars;
+    if (dictionary > DICTIONARY_BATCH_CHARS || dictionary > this.maxSliceChars) return false;
+    const msPerChar = frame.parseRate.msPerChar;
+    return left / msPerChar < dictionary && dictionary * msPerChar <= this.sliceMs * MERGE_FRACTION;
   }
 
   step(deadline) {
@@ -174,15 +205,19 @@ class Parser {
       const target = Math.min(this.length, start + chars);
       if (this.memberBatch(frame, start, target, Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION)), started)) return;
     }
+    if (!this.sliceFresh && this.dictionaryWaits(frame, left)) {
+      this.breakSlice = true;
+      return;
+    }
     if (frame.signature !== null && !frame.exactNext) {
-      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.batchCharsLeft(), Math.floor(left / frame.parseRate.msPerChar), GUESS_GROWTH * frame.lastBatch));
+      const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.batchCharsLeft(frame), Math.floor(left / frame.parseRate.msPerChar), GUESS_GROWTH * frame.lastBatch));
       const target = Math.min(this.length, start + chars);
       if (this.guess(frame, start, target, Math.min(this.length, target + Math.ceil(chars * SLACK_FRACTION)), started)) return;
     }
     frame.exactNext = false;
     // A scanned batch: the scan reads up to `limit`, native parses up to about `target`.
     const rate = frame.parseRate.msPerChar + this.scanRate.msPerChar * (1 + SLACK_FRACTION);
-    const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.batchCharsLeft(), Math.floor(left / rate)));
+    const chars = Math.max(MIN_BATCH_CHARS, Math.min(this.batchCharsLeft(frame), Math.floor(left / rate)));
     const target = Math.min(this.length, start + chars);
     if (!this.sliceFresh && chars < MIN_TAIL_CHARS && chars * 4 < this.sliceMs * fraction / rate) {
       // The slice is nearly spent: a batch this short would walk any value longer than itself (a frame, its key's

@@ -7,13 +7,13 @@
 // methods (walker.js). Node 14 syntax.
 const { types } = require('util');
 const {
+  SMALL_CONTAINER,
   MIN_ESTIMATE_PATH,
   ESTIMATE_MAX_CONTAINERS,
   ESTIMATE_PATH_PER_SLICE_UNIT,
   LONG_STRING,
   STRING_CHARS_PER_UNIT,
   LONG_UNIT_CHARS,
-  estimate,
   newEstimateBudget,
   scalarArrayUnits,
   meanUnits,
@@ -22,7 +22,7 @@ const {
   isSideEffectFreeRead,
   startsWithScalar,
 } = require('./estimate');
-const { ARRAY, newPending, now } = require('./frame');
+const { ARRAY, newPending, newRecord, now } = require('./frame');
 
 // A container with more direct children than this is walked here: handed to native whole, it could be a slice of
 // any length. (An array of scalars is the exception: below.)
@@ -30,6 +30,9 @@ const LARGE_CONTAINER = 1024;
 // A child estimated from containers the estimate did not read goes whole into a batch only below this fraction of
 // what one read in full may take (Walker.unitsInBatch).
 const GUESSED_FRACTION = 1 / 4;
+// A row of scalars this wide or narrower (a coordinate) is read whole, to tell that it runs no code (unitsInBatch's
+// effectFree); only wider rows are counted as alike to the one before (isAlikeRecord).
+const MAX_PAIR_WIDTH = 2;
 // Object batches go through a holder object; past about a thousand keys, building and reading it gets slower per key.
 const MAX_HOLDER_KEYS = 1024;
 // The first batch of a container is a probe of this fraction of the slice, so that a misjudged first estimate cannot
@@ -51,6 +54,19 @@ const BATCH_GROWTH = 2;
 // call, but 1.1-1.35 times with none (the batches' texts, young, are copied by the scavenges that meet them, where a
 // large object is never moved), and 1.1-1.8 times as long on Node 14, whose JSON.stringify returns a young rope.
 const MAX_BATCH_CHARS = 60000;
+
+/**
+ * Whether child (a container that is no proxy) counts as the record a wide container's child before it was costed at
+ * (Frame.record), without reading its values or listing its keys: an array of the record's width (wider than a pair,
+ * whose values are read to tell that it runs no code), an object owning the record's last key. On 200 000 rows of
+ * three numbers, reading each row's first and last element took four calls a row, and on 200 000 records of three
+ * keys listing each one's keys was an allocation a record, as much of the walk's work as native's serialization of
+ * them. Only the batch's size is guessed from it (as estimate.js' alike siblings), never the text: native reads them.
+ */
+function isAlikeRecord(record, child, isArray) {
+  if (record === null || record.isArray !== isArray) return false;
+  return isArray ? child.length === record.width : Object.prototype.hasOwnProperty.call(child, record.lastKey);
+}
 
 /**
  * A batch's one child when it is a container that native serializes the same alone as in a holder (it has no toJSON,
@@ -91,7 +107,9 @@ const batches = {
     // `in` rather than a read: a toJSON getter must run once, when native serializes the value.
     if (types.isProxy(value) || (frame.kind === ARRAY && 'toJSON' in value)) return -1;
     const isArray = Array.isArray(value);
-    const width = isArray ? value.length : Object.keys(value).length;
+    if (!frame.small && isAlikeRecord(frame.record, value, isArray)) return frame.record.units;
+    const keys = isArray ? null : this.keysOf(value);
+    const width = isArray ? value.length : keys.length;
     if (isArray && startsWithScalar(value)) {
       const first = width > 0 ? value[0] : undefined;
       const lastUnits = width < 2 ? -1 : lastScalarUnits(value, width);
@@ -99,15 +117,20 @@ const batches = {
       // A pair of scalars (a coordinate) both read without code, runs none when native serializes it: the reads after
       // it in the batch need no check (arrayBatch's mayHaveEffects). Checked, they were a fifth of the world atlas' time.
       this.effectFree = width === 0 || (width <= 2 && typeof first !== 'bigint' && (width === 1 || lastUnits >= 0));
+      if (!frame.small && width > MAX_PAIR_WIDTH && width <= SMALL_CONTAINER) frame.record = newRecord(true, width, undefined, units);
       return (units <= sliceUnits || width <= LARGE_CONTAINER) ? units : -1;
     }
     if (width > LARGE_CONTAINER) return isArray ? this.rowsUnits(value, width, sliceUnits) : -1;
-    if (!frame.small) return (1 + width) * this.childScale(frame, value, width, sliceUnits);
+    if (!frame.small) {
+      const units = (1 + width) * this.childScale(frame, value, width, sliceUnits);
+      if (!isArray && width > 0 && width <= SMALL_CONTAINER) frame.record = newRecord(false, width, keys[width - 1], units);
+      return units;
+    }
     if (this.large.has(value)) return -1;
     const reads = Math.min(ESTIMATE_MAX_CONTAINERS, Math.max(MIN_ESTIMATE_PATH, sliceUnits * ESTIMATE_PATH_PER_SLICE_UNIT));
     const budget = newEstimateBudget(reads, sliceUnits);
     const started = now();
-    const units = estimate(value, budget);
+    const units = this.estimated(value, budget);
     this.estimateMs += now() - started;
     for (let i = 0; i < budget.large.length; i++) this.large.add(budget.large[i]);
     // An estimate that counted containers it did not read may be short several times over (MDN's CSS properties:
@@ -141,7 +164,7 @@ const batches = {
    */
   childScale(frame, child, width, sliceUnits) {
     if (frame.childScale === 0) {
-      const units = estimate(child, newEstimateBudget(MIN_ESTIMATE_PATH, sliceUnits));
+      const units = this.estimated(child, newEstimateBudget(MIN_ESTIMATE_PATH, sliceUnits));
       frame.childScale = Math.max(1, Math.min(units, sliceUnits) / (1 + width));
     }
     return frame.childScale;

@@ -33,6 +33,12 @@ const ALIKE_RUN = 4;
 // No estimate goes deeper than this, so that no batch does: half the depth native itself reaches from a shallow stack
 // (3681 nested arrays on Node 14, 4456 on Node 24), so that a batch cannot run out of stack where the walk would not.
 const MAX_BATCH_DEPTH = 2048;
+// An object of more keys than this that an estimate lists is kept with its keys (newEstimateBudget's wide), for the
+// estimates after it and the walk: V8 lists a wide object's keys at 0.1-0.25 us a key (a dictionary's), and in one
+// chunks() of @iconify-json/mdi's icon set its 7638 icons were listed 4 times and its 6363 aliases 6 (the one-step
+// decision's glance and full estimate, the walk's estimates of the root's children, its descents): 6-9 ms of Object.keys
+// where native serializes the whole document in 6-7.
+const WIDE_KEYS = 1024;
 // Strings longer than this are escaped in pieces, so that one string cannot make one long slice.
 const LONG_STRING = 1 << 18;
 const STRING_CHARS_PER_UNIT = 32; // a batched string costs about one scalar per this many characters
@@ -130,12 +136,30 @@ const newEstimateBudget = (max, largeUnits, readAlone, alikeRun) => ({
   isArray: false,
   width: 0,
   lastKey: undefined, // an object's last key, undefined for an array or an empty object
+  wide: null, // Map: the objects of more than WIDE_KEYS keys listed (keysOf) to their keys, or null before any
 });
+
+/**
+ * The keys of container, an object: listedKeys when given, those holder.wide kept, or listed now; an object of more
+ * than WIDE_KEYS keys listed now is kept in holder.wide (a Map, made then). holder: an estimate's budget, or the
+ * Walker, which hands its map from estimate to estimate and to its descents.
+ */
+function keysOf(container, holder, listedKeys) {
+  if (listedKeys) return listedKeys;
+  const kept = holder.wide === null ? undefined : holder.wide.get(container);
+  if (kept !== undefined) return kept;
+  const keys = Object.keys(container);
+  if (keys.length > WIDE_KEYS) {
+    if (holder.wide === null) holder.wide = new Map();
+    holder.wide.set(container, keys);
+  }
+  return keys;
+}
 
 /** subtreeUnits() of a container, once counted as read. */
 function containerUnits(container, budget, listedKeys) {
   const isArray = Array.isArray(container);
-  const keys = isArray ? null : listedKeys || Object.keys(container);
+  const keys = isArray ? null : keysOf(container, budget, listedKeys);
   const width = isArray ? toLength(container.length) : keys.length;
   let units;
   if (width === 0) {
@@ -175,7 +199,7 @@ function objectUnits(container, keys, budget) {
       continue;
     }
     let alike = null;
-    if (budget.read >= budget.readAlone) alike = inRow >= budget.alikeRun && ownsLastKey(child, record) ? record : readAlike(read, child);
+    if (budget.read >= budget.readAlone) alike = inRow >= budget.alikeRun && ownsLastKey(child, record) ? record : readAlike(read, child, budget);
     if (alike !== null) {
       inRow = alike === record ? inRow + 1 : 1;
       record = alike;
@@ -193,10 +217,13 @@ function objectUnits(container, keys, budget) {
   return 1 + (units * width) / looked;
 }
 
-/** A container's direct children, counted without running a getter or a proxy trap (a proxy has none here). */
-function widthOf(container) {
+/**
+ * A container's direct children, counted without running a getter or a proxy trap (a proxy has none here); an object's
+ * keys listed by keysOf, so that a wide one is listed once in the call.
+ */
+function widthOf(container, budget) {
   if (types.isProxy(container)) return -1;
-  return Array.isArray(container) ? toLength(container.length) : Object.keys(container).length;
+  return Array.isArray(container) ? toLength(container.length) : keysOf(container, budget).length;
 }
 
 /**
@@ -212,9 +239,9 @@ function ownsLastKey(child, record) {
  * A sibling read already that child can be counted as: a container of the same kind and width (a tree's nodes, a
  * list's records), never a different field ({values: [1, 2, 3], kids: [node]} is a chain, not two alike arrays).
  */
-function readAlike(read, child) {
+function readAlike(read, child, budget) {
   if (read.length === 0) return null;
-  const width = widthOf(child);
+  const width = widthOf(child, budget);
   const isArray = Array.isArray(child);
   for (let i = 0; i < read.length; i++) if (read[i].isArray === isArray && read[i].width === width) return read[i];
   return null;
@@ -227,13 +254,13 @@ function readAlike(read, child) {
  * a twentieth of their cost (its first arc has 5), and the whole document went to native in one call of 18 ms.
  */
 function otherElementUnits(container, width, first, firstUnits, budget) {
-  const firstWidth = widthOf(first);
+  const firstWidth = widthOf(first, budget);
   const firstIsArray = Array.isArray(first);
   let most = firstUnits;
   for (let i = 1; i <= 2; i++) {
     const other = plainValue(container, i === 1 ? width >> 1 : width - 1);
     if (typeof other !== 'object' || other === null) continue;
-    if (Array.isArray(other) === firstIsArray && widthOf(other) === firstWidth) continue;
+    if (Array.isArray(other) === firstIsArray && widthOf(other, budget) === firstWidth) continue;
     most = Math.max(most, childUnits(other, budget));
   }
   return most;
@@ -314,6 +341,7 @@ module.exports = {
   toLength,
   plainValue,
   estimate,
+  keysOf,
   newEstimateBudget,
   scalarArrayUnits,
   meanUnits,

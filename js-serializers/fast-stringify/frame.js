@@ -147,6 +147,7 @@ class Frame {
     this.rates = new Rates();
     this.pending = null; // {value, cost}: the child at index, read, estimated, and left for the next batch
     this.childScale = 0; // a wide container's units per unit of a container child's width (Walker.childScale), once known
+    this.record = null; // a wide container's last child costed in full, that alike ones count as (batches.js' isAlikeRecord)
   }
 
   learn(ms, units, chars) {
@@ -163,7 +164,10 @@ class Frame {
 /** A child read and estimated, left for the next batch (Frame.pending): not read again (a getter runs once). */
 const newPending = (value, cost) => ({ value, cost });
 
+/** A wide container's child costed in full (Frame.record): its kind, width, last key and units. */
+const newRecord = (isArray, width, lastKey, units) => ({ isArray, width, lastKey, units });
+
 /** A container's keys, listed once (Walker.rootKeys: the root's, by its estimate, for its walk). */
 const newListedKeys = (container, keys) => ({ container, keys });
 
-module.exports = { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, Rates, KindRates, ratesOfKind, Frame, newPending, newListedKeys, now };
+module.exports = { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, Rates, KindRates, ratesOfKind, Frame, newPending, newRecord, newListedKeys, now };

@@ -6,7 +6,7 @@
 // a call on the one Walker shape, as when they were one class. Node 14 syntax.
 const { types } = require('util');
 const { knownPlainAscii } = require('../plain-ascii');
-const { ESTIMATE_MAX_CONTAINERS, LONG_STRING, STRING_CHARS_PER_UNIT, LONG_UNIT_CHARS, toLength, estimate, newEstimateBudget, plainValue } = require('./estimate');
+const { ESTIMATE_MAX_CONTAINERS, LONG_STRING, STRING_CHARS_PER_UNIT, LONG_UNIT_CHARS, toLength, estimate, keysOf, newEstimateBudget, plainValue } = require('./estimate');
 const { ROOT, ARRAY, OBJECT, STRING, ROOT_FRAME, LEARNT, Rates, KindRates, ratesOfKind, Frame, newListedKeys, now } = require('./frame');
 const { batches, LARGE_CONTAINER } = require('./batches');
 const { youngGeneration } = require('@lab/loop-kit/scavenge-forecast');
@@ -95,6 +95,7 @@ class Walker {
     this.adoptLearntPrior();
     this.firstStep = true; // the step about to run is the slice's first
     this.rootKeys = null; // {container, keys}: the root's keys, listed by its estimate, for its walk
+    this.wide = null; // Map: the wide objects this call listed, to their keys (estimate.js' keysOf and WIDE_KEYS)
     // The rates of documents of this one's kind (documentKind, frame.js' ratesOfKind), by which the one-step decision
     // weighs its estimate, and which its batches teach; null for a document that decision did not estimate.
     this.kindRates = null;
@@ -262,10 +263,29 @@ class Walker {
     // A glance first, counting siblings as alike after GLANCE_CONTAINERS: the estimate was 10-15 % of native's time on
     // the documents it sends to one call (16-85 KB trees of objects), most of it reading 32 containers each for
     // itself. A document the glance finds within a quarter of the slice is done; one nearer needs the closer look.
-    const glance = estimate(value, newEstimateBudget(ESTIMATE_MAX_CONTAINERS, undefined, GLANCE_CONTAINERS, GLANCE_ALIKE_RUN), keys);
+    const glanceBudget = newEstimateBudget(ESTIMATE_MAX_CONTAINERS, undefined, GLANCE_CONTAINERS, GLANCE_ALIKE_RUN);
+    const glance = estimate(value, glanceBudget, keys);
     if (this.wholeFits(glance, GLANCE_SHARE)) return glance;
-    const units = estimate(value, newEstimateBudget(ESTIMATE_MAX_CONTAINERS), keys);
+    // The wide objects the glance listed are not listed again, by the full estimate nor by the walk (estimate.js'
+    // WIDE_KEYS says what that cost).
+    const units = this.estimated(value, newEstimateBudget(ESTIMATE_MAX_CONTAINERS), keys, glanceBudget.wide);
     return this.wholeFits(units, 1) ? units : 0;
+  }
+
+  /** An object's keys, listed once in the call when it is wide (estimate.js' keysOf and WIDE_KEYS). */
+  keysOf(object) {
+    return keysOf(object, this);
+  }
+
+  /**
+   * estimate() of value with budget, handed the wide objects' keys listed so far in this call (wide, this.wide
+   * unless given) and keeping the ones it lists for the estimates and descents after it.
+   */
+  estimated(value, budget, keys, wide) {
+    budget.wide = wide === undefined ? this.wide : wide;
+    const units = estimate(value, budget, keys);
+    this.wide = budget.wide;
+    return units;
   }
 
   /**
@@ -368,7 +388,7 @@ class Walker {
     if (this.path.has(container)) throw new TypeError('Converting circular structure to JSON');
     const isArray = Array.isArray(container);
     const listed = this.rootKeys !== null && this.rootKeys.container === container ? this.rootKeys.keys : null;
-    const keys = isArray ? null : listed || Object.keys(container);
+    const keys = isArray ? null : listed || this.keysOf(container);
     const length = isArray ? toLength(container.length) : keys.length;
     this.path.add(container);
     this.emit(this.lead(frame, key) + (isArray ? '[' : '{'));
