@@ -6,8 +6,9 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { conformanceSuite } = require('@lab/js-serializers/test/conformance-suite');
 const { YIELDABLE_JSON, JSON_EXT } = require('@lab/js-serializers/test/library-departures');
+const { WORKER_DEPARTURES } = require('./worker-departures');
 
 conformanceSuite(test, assert, path.join(__dirname, '..', 'src', 'approaches.js'), {
-  stringify: { async: [], yieldable: YIELDABLE_JSON.stringify, 'json-ext': JSON_EXT.stringify, fast: [] },
-  parse: { yieldable: YIELDABLE_JSON.parse, 'json-ext': JSON_EXT.parse, fast: [] },
+  stringify: { async: [], yieldable: YIELDABLE_JSON.stringify, 'json-ext': JSON_EXT.stringify, fast: [], worker: WORKER_DEPARTURES.stringify },
+  parse: { yieldable: YIELDABLE_JSON.parse, 'json-ext': JSON_EXT.parse, fast: [], worker: WORKER_DEPARTURES.parse },
 });

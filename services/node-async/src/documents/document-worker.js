@@ -1,13 +1,19 @@
 'use strict';
-// The documents pool's worker (piscina): native JSON.parse and JSON.stringify, off the main thread. What crosses the
-// threads is piscina's structured clone: the text or the value in, the value or the text out. Serializing happens on
-// the posting thread and deserializing on the receiving one, so the main thread still pays for the copy of a parse's
-// text and value and of a stringify's value and text (README, "worker").
+// The documents pool's worker (piscina): native JSON.parse and JSON.stringify, off the main thread. A value crosses
+// the threads as V8's serialization (the structured clone's own format) in a buffer that is transferred, not copied:
+// each side serializes or deserializes it in its own code, where a failure is an error of the task (a value nested
+// past the serializer's stack throws RangeError) rather than a message piscina cannot deliver, and where the main
+// thread's share is plain to see (worker-approaches.js). Texts cross as strings, copied by piscina's postMessage.
+const v8 = require('node:v8');
+const Piscina = require('piscina');
 
-/** The value of text, cloned back to the main thread. */
-const parse = (text) => JSON.parse(text);
+/** The value of text, serialized into a transferred buffer for the main thread to deserialize. */
+function parse(text) {
+  const buffer = v8.serialize(JSON.parse(text));
+  return Piscina.move(buffer);
+}
 
-/** The JSON text of value (the clone the main thread sent), copied back. */
-const stringify = (value) => JSON.stringify(value);
+/** The JSON text of the value serialized in buffer (by the main thread). */
+const stringify = (buffer) => JSON.stringify(v8.deserialize(buffer));
 
 module.exports = { parse, stringify };
