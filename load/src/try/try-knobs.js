@@ -8,8 +8,9 @@
 // - the `sync-chunks` csv approaches (memory, sync, sync-composed) never give the loop a turn
 //   (csv-parsers/README.md), whatever the chunk;
 // - wasm-runner's transfer: its yieldMs ends a slice of ops, and the try suite runs one op a request (try-suite.js);
-// - the JVM's serde: it has no event loop, and no parameter bounds what its probe's p99 stands in for.
-// No workload here has a worker approach; the one worker pool in the lab is node-async's offload routes, not a /run.
+// - the JVM's serde: it has no event loop, and no parameter bounds what its probe's p99 stands in for;
+// - node-async's `worker` (stringify, parse): its block is the copy of the whole value between the threads
+//   (services/node-async/README.md, "worker"), which no parameter bounds.
 
 // workload -> the /info parameter that bounds an approach's slice, what it means, and the approaches that read it.
 const BLOCK_KNOBS = {

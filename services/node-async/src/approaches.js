@@ -29,6 +29,7 @@ const approaches = {
     'json-ext': parseApproaches.jsonExt(jsonExt),
     fast: parseApproaches.fast,
     worker: worker.parse,
+    'worker-pieces': worker.parsePieces,
   },
   csv: csvApproaches({ csvParse, iterTools }), // async-char-streams' eight, csv-parse and the lab's fast
 };

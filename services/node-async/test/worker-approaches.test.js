@@ -109,3 +109,44 @@ test('worker: close stops every thread; a run after it starts them again', async
   await pool.close();
   assert.strictEqual(pool.threads, 0);
 });
+
+test('worker-pieces: the value comes back in pieces of bounded weight, a turn of the loop between them, and validates', async () => {
+  const { cutValue, assembleValue, weightPast, PIECE_UNITS } = require('../src/documents/value-pieces');
+  const v8 = require('node:v8');
+  const { records } = generate({ document: 'records', seed: 5, size: 2000 });
+  const text = JSON.stringify({ meta: { n: 1 }, __proto__x: [1], versions: Object.fromEntries(records.map((r, i) => [`v${i}`, r])), tail: records.slice(0, 300) });
+  const cut = cutValue(JSON.parse(text));
+  assert.ok(cut.pieces.length > 10, `${cut.pieces.length} pieces`);
+  for (const piece of cut.pieces) {
+    const members = v8.deserialize(piece);
+    // A run of members weighs at most PIECE_UNITS, or is one member that cannot be cut (a leaf).
+    assert.ok(members.length <= 2 || weightPast(members, 2 * PIECE_UNITS) <= PIECE_UNITS + 1 + members.length, `a piece of ${members.length} members`);
+  }
+  const stats = { yields: 0 };
+  const pieces = cut.pieces.length;
+  const value = await assembleValue(cut, { yieldMs: 0, stats });
+  assert.strictEqual(stats.yields, pieces, 'a turn before every piece when yieldMs has always passed');
+  assert.strictEqual(sha256(JSON.stringify(value)), sha256(text));
+  const own = JSON.parse('{"__proto__":{"a":1},"b":[' + Array.from({ length: 40000 }, (_, i) => i).join(',') + ']}');
+  const back = await assembleValue(cutValue(own), { yieldMs: 5, stats: { yields: 0 } });
+  assert.strictEqual(Object.getPrototypeOf(back), Object.prototype);
+  assert.deepStrictEqual(Object.keys(back), ['__proto__', 'b']);
+  assert.strictEqual(JSON.stringify(back), JSON.stringify(own));
+});
+
+test('worker-pieces: through the pool, the reference on every document; an abort between pieces stops the assembly', async () => {
+  await withPool({}, async (pool, worker) => {
+    for (const [name, text] of Object.entries(DOCUMENTS)) {
+      const value = await worker.parsePieces(text, { yieldMs: 5, stats: { yields: 0 } });
+      assert.strictEqual(sha256(JSON.stringify(value)), sha256(JSON.stringify(JSON.parse(text))), name);
+    }
+    const controller = new AbortController();
+    const text = JSON.stringify(generate({ document: 'records', seed: 2, size: 2000 }));
+    const stats = { yields: 0 };
+    const cut = await pool.run('parsePieces', text);
+    const { assembleValue } = require('../src/documents/value-pieces');
+    controller.abort(new Error('gone'));
+    await assert.rejects(assembleValue(cut, { yieldMs: 0, signal: controller.signal, stats }), /gone/);
+    assert.strictEqual(stats.yields, 1, 'stopped at its first turn');
+  });
+});

@@ -6,6 +6,7 @@
 // thread's share is plain to see (worker-approaches.js). Texts cross as strings, copied by piscina's postMessage.
 const v8 = require('node:v8');
 const Piscina = require('piscina');
+const { cutValue } = require('./value-pieces');
 
 /** The value of text, serialized into a transferred buffer for the main thread to deserialize. */
 function parse(text) {
@@ -13,7 +14,13 @@ function parse(text) {
   return Piscina.move(buffer);
 }
 
+/** The value of text cut into pieces (value-pieces.js), their buffers transferred. */
+function parsePieces(text) {
+  const cut = cutValue(JSON.parse(text));
+  return Piscina.move({ [Piscina.transferableSymbol]: cut.pieces.map((piece) => piece.buffer), [Piscina.valueSymbol]: cut });
+}
+
 /** The JSON text of the value serialized in buffer (by the main thread). */
 const stringify = (buffer) => JSON.stringify(v8.deserialize(buffer));
 
-module.exports = { parse, stringify };
+module.exports = { parse, parsePieces, stringify };

@@ -8,10 +8,14 @@
 //
 // stats.yields is 1: the main thread gives the loop one turn, the whole time the worker runs, between its two copies.
 // The signal (deadline, client gone) drops a queued task and stops a running one's thread.
+//
+// `worker-pieces` (parse) bounds the block back: the worker cuts the value into pieces of bounded weight
+// (value-pieces.js) and the main thread deserializes them one by one, a turn of the loop whenever yieldMs passed.
 const v8 = require('node:v8');
 const Piscina = require('piscina');
+const { assembleValue } = require('./value-pieces');
 
-/** {stringify, parse} approaches running on pool (document-pool.js' createDocumentPool). */
+/** {stringify, parse, parsePieces} approaches running on pool (document-pool.js' createDocumentPool). */
 function workerApproaches(pool) {
   async function* workerStringify(value, { signal, stats }) {
     stats.yields = 0;
@@ -25,7 +29,11 @@ function workerApproaches(pool) {
     const buffer = await pool.run('parse', text, signal);
     return v8.deserialize(buffer); // the main thread's block back: the whole value
   }
-  return { stringify: workerStringify, parse: workerParse };
+  async function workerParsePieces(text, { yieldMs, signal, stats }) {
+    stats.yields = 1;
+    return assembleValue(await pool.run('parsePieces', text, signal), { yieldMs, signal, stats });
+  }
+  return { stringify: workerStringify, parse: workerParse, parsePieces: workerParsePieces };
 }
 
 module.exports = { workerApproaches };
