@@ -150,3 +150,14 @@ test('worker-pieces: through the pool, the reference on every document; an abort
     assert.strictEqual(stats.yields, 1, 'stopped at its first turn');
   });
 });
+
+test('worker: a service started with a bad DOCUMENT_WORKERS exits with the setting named', async () => {
+  const { execFile } = require('node:child_process');
+  const path = require('node:path');
+  const server = path.join(__dirname, '..', 'src', 'server.js');
+  const outcome = await new Promise((resolve) => {
+    execFile(process.execPath, [server], { env: Object.assign({}, process.env, { DOCUMENT_WORKERS: '0', PORT: '0' }) }, (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stderr }));
+  });
+  assert.notStrictEqual(outcome.code, 0);
+  assert.match(outcome.stderr, /DOCUMENT_WORKERS must be an integer from 1 to 16 \(got 0\)/);
+});
