@@ -4,7 +4,8 @@
 // each side serializes or deserializes it in its own code, where a failure is an error of the task (a value nested
 // past the serializer's stack throws RangeError) rather than an answer piscina cannot deliver (piscina 5.3.2 never
 // settles a task whose answer fails to clone: seen with 10 000 nested arrays), and where the main thread's share is
-// plain to see (worker-approaches.js). Whatever else an answer holds is flat (value-pieces.js' skeleton). Texts cross as strings, copied by piscina's postMessage.
+// plain to see (worker-approaches.js). Whatever else an answer holds is flat (value-pieces.js' skeleton). Texts
+// cross as strings, copied by piscina's postMessage.
 const v8 = require('node:v8');
 const Piscina = require('piscina');
 const { cutValue } = require('./value-pieces');
