@@ -13,7 +13,7 @@ AGENT_COMPONENTS := agents/jvm-agent
 SHARED_TESTS := 'node-kit/test/*.test.js' 'loop-kit/test/*.test.js' 'js-serializers/test/*.test.js' 'csv-parsers/test/*.test.js' 'dashboards/test/*.test.js' 'lab-topology/test/*.test.js' 'scripts/test/*.test.js' 'bench-kit/test/*.test.js' \
 	'agents/node-agent/test/*.test.js'
 
-.PHONY: setup system-packages native try attach attach-override bench-stringify bench-shapes bench-shapes-quick attach-compose attach-compose-if-engine bench-offload bench-instrumentation test-agent-lines bench-http-blocks bench-documents bench-csv bench-wasm bench-wasm-worker bench-jvm bench-jvm-short bench-jvm-split matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
+.PHONY: setup system-packages native try attach attach-override bench-stringify bench-shapes bench-shapes-quick attach-compose attach-compose-if-engine bench-offload bench-worker-documents bench-instrumentation test-agent-lines bench-http-blocks bench-documents bench-csv bench-wasm bench-wasm-worker bench-jvm bench-jvm-short bench-jvm-split matrix matrix-smoke matrix-report test test-components test-shared check-config test-integration test-images smoke \
 	smoke-if-engine lint lint-tools report compare hostile chaos chaos-if-engine soak soak-if-engine images swarm swarm-if-engine up down up-check-if-engine
 
 setup: system-packages $(NODE14_BIN)/node $(NODE24_BIN)/node $(LAB_PACKAGES)
@@ -90,6 +90,12 @@ bench-shapes-quick: setup $(SHAPES_PEERS) $(SHAPES_CORPUS)
 # alone, the main-thread lag and the targets.
 bench-offload: setup
 	$(RUN_NODE) services/node-async/bench/offload-bench.js
+
+# When a worker thread helps JSON: node-async's `worker` parse and stringify beside native and fast on a ~1 MB and a
+# ~20 MB document (and FILE=, a document of yours), interleaved: ms per op, the main thread's CPU per op and its longest
+# block (the copy of the value between the threads); every output checked; raw results under results/bench/.
+bench-worker-documents: setup
+	$(RUN_NODE) --expose-gc services/node-async/bench/worker-documents-bench.js $(if $(FILE),--file $(FILE))
 
 # What the lab's own metrics cost a service: node-async with every metric, with the loop monitor at 10 ms, and with the
 # runtime metrics off, scraped each second and loaded alike (target: at most 3 % of throughput).

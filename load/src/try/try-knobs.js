@@ -9,9 +9,11 @@
 //   (csv-parsers/README.md), whatever the chunk;
 // - wasm-runner's transfer approaches but `worker`: their yieldMs ends a slice of ops, and the try suite runs one op a
 //   request (try-suite.js), one synchronous call; `worker`'s yieldMs bounds the slices inside its one op;
-// - the JVM's serde: it has no event loop, and no parameter bounds what its probe's p99 stands in for.
-// wasm-runner's `worker` is the one approach of a /run whose C++ runs on a worker thread (node-async's offload routes are
-// another pool, not a /run).
+// - the JVM's serde: it has no event loop, and no parameter bounds what its probe's p99 stands in for;
+// - node-async's `worker` (stringify, parse): its block is the copy of the whole value between the threads
+//   (services/node-async/README.md, "worker"), which no parameter bounds.
+// wasm-runner's `worker` is the one transfer approach whose C++ runs on a worker thread; node-async's `worker` runs
+// native JSON on one (src/documents/).
 
 // workload -> the /info parameter that bounds an approach's slice, what it means, and the approaches that read it.
 const BLOCK_KNOBS = {

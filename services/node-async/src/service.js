@@ -6,7 +6,7 @@ const promClient = require('prom-client');
 const { createService, packageVersions } = require('@lab/node-kit');
 const { serializationWorkloads } = require('@lab/js-serializers/serialization-service');
 const { serializerPlugins, pluginSettings } = require('@lab/js-serializers/serializer-plugins');
-const { approaches, LIBRARIES } = require('./approaches');
+const { approaches, documentPool, LIBRARIES } = require('./approaches');
 const { csvWorkload } = require('@lab/csv-parsers/csv-workload');
 const { csvDocumentCheck } = require('@lab/csv-parsers/user-document');
 const { workerOffload } = require('./offload');
@@ -32,11 +32,11 @@ function makeService(options = {}) {
     libraries: packageVersions(require, LIBRARIES),
     workloads: (metrics, documents) => Object.assign(serializationWorkloads(approaches, documents, plugins), { csv: csvWorkload(approaches.csv, documents) }),
     routes: (metrics) => offload.routes(metrics).concat(csvUploadRoutes(approaches.csv, uploadSettings)),
-    close: () => Promise.all([offload.close(), plugins.close()]),
+    close: () => Promise.all([offload.close(), plugins.close(), documentPool.close()]),
     // CSV documents too, for the csv workload: a run holds every parsed row, so a document has POST /csv's cap on
     // cells (CSV_MAX_CELLS), checked when it is stored.
     documents: { csv: csvDocumentCheck({ maxCells: uploadSettings.maxCells }) },
-    info: Object.assign({ csvUpload: uploadSettings, plugins: plugins.info }, offload.info),
+    info: Object.assign({ csvUpload: uploadSettings, plugins: plugins.info, documentPool: documentPool.settings }, offload.info),
   });
   return Object.assign(service, { pool: offload.pool }); // the tests stop a worker through it
 }

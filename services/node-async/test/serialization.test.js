@@ -5,5 +5,5 @@ const { serializationSuite } = require('@lab/js-serializers/test/serialization-s
 const { makeService } = require('../src/service');
 
 serializationSuite(test, assert, makeService, {
-  interruptible: { stringify: ['async', 'json-ext', 'fast'], parse: ['json-ext', 'fast'] },
+  interruptible: { stringify: ['async', 'json-ext', 'fast', 'worker'], parse: ['json-ext', 'fast', 'worker', 'worker-pieces'] },
 });
