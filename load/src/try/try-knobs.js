@@ -11,14 +11,15 @@
 //   request (try-suite.js), one synchronous call; `worker`'s yieldMs bounds the slices inside its one op;
 // - the JVM's serde: it has no event loop, and no parameter bounds what its probe's p99 stands in for;
 // - node-async's `worker` (stringify, parse): its block is the copy of the whole value between the threads
-//   (services/node-async/README.md, "worker"), which no parameter bounds.
+//   (services/node-async/README.md, "worker"), which no parameter bounds; `worker-pieces` reads yieldMs between the
+//   pieces it rebuilds, but the text it hands over is one copy.
 // wasm-runner's `worker` is the one transfer approach whose C++ runs on a worker thread; node-async's `worker` runs
 // native JSON on one (src/documents/).
 
 // workload -> the /info parameter that bounds an approach's slice, what it means, and the approaches that read it.
 const BLOCK_KNOBS = {
   stringify: { param: 'yieldMs', means: 'how long it runs before giving the event loop a turn', approaches: ['fast', 'json-ext', 'async', 'fiber'] },
-  parse: { param: 'yieldMs', means: 'how long it runs before giving the event loop a turn', approaches: ['fast', 'json-ext'] },
+  parse: { param: 'yieldMs', means: 'how long it runs before giving the event loop a turn', approaches: ['fast', 'json-ext', 'worker-pieces'] },
   transfer: { param: 'yieldMs', means: 'how long its main-thread part of an op runs before giving the event loop a turn', approaches: ['worker'] },
   csv: {
     param: 'chunkChars',
