@@ -6,7 +6,7 @@
 // (text-bytes.js) and transferred. Started on the first job; replaced after a job that grew its WASM memory past
 // RECYCLE_HEAP_BYTES (it never shrinks: a 64 MB document leaves 1-2 GB of it); terminated by close().
 const path = require('node:path');
-const { Worker } = require('node:worker_threads');
+const { startModuleThread } = require('../module-thread');
 const { utf8InSlices } = require('./text-bytes');
 
 // The module's memory at start is 16 MB; a document of a few MB leaves it under this, and the worker is kept.
@@ -14,42 +14,23 @@ const RECYCLE_HEAP_BYTES = 256 * 1024 * 1024;
 const THREAD = path.join(__dirname, 'document-worker-thread.js');
 
 function createDocumentWorker({ yieldMs = 5 } = {}) {
-  let worker = null; // {thread, ready: Promise, pending: Map<id, {resolve, reject}>}
+  let worker = null; // startModuleThread's {thread, ready, pending}
   let nextId = 0;
   let queue = Promise.resolve();
   let closed = false;
 
   function start() {
-    const thread = new Worker(THREAD);
-    const pending = new Map();
-    const current = { thread, pending };
-    const failAll = (err) => {
-      for (const { reject } of pending.values()) reject(err);
-      pending.clear();
-      if (worker === current) worker = null;
-    };
-    current.ready = new Promise((resolve, reject) => {
-      thread.on('message', (message) => {
-        if (message.ready) return resolve();
-        if (message.failed) return reject(new Error(`the document worker could not load its module: ${message.failed}`));
-        const waiting = pending.get(message.id);
-        pending.delete(message.id);
+    const current = startModuleThread(THREAD, {
+      name: 'document worker',
+      afterAnswer(message) {
         if (message.heapBytes > RECYCLE_HEAP_BYTES && worker === current) {
           worker = null;
-          thread.terminate();
+          current.thread.terminate();
         }
-        if (message.error !== undefined) waiting.reject(new Error(message.error));
-        else waiting.resolve(message.result);
-      });
-      thread.on('error', (err) => {
-        reject(err);
-        failAll(err);
-      });
-      thread.on('exit', (code) => {
-        const err = new Error(`the document worker stopped (exit code ${code})`);
-        reject(err);
-        failAll(err);
-      });
+      },
+      onGone() {
+        if (worker === current) worker = null;
+      },
     });
     return current;
   }

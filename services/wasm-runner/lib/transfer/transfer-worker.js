@@ -5,51 +5,33 @@
 // is pending, so a test or a service that is done exits without closing it. Never replaced while it keeps a user's
 // document tree (loadDocument until dropDocument): a run's create ops need that tree in that thread.
 const path = require('node:path');
-const { Worker } = require('node:worker_threads');
+const { startModuleThread } = require('../module-thread');
 
 const RECYCLE_HEAP_BYTES = 512 * 1024 * 1024;
 const THREAD = path.join(__dirname, 'transfer-worker-thread.js');
 
 function createTransferWorker() {
-  let current = null; // {thread, ready: Promise, pending: Map<id, {resolve, reject}>}
+  let current = null; // startModuleThread's {thread, ready, pending}, and keptTrees
   let nextId = 0;
 
   function start() {
-    const thread = new Worker(THREAD);
-    const pending = new Map();
-    const worker = { thread, pending, keptTrees: 0 };
-    const failAll = (err) => {
-      for (const waiting of pending.values()) if (waiting !== null) waiting.reject(err);
-      pending.clear();
-      if (current === worker) current = null;
-    };
-    worker.ready = new Promise((resolve, reject) => {
-      thread.on('message', (message) => {
-        if (message.ready) return resolve();
-        if (message.failed) return reject(new Error(`the transfer worker could not load its module: ${message.failed}`));
-        const waiting = pending.get(message.id);
-        pending.delete(message.id);
+    const worker = startModuleThread(THREAD, {
+      name: 'transfer worker',
+      afterAnswer(message, waiting) {
         if (message.error === undefined && waiting.job === 'loadDocument') worker.keptTrees++;
         if (waiting.job === 'dropDocument') worker.keptTrees--;
-        if (pending.size === 0) thread.unref();
-        if (message.heapBytes > RECYCLE_HEAP_BYTES && current === worker && pending.size === 0 && worker.keptTrees === 0) {
+        if (worker.pending.size === 0) worker.thread.unref();
+        if (message.heapBytes > RECYCLE_HEAP_BYTES && current === worker && worker.pending.size === 0 && worker.keptTrees === 0) {
           current = null;
-          thread.terminate();
+          worker.thread.terminate();
         }
-        if (message.error !== undefined) waiting.reject(new Error(message.error));
-        else waiting.resolve(message.result);
-      });
-      thread.on('error', (err) => {
-        reject(err);
-        failAll(err);
-      });
-      thread.on('exit', (code) => {
-        const err = new Error(`the transfer worker stopped (exit code ${code})`);
-        reject(err);
-        failAll(err);
-      });
+      },
+      onGone() {
+        if (current === worker) current = null;
+      },
     });
-    thread.unref();
+    worker.keptTrees = 0;
+    worker.thread.unref();
     return worker;
   }
 
