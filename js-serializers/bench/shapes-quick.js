@@ -20,7 +20,8 @@
 // --family picks the documents whose family's name or own name contains the text ("objects, small leaves", or one
 // member: "objects, small leaves, branching 600, depth 1"); a text that picks none is refused, naming the families.
 // --heap cold (the default here: the least noise for a before/after, but it hides the scavenges young texts meet:
-// docs/findings/js-serializers.md, "cold against steady") collects before each timing; --heap steady runs them back
+// docs/findings/js-serializers.md, "cold against steady") collects before each timing and gives the collection's
+// aftermath a turn of the timers (heap-protocols.js' coldStart: it fell in the next run); --heap steady runs them back
 // to back, as make bench-shapes does by default (bench/heap-protocols.js: what each one favours). Here the
 // timing before is another approach's, in the same process (fast's parse follows native's, and meets its garbage):
 // the full benchmark, a process per approach, is the one to read steady figures from.
@@ -45,7 +46,7 @@ const { shapeNamed, generators } = require('./shapes');
 const { approachOf, checkPeersInstalled, collect } = require('./shape-approaches');
 const { realDocuments, DOCUMENTS, familyOf } = require('./real-documents');
 const { summaryLines } = require('./family-summary');
-const { heapProtocol } = require('./heap-protocols');
+const { heapProtocol, coldStart } = require('./heap-protocols');
 const { repeatsFor } = require('./repeated-calls');
 const fastParse = require('../fast-parse');
 
@@ -126,7 +127,6 @@ function loadBaseline(rev) {
 }
 
 const sha256 = (text) => crypto.createHash('sha256').update(text === undefined ? '' : text).digest('hex');
-const collectGarbage = () => typeof global.gc === 'function' && global.gc();
 
 /**
  * The approaches: name -> {parse, run(value, text, stats)} resolving to the output (a string or its chunks for a
@@ -204,7 +204,7 @@ async function measure(member, approaches, rounds, heap) {
   for (const name of names) result.approaches[name] = { ms: [], blockMs: [], verified: true };
   for (let round = 0; round < rounds; round++) {
     for (const name of names) {
-      if (heap === 'cold') collectGarbage();
+      if (heap === 'cold') await coldStart();
       const entry = result.approaches[name];
       let blockMs = 0;
       let output;
