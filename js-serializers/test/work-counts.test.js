@@ -286,6 +286,17 @@ function recordsNearTheSlice(kind) {
   return value;
 }
 
+/** fast.chunks() of value in yieldMs slices, counted and checked against native: {counts, expected}. */
+async function countedChunks(value, yieldMs) {
+  const expected = JSON.stringify(value);
+  let output;
+  const counts = await countWork(FAST_STRINGIFY, async () => {
+    output = (await collect(fast.chunks(value, { yieldMs }))).join('');
+  });
+  assert.ok(output === expected, 'output differs from JSON.stringify');
+  return { counts, expected };
+}
+
 /** One counted stringify() of value in YIELD_MS slices: {label, nativeCalls, yields}. */
 async function countedStringify(value, expected, label) {
   const stats = {};
@@ -486,12 +497,7 @@ test('a container\'s first batch stays under V8\'s large-object size after rates
   const integers = [];
   for (let i = 0; i < 400000; i++) integers.push(i % 100);
   const value = { integers, packument: packument(PACKUMENT_VERSIONS) };
-  const expected = JSON.stringify(value);
-  let output;
-  const counts = await countWork(FAST_STRINGIFY, async () => {
-    output = (await collect(fast.chunks(value, { yieldMs: YIELD_MS }))).join('');
-  });
-  assert.ok(output === expected, 'output differs from JSON.stringify');
+  const { counts } = await countedChunks(value, YIELD_MS);
   assert.ok(counts.maxNativeChars <= 2 * MAX_BATCH_CHARS, `a call produced ${counts.maxNativeChars} characters: ${JSON.stringify(counts)}`);
 });
 
@@ -534,12 +540,7 @@ test('batches of small children stay under V8\'s large-object size: no call prod
   const next = mulberry32(7);
   const value = [];
   for (let i = 0; i < RECORDS; i++) value.push({ id: i, name: `record ${i}`, weight: next() / 4294967296 });
-  const expected = JSON.stringify(value);
-  let output;
-  const counts = await countWork(FAST_STRINGIFY, async () => {
-    output = (await collect(fast.chunks(value, { yieldMs: ARC_YIELD_MS }))).join('');
-  });
-  assert.ok(output === expected, 'output differs from JSON.stringify');
+  const { counts } = await countedChunks(value, ARC_YIELD_MS);
   assert.ok(counts.nativeCalls > 1, `done in one call: ${JSON.stringify(counts)}`);
   assert.ok(counts.maxNativeChars <= 2 * MAX_BATCH_CHARS, `a call produced ${counts.maxNativeChars} characters: ${JSON.stringify(counts)}`);
 });
@@ -557,12 +558,7 @@ const RECORD_MODELLED = 1.75; // times native's one call
 for (const member of recordFamilies.members(TREE_SCALE).filter((m) => m.family === 'arrays of number records')) {
   test(`a long array of small records is costed without reading each one: ${member.name}`, async () => {
     const value = member.make();
-    const expected = JSON.stringify(value);
-    let output;
-    const counts = await countWork(FAST_STRINGIFY, async () => {
-      output = (await collect(fast.chunks(value, { yieldMs: YIELD_MS }))).join('');
-    });
-    assert.ok(output === expected, 'output differs from JSON.stringify');
+    const { counts, expected } = await countedChunks(value, YIELD_MS);
     const figures = `${JSON.stringify(counts)} for ${value.length} records, native's ${nativeMs(expected.length).toFixed(2)} modelled ms`;
     assert.ok(counts.inspections <= INSPECTIONS.base + RECORD_INSPECTIONS * value.length, `more than ${RECORD_INSPECTIONS} inspections a record: ${figures}`);
     assert.ok(counts.keysListed <= RECORD_KEYS_LISTED * value.length, `more than ${RECORD_KEYS_LISTED} keys listed a record: ${figures}`);
@@ -594,12 +590,7 @@ function objectKeysOf(value) {
 test('a wide object\'s keys are listed once a call: a map of icons', async () => {
   const member = recordFamilies.members(TREE_SCALE).find((m) => m.name.includes('7000 icons'));
   const value = member.make();
-  const expected = JSON.stringify(value);
-  let output;
-  const counts = await countWork(FAST_STRINGIFY, async () => {
-    output = (await collect(fast.chunks(value, { yieldMs: YIELD_MS }))).join('');
-  });
-  assert.ok(output === expected, 'output differs from JSON.stringify');
+  const { counts } = await countedChunks(value, YIELD_MS);
   const keys = objectKeysOf(value);
   assert.ok(counts.keysListed <= KEYS_LISTED_PER_KEY * keys, `${counts.keysListed} keys listed for ${keys}: ${JSON.stringify(counts)}`);
 });
@@ -623,12 +614,7 @@ test('a batch of one large container is native\'s text of it, uncut: no characte
     byKey[`k${i}`] = child;
   });
   for (const value of [children, byKey]) {
-    const expected = JSON.stringify(value);
-    let output;
-    const counts = await countWork(FAST_STRINGIFY, async () => {
-      output = (await collect(fast.chunks(value, { yieldMs: ARC_YIELD_MS }))).join('');
-    });
-    assert.ok(output === expected, 'output differs from JSON.stringify');
+    const { counts, expected } = await countedChunks(value, ARC_YIELD_MS);
     assert.ok(counts.nativeCalls >= LARGE_CHILDREN, `children batched together: ${JSON.stringify(counts)}`);
     assert.ok(counts.nativeChars <= expected.length, `native produced ${counts.nativeChars} characters for ${expected.length}: ${JSON.stringify(counts)}`);
   }
