@@ -102,10 +102,10 @@ bench-worker-documents: setup
 bench-instrumentation: setup
 	NODE24_OPTIONS="$(NODE24_OPTIONS)" $(RUN_NODE) services/node-async/bench/instrumentation-cost.js
 
-# How long fast and native block node-async's event loop over HTTP on the 20 MB document, and what ran in each block
+# How long fast and native block node-async's event loop over HTTP on the 20 MB document (FILE=: a document of yours), and what ran in each block
 # (the service's own CPU profile): target at most 10 ms for fast, median of 5 runs after a warm-up. Under a minute.
 bench-http-blocks: setup
-	NODE24_OPTIONS="$(NODE24_OPTIONS)" $(RUN_NODE) services/node-async/bench/http-blocks.js
+	NODE24_OPTIONS="$(NODE24_OPTIONS)" $(RUN_NODE) services/node-async/bench/http-blocks.js $(if $(FILE),--file $(FILE))
 
 # What users' documents cost each service that keeps them (started natively): ten different 20 MB documents handed to
 # each one after another, each run through every workload of its kind, the RSS after each (target: after ten at most
