@@ -4,6 +4,10 @@ const { monitorEventLoopDelay, performance } = require('perf_hooks');
 const { startGapWindowMonitor } = require('./timer-gap');
 const { threadClock } = require('@lab/node-agent/thread-clock');
 const { round } = require('./round');
+const { watchCollector, settled, collectorMsWithin } = require('./collector-pauses');
+
+// Where stop()'s figures keep the blocks' windows for withCollector(), out of their JSON.
+const WINDOWS = Symbol('block windows');
 
 /** Resolves after one turn of the event loop (timers and I/O run first), unlike a resolved promise. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -18,9 +22,11 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
  * (a gap less its wait, over every gap): the part of a block a busy machine cannot cause. The three are null where
  * the thread's clock cannot be read, or with attribute false (what it costs is measured that way).
  * Calling stop() again returns the same. Blocks by concurrent work in the process count too: that is what
- * the process's clients felt during the run.
+ * the process's clients felt during the run. withCollector(figures) adds how much of the two blocks was the
+ * collector's pauses, once they have been reported.
  */
 function startLoopWatch({ attribute = true } = {}) {
+  watchCollector();
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   const stopGap = startGapWindowMonitor({ clock: attribute ? threadClock() : null });
@@ -43,8 +49,27 @@ function startLoopWatch({ attribute = true } = {}) {
       maxBlockWaitMs: attributed ? round(gap.waitMs) : null,
       maxOwnBlockMs: attributed ? round(gap.ownMs) : null,
     };
+    Object.defineProperty(figures, WINDOWS, { value: { block: { from: gap.from, to: gap.to }, own: attributed ? { from: gap.ownFrom, to: gap.ownTo } : null } });
     return figures;
   };
 }
 
-module.exports = { nextTurn, startLoopWatch };
+/**
+ * A watch's figures (stop()'s) with, once the collector's pauses until now have been reported (a few turns), how much
+ * of each block they were: maxBlockGcMs inside the longest block, maxOwnBlockGcMs inside the block maxOwnBlockMs
+ * measures (null where that is null, or the pauses of the time are no longer kept). A pause is V8's, in one piece:
+ * no slicing of the run's own can split it, and no knob of the approach's moves it.
+ */
+async function withCollector(figures) {
+  await settled();
+  const windows = figures[WINDOWS];
+  const part = (window) => {
+    const ms = window === null ? null : collectorMsWithin(window);
+    return ms === null ? null : round(ms);
+  };
+  const own = part(windows.own);
+  // A pause the thread also waited for a CPU in counts in its gap, not in the gap less its wait: at most that.
+  return Object.assign({}, figures, { maxBlockGcMs: part(windows.block), maxOwnBlockGcMs: own === null ? null : Math.min(own, figures.maxOwnBlockMs) });
+}
+
+module.exports = { nextTurn, startLoopWatch, withCollector };

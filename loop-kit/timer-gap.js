@@ -8,13 +8,14 @@ const { performance } = require('perf_hooks');
  * {ms, from, to} (performance.now() times of the ticks around it), so that what ran inside it can be looked up.
  * With clock (@lab/node-agent/thread-clock's threadClock(), read at every tick), the gap also says how it was spent, cpuMs on a
  * CPU and waitMs waiting for one (the rest is sleep, or the kernel blocking the thread), and ownMs is the longest gap
- * less its wait over all the gaps: the longest block the thread's own work made, whoever else wanted the CPU.
+ * less its wait over all the gaps: the longest block the thread's own work made, whoever else wanted the CPU, and
+ * ownFrom and ownTo that gap's ticks.
  */
 function startGapWindowMonitor({ clock = null } = {}) {
   let last = performance.now();
   let lastTimes = clock ? clock.read() : null;
   let longest = { ms: 0, from: last, to: last, cpuMs: clock ? 0 : null, waitMs: clock ? 0 : null };
-  let ownMs = clock ? 0 : null;
+  let own = clock ? { ownMs: 0, ownFrom: last, ownTo: last } : {};
   const gapTo = (at) => {
     if (!clock) return { ms: at - last, from: last, to: at };
     const times = clock.read();
@@ -24,7 +25,7 @@ function startGapWindowMonitor({ clock = null } = {}) {
     const waitMs = times.waitMs - lastTimes.waitMs;
     const gap = { ms: at - last, from: last, to: at, cpuMs: Math.min(times.runMs - lastTimes.runMs, at - last), waitMs };
     lastTimes = times;
-    ownMs = Math.max(ownMs, gap.ms - gap.waitMs);
+    if (gap.ms - gap.waitMs > own.ownMs) own = { ownMs: gap.ms - gap.waitMs, ownFrom: last, ownTo: at };
     return gap;
   };
   const timer = setInterval(() => {
@@ -36,7 +37,7 @@ function startGapWindowMonitor({ clock = null } = {}) {
   return function stop() {
     clearInterval(timer);
     const open = gapTo(performance.now());
-    return Object.assign(open.ms > longest.ms ? open : longest, clock ? { ownMs } : {});
+    return Object.assign(open.ms > longest.ms ? open : longest, own);
   };
 }
 

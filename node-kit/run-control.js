@@ -4,7 +4,7 @@
 // the figure that tells an approach that can be interrupted from one that cannot. Node 14 syntax.
 const { performance } = require('perf_hooks');
 const { createAbortController, AbortError } = require('@lab/loop-kit/abort');
-const { startLoopWatch } = require('@lab/loop-kit/event-loop');
+const { startLoopWatch, withCollector } = require('@lab/loop-kit/event-loop');
 const { round } = require('@lab/loop-kit/round');
 const { instrumentation } = require('./metrics');
 
@@ -56,7 +56,8 @@ function startRunControl({ timeoutMs, clientSignal }) {
  * One run's timed section, as every workload times it: body(signal) watched for event-loop blocks and bounded by
  * timeoutMs and the client. Resolves {value (undefined if interrupted), timing (finish()'s), eventLoop}; rejects
  * with a failure that is not the interruption. The watch stops however the body ends, so its timers never outlive
- * the run.
+ * the run; eventLoop then waits the few turns it takes the collector's pauses to be reported, to say their part of
+ * the blocks (after the timed section: the run's time does not hold them).
  */
 async function runControlled(body, { timeoutMs, clientSignal }) {
   const stopWatch = startLoopWatch({ attribute: ATTRIBUTE });
@@ -71,7 +72,7 @@ async function runControlled(body, { timeoutMs, clientSignal }) {
   } finally {
     stopWatch();
   }
-  return { value, timing, eventLoop: stopWatch() };
+  return { value, timing, eventLoop: await withCollector(stopWatch()) };
 }
 
 /** The result fields every controlled run reports after its own (CONTRACT.md), from runControlled's answer. */

@@ -134,6 +134,12 @@ function contractSuite(test, assert, makeService, sample) {
       assert.strictEqual(res.json.validated, true, `${approach}: ${res.text}`);
       assert.match(res.json.hash, /^[0-9a-f]{64}$/);
       assert.ok(res.json.ms >= 0 && res.json.bytes > 0);
+      const loop = res.json.eventLoop;
+      if (loop) {
+        // The collector's part of each block is said, and is part of it (CONTRACT.md).
+        assert.ok(loop.maxBlockGcMs >= 0 && loop.maxBlockGcMs <= loop.maxBlockMs, `${approach}: ${JSON.stringify(loop)}`);
+        assert.ok(loop.maxOwnBlockMs === null ? loop.maxOwnBlockGcMs === null : loop.maxOwnBlockGcMs >= 0 && loop.maxOwnBlockGcMs <= loop.maxOwnBlockMs, `${approach}: ${JSON.stringify(loop)}`);
+      }
     }
     const metrics = (await request(`${server.url}/metrics`)).text;
     const approaches = info.workloads[sample.workload].approaches.length;

@@ -5,6 +5,7 @@
 // pauses, and how long, follows from what the run allocates and keeps and from the young generation's size (the
 // --max-semi-space-size the services start with). Node 14 syntax (the lint's rule for js-serializers/).
 const { PerformanceObserver, performance, constants } = require('perf_hooks');
+const { pauseOverlapMs } = require('@lab/loop-kit/collector-pauses');
 
 const KINDS = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
@@ -18,9 +19,7 @@ if (constants.NODE_PERFORMANCE_GC_MINOR_MARK_SWEEP !== undefined) KINDS[constant
 const kindOf = (entry) => KINDS[entry.detail ? entry.detail.kind : entry.kind] || 'other';
 
 /** How much of the pause `entry` fell inside window {from, to} (performance.now() times), in ms; 0 when none. */
-function overlapMs(entry, window) {
-  return Math.max(0, Math.min(window.to, entry.startTime + entry.duration) - Math.max(window.from, entry.startTime));
-}
+const overlapMs = (entry, window) => pauseOverlapMs(entry.startTime, entry.startTime + entry.duration, window);
 
 /**
  * Starts recording pauses; stop(block, run) ends it and returns, for the pauses that began after the start:

@@ -78,6 +78,9 @@ function runFigures(outcome) {
     longestBlockCpuMs: reported !== null ? orNull(runs.maxBlockCpuMs) : null,
     longestBlockWaitMs: reported !== null ? orNull(runs.maxBlockWaitMs) : null,
     longestOwnBlockMs: reported !== null ? orNull(runs.maxOwnBlockMs) : null,
+    // The collector's pauses inside those two blocks: V8's, which no knob of the approach moves.
+    longestBlockGcMs: reported !== null ? orNull(runs.maxBlockGcMs) : null,
+    longestOwnBlockGcMs: reported !== null ? orNull(runs.maxOwnBlockGcMs) : null,
     serverLagMaxMs,
     runMsSamples: runs && Array.isArray(runs.msSamples) ? spreadOver(runs.msSamples, SUMMARY_RUN_SAMPLES) : [],
   }, threadFigures(runs));

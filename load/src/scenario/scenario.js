@@ -38,12 +38,12 @@ function keepThread(runs, thread) {
 /**
  * A per-response check that counts what the scenario's `expect` rejects, and keeps what a /run answer says of its own
  * run (runs: how many, their total and longest `ms`, the longest `eventLoop.maxBlockMs` with its split into running and
- * waiting, the longest `eventLoop.maxOwnBlockMs`; from a service without an event loop, the JVM, the slowest run's
+ * waiting and the collector's pauses in it, the longest `eventLoop.maxOwnBlockMs` with the collector's pauses in it; from a service without an event loop, the JVM, the slowest run's
  * `thread` with the same split, and the runs' thread wall and wait in total): the service's timing of the approach
  * alone, without the HTTP around it.
  */
 function responseChecker(expect) {
-  const counts = { checked: 0, invalid: 0, failedRuns: 0, samples: [], runs: { count: 0, totalMs: 0, maxMs: null, maxBlockMs: null, maxBlockAt: null, maxBlockCpuMs: null, maxBlockWaitMs: null, maxOwnBlockMs: null, maxRunWallMs: null, maxRunCpuMs: null, maxRunWaitMs: null, totalRunWallMs: 0, totalRunWaitMs: 0, msSamples: [] } };
+  const counts = { checked: 0, invalid: 0, failedRuns: 0, samples: [], runs: { count: 0, totalMs: 0, maxMs: null, maxBlockMs: null, maxBlockAt: null, maxBlockCpuMs: null, maxBlockWaitMs: null, maxBlockGcMs: null, maxOwnBlockMs: null, maxOwnBlockGcMs: null, maxRunWallMs: null, maxRunCpuMs: null, maxRunWaitMs: null, totalRunWallMs: 0, totalRunWaitMs: 0, msSamples: [] } };
   const keepRun = (result) => {
     if (typeof result.ms !== 'number') return;
     const runs = counts.runs;
@@ -60,9 +60,15 @@ function responseChecker(expect) {
       // And how it was spent: on a CPU, waiting for one (loop-kit/event-loop.js; null where the service cannot say).
       runs.maxBlockCpuMs = typeof loop.maxBlockCpuMs === 'number' ? loop.maxBlockCpuMs : null;
       runs.maxBlockWaitMs = typeof loop.maxBlockWaitMs === 'number' ? loop.maxBlockWaitMs : null;
+      // And the collector's pauses in it (null where the service does not say).
+      runs.maxBlockGcMs = typeof loop.maxBlockGcMs === 'number' ? loop.maxBlockGcMs : null;
     }
-    // The longest block the runs' own work made, a busy machine's part left out: what the approach is accountable for.
-    if (typeof loop.maxOwnBlockMs === 'number' && (runs.maxOwnBlockMs === null || loop.maxOwnBlockMs > runs.maxOwnBlockMs)) runs.maxOwnBlockMs = loop.maxOwnBlockMs;
+    // The longest block the runs' own work made, a busy machine's part left out: what the approach is accountable for;
+    // with the collector's pauses in that block.
+    if (typeof loop.maxOwnBlockMs === 'number' && (runs.maxOwnBlockMs === null || loop.maxOwnBlockMs > runs.maxOwnBlockMs)) {
+      runs.maxOwnBlockMs = loop.maxOwnBlockMs;
+      runs.maxOwnBlockGcMs = typeof loop.maxOwnBlockGcMs === 'number' ? loop.maxOwnBlockGcMs : null;
+    }
     keepThread(runs, result.thread || {});
   };
   const remember = (text) => {

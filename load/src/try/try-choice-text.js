@@ -16,13 +16,13 @@ function describeChoice(choice) {
   for (const g of choice.groups) {
     lines.push(`${g.target} · ${g.workload}: pick ${g.pick || 'NONE'} — ${g.reason}`);
     const p = (approach) => (g.comparisons || []).find((c) => c.approach === approach);
-    const header = ['approach', 'ms/run', 'ms/run by round', 'runs', 'probe p99 ms', 'longest block ms', 'waiting ms', 'own block ms', 'held ms by round', 'server lag max ms', 'p vs pick', 'verdict'];
+    const header = ['approach', 'ms/run', 'ms/run by round', 'runs', 'probe p99 ms', 'longest block ms', 'waiting ms', 'own block ms', 'collector ms', 'held ms by round', 'server lag max ms', 'p vs pick', 'verdict'];
     const rows = [header].concat(g.rows.map((r) => {
       const marks = [r.approach === g.pick ? 'PICK' : null, r.approach === g.fastest ? 'fastest' : null, r.approach === g.lowestProbe ? 'lowest probe' : null, r.approach === g.shortestBlock ? 'shortest block' : null].filter(Boolean);
       const verdict = r.passed ? marks.join(', ') || 'ok' : `FAILED: ${r.problems.join('; ')}`;
       const byRound = (field) => (r.rounds || []).map((x) => cell(x[field])).join(' / ');
       const compared = p(r.approach);
-      return [r.approach, cell(r.runMeanMs), byRound('runMeanMs'), cell(r.runs), cell(r.probeP99Ms), cell(r.longestBlockMs), cell(r.longestBlockWaitMs), cell(r.ownBlockMs), byRound('accountableMs'), cell(r.serverLagMaxMs), compared ? pFigure(compared.p) : '-', verdict];
+      return [r.approach, cell(r.runMeanMs), byRound('runMeanMs'), cell(r.runs), cell(r.probeP99Ms), cell(r.longestBlockMs), cell(r.longestBlockWaitMs), cell(r.ownBlockMs), cell(r.collectorMs), byRound('accountableMs'), cell(r.serverLagMaxMs), compared ? pFigure(compared.p) : '-', verdict];
     }));
     const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
     const last = rows[0].length - 1;

@@ -16,6 +16,7 @@
 // the reason says which limit would pick which approach and what would move each one's block (try-knobs.js). A group
 // whose scenarios ran while the machine was busy (busy-machine.js) says so in its reason: not a verdict.
 const { approachRows, NO_EVENT_LOOP, PROBE_STAND_IN } = require('./try-rounds');
+const { round } = require('@lab/loop-kit/round');
 const { settle, pWords, ALPHA, SIMPLEST } = require('./try-compare');
 const { knobsOf, knobWords } = require('./try-knobs');
 const { machineBusyOfRun, notAVerdictWords } = require('../machine/busy-machine');
@@ -34,13 +35,19 @@ function runWords(row) {
   return `; its slowest run: ${row.longestRunWallMs} ms on its thread, ${spent}`;
 }
 
-/** A row's block in words: the whole of it, and where the machine made it wait, the part held against the limit. */
+/** The collector's part of the block held against the limit, in words ('' where there was none or it is unknown). */
+const collectorWords = (row) => (row.collectorMs > 0 ? `, ${row.collectorMs} ms of it the collector's pauses` : '');
+
+/**
+ * A row's block in words: the whole of it, and where the machine made it wait, the part held against the limit; and
+ * how much of that the collector's pauses were.
+ */
 function blockWords(row) {
   if (row.longestBlockFrom === PROBE_STAND_IN) return `${row.longestBlockMs} ms of probe p99, no event loop${runWords(row)}`;
   if (row.longestBlockMs === null || row.longestBlockMs === undefined) return 'unknown';
   const waited = row.longestBlockWaitMs;
-  if (row.ownBlockMs === null || !(waited > 0) || row.ownBlockMs >= row.longestBlockMs) return `${row.longestBlockMs} ms`;
-  return `${row.ownBlockMs} ms of its own (the longest block ${row.longestBlockMs} ms, ${waited} ms of it waiting for a CPU)`;
+  if (row.ownBlockMs === null || !(waited > 0) || row.ownBlockMs >= row.longestBlockMs) return `${row.longestBlockMs} ms${collectorWords(row)}`;
+  return `${row.ownBlockMs} ms of its own${collectorWords(row)} (the longest block ${row.longestBlockMs} ms, ${waited} ms of it waiting for a CPU)`;
 }
 
 /**
@@ -58,13 +65,26 @@ function limitsToPick(rows) {
   return limits.sort((a, b) => a.blockMs - b.blockMs);
 }
 
+/**
+ * Where the collector's pauses are what put approaches over the limit: each one's block less them, fastest first, and
+ * what moves them instead ('' where none). A pause is V8's, in one piece; no slicing of the approach's splits it.
+ */
+function collectorReason(rows, blockMs) {
+  const overByPauses = rows
+    .filter((r) => r.passed && r.collectorMs > 0 && r.accountableMs >= blockMs && r.accountableMs - r.collectorMs < blockMs)
+    .sort((a, b) => a.runMeanMs - b.runMeanMs);
+  if (overByPauses.length === 0) return '';
+  const blocks = overByPauses.map((r, i) => `${r.approach}'s ${i === 0 ? 'block was ' : ''}${round(r.accountableMs - r.collectorMs)} ms`).join(', ');
+  return `; less the collector's pauses, ${blocks}: the pauses follow what the process allocates and keeps and the runtime's heap settings, which no parameter of an approach moves`;
+}
+
 /** Why there is no pick: the closest approach, the limits that would pick one, what would move each block. */
 function noPickReason(rows, closest, blockMs, rounds, limits, knobs, target) {
   if (!rows.some((r) => r.passed)) return 'every approach failed: nothing to pick';
   const where = rounds > 1 ? ' in its median round' : '';
   const would = limits.length ? `; a limit of ${limits.map((l) => `${l.blockMs} ms would pick ${l.approach}`).join(', ')}` : '';
   const moves = knobs.length ? `; what moves each block: ${knobWords(knobs, target)}` : '';
-  return `no approach kept its longest block under ${blockMs} ms${where} (the closest: ${closest ? `${closest.approach}, ${blockWords(closest)}` : 'unknown'})${would}${moves}`;
+  return `no approach kept its longest block under ${blockMs} ms${where} (the closest: ${closest ? `${closest.approach}, ${blockWords(closest)}` : 'unknown'})${would}${moves}${collectorReason(rows, blockMs)}`;
 }
 
 /** Why the pick (settle's) is the pick, in words with the figures. */

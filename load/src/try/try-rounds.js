@@ -38,6 +38,8 @@ function roundOf(summary, loopless) {
     // How long the longest block's thread waited for a CPU, and the longest block of the approach's own work.
     longestBlockWaitMs: standIn ? null : number(summary.longestBlockWaitMs),
     ownBlockMs,
+    // The collector's pauses inside the block held against the limit (its own, else the whole one), null where unsaid.
+    collectorMs: standIn ? null : number(ownBlockMs !== null ? summary.longestOwnBlockGcMs : summary.longestBlockGcMs),
     // Without an event loop: the slowest run's wall time on its thread, its time on a CPU and waiting for one
     // (summary.js' threadFigures). Not held against the limit; said beside the stand-in, so a busy machine shows.
     longestRunWallMs: number(summary.longestRunWallMs),
@@ -87,6 +89,7 @@ function approachRow(approach, rounds) {
     longestBlockFrom: mid.longestBlockFrom,
     longestBlockWaitMs: mid.longestBlockWaitMs,
     ownBlockMs: mid.ownBlockMs,
+    collectorMs: mid.collectorMs,
     longestRunWallMs: mid.longestRunWallMs,
     longestRunCpuMs: mid.longestRunCpuMs,
     longestRunWaitMs: mid.longestRunWaitMs,
