@@ -43,6 +43,33 @@ class PauseRing {
     for (let i = 0; i < Math.min(this.count, capacity); i++) ms += pauseOverlapMs(this.starts[i], this.ends[i], window);
     return ms;
   }
+
+  /**
+   * The longest block a thread's own work made outside the pauses, over gaps (timer-gap.js' OwnGaps: each gap's own
+   * part, its length less its wait): each gap's own part, or its length less the pauses inside it if that is less.
+   * Where the thread also waited for a CPU during a pause the two overlap by an unknown amount, so this errs long,
+   * never short. The gaps not kept one by one count whole. null when pauses of the first kept gap's time were dropped.
+   */
+  longestLessPauses(gaps) {
+    const capacity = this.starts.length;
+    const kept = Math.min(this.count, capacity);
+    const oldest = this.count > capacity ? this.count % capacity : 0;
+    if (gaps.from.length > 0 && this.count > capacity && this.starts[oldest] > gaps.from[0]) return null;
+    let longest = gaps.unkeptMs;
+    // Both in time order: the pauses from the oldest kept, the gaps as they came; a pause may span two gaps.
+    let first = 0;
+    for (let g = 0; g < gaps.from.length; g++) {
+      const window = { from: gaps.from[g], to: gaps.to[g] };
+      while (first < kept && this.ends[(oldest + first) % capacity] <= window.from) first++;
+      let paused = 0;
+      for (let p = first; p < kept && this.starts[(oldest + p) % capacity] < window.to; p++) {
+        const i = (oldest + p) % capacity;
+        paused += pauseOverlapMs(this.starts[i], this.ends[i], window);
+      }
+      longest = Math.max(longest, Math.min(gaps.ownMs[g], window.to - window.from - paused));
+    }
+    return longest;
+  }
 }
 
 let ring = null;
@@ -68,4 +95,10 @@ function collectorMsWithin(window) {
   return ring.msWithin(window);
 }
 
-module.exports = { watchCollector, settled, collectorMsWithin, pauseOverlapMs, PauseRing, MAX_PAUSES };
+/** PauseRing's longestLessPauses of this thread's pauses. */
+function longestOwnLessPauses(gaps) {
+  watchCollector();
+  return ring.longestLessPauses(gaps);
+}
+
+module.exports = { watchCollector, settled, collectorMsWithin, longestOwnLessPauses, pauseOverlapMs, PauseRing, MAX_PAUSES };

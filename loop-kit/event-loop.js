@@ -4,7 +4,7 @@ const { monitorEventLoopDelay, performance } = require('perf_hooks');
 const { startGapWindowMonitor } = require('./timer-gap');
 const { threadClock } = require('@lab/node-agent/thread-clock');
 const { round } = require('./round');
-const { watchCollector, settled, collectorMsWithin } = require('./collector-pauses');
+const { watchCollector, settled, collectorMsWithin, longestOwnLessPauses } = require('./collector-pauses');
 
 // Where stop()'s figures keep the blocks' windows for withCollector(), out of their JSON.
 const WINDOWS = Symbol('block windows');
@@ -49,7 +49,7 @@ function startLoopWatch({ attribute = true } = {}) {
       maxBlockWaitMs: attributed ? round(gap.waitMs) : null,
       maxOwnBlockMs: attributed ? round(gap.ownMs) : null,
     };
-    Object.defineProperty(figures, WINDOWS, { value: { block: { from: gap.from, to: gap.to }, own: attributed ? { from: gap.ownFrom, to: gap.ownTo } : null } });
+    Object.defineProperty(figures, WINDOWS, { value: { block: { from: gap.from, to: gap.to }, own: attributed ? { from: gap.ownFrom, to: gap.ownTo } : null, ownGaps: attributed ? gap.ownGaps : null } });
     return figures;
   };
 }
@@ -57,8 +57,10 @@ function startLoopWatch({ attribute = true } = {}) {
 /**
  * A watch's figures (stop()'s) with, once the collector's pauses until now have been reported (a few turns), how much
  * of each block they were: maxBlockGcMs inside the longest block, maxOwnBlockGcMs inside the block maxOwnBlockMs
- * measures (null where that is null, or the pauses of the time are no longer kept). A pause is V8's, in one piece:
- * no slicing of the run's own can split it, and no knob of the approach's moves it.
+ * measures; and maxOwnBlockLessGcMs, the longest block the run's own work made outside the pauses, over every gap
+ * (collector-pauses.js' longestLessPauses: it errs long, never short). null where the thread's clock cannot be read,
+ * or the pauses of the time are no longer kept. A pause is V8's, in one piece: no slicing of the run's own can split
+ * it, and no knob of the approach's moves it.
  */
 async function withCollector(figures) {
   await settled();
@@ -69,7 +71,12 @@ async function withCollector(figures) {
   };
   const own = part(windows.own);
   // A pause the thread also waited for a CPU in counts in its gap, not in the gap less its wait: at most that.
-  return Object.assign({}, figures, { maxBlockGcMs: part(windows.block), maxOwnBlockGcMs: own === null ? null : Math.min(own, figures.maxOwnBlockMs) });
+  const lessPauses = windows.ownGaps === null ? null : longestOwnLessPauses(windows.ownGaps);
+  return Object.assign({}, figures, {
+    maxBlockGcMs: part(windows.block),
+    maxOwnBlockGcMs: own === null ? null : Math.min(own, figures.maxOwnBlockMs),
+    maxOwnBlockLessGcMs: lessPauses === null ? null : round(lessPauses),
+  });
 }
 
 module.exports = { nextTurn, startLoopWatch, withCollector };

@@ -9,6 +9,7 @@ const vm = require('node:vm');
 const { performance } = require('node:perf_hooks');
 const { watchCollector, settled, collectorMsWithin, PauseRing } = require('../collector-pauses');
 const { startLoopWatch, withCollector } = require('../event-loop');
+const { OwnGaps, KEPT_GAP_MS } = require('../timer-gap');
 
 // A full collection on demand, without starting the test's process with --expose-gc.
 v8.setFlagsFromString('--expose-gc');
@@ -38,7 +39,34 @@ test("a run's synchronous block that holds a collection says so, at most the blo
   } else {
     assert.strictEqual(figures.maxOwnBlockGcMs, null, 'no own block, no collector part of it');
   }
-  assert.deepStrictEqual(Object.keys(JSON.parse(JSON.stringify(figures))).sort(), ['maxBlockAt', 'maxBlockCpuMs', 'maxBlockGcMs', 'maxBlockMs', 'maxBlockWaitMs', 'maxOwnBlockGcMs', 'maxOwnBlockMs', 'p99Ms']);
+  if (figures.maxOwnBlockMs !== null) {
+    assert.ok(figures.maxOwnBlockLessGcMs <= figures.maxOwnBlockMs, JSON.stringify(figures));
+    // The one gap held the pause: outside it, the run's own work was that gap less the pause (a gap shorter than
+    // KEPT_GAP_MS counts whole).
+    if (figures.maxOwnBlockMs >= KEPT_GAP_MS) assert.ok(figures.maxOwnBlockLessGcMs <= figures.maxBlockMs - figures.maxBlockGcMs + 0.002, JSON.stringify(figures));
+  } else {
+    assert.strictEqual(figures.maxOwnBlockLessGcMs, null);
+  }
+  assert.deepStrictEqual(Object.keys(JSON.parse(JSON.stringify(figures))).sort(), ['maxBlockAt', 'maxBlockCpuMs', 'maxBlockGcMs', 'maxBlockMs', 'maxBlockWaitMs', 'maxOwnBlockGcMs', 'maxOwnBlockLessGcMs', 'maxOwnBlockMs', 'p99Ms']);
+});
+
+test("the longest block outside the pauses is each gap's own part or its length less its pauses, whichever is less, over every gap", () => {
+  const ring = new PauseRing(8);
+  ring.add(12, 18); // inside the first gap
+  ring.add(29, 33); // across the second and third gaps
+  const gaps = new OwnGaps();
+  gaps.add(10, 20, 10); // 10 ms, no wait, 6 of pauses: 4
+  gaps.add(20, 30, 7); // 10 ms, 3 waited, 1 of pauses: its own part, 7 (the pause may have been the wait)
+  gaps.add(30, 35, 5); // 5 ms, 3 of pauses: 2
+  assert.strictEqual(ring.longestLessPauses(gaps), 7);
+  gaps.add(35, 36, 1); // not kept one by one: counts whole
+  assert.strictEqual(gaps.from.length, 3);
+  assert.strictEqual(ring.longestLessPauses(gaps), 7);
+  const quiet = new OwnGaps();
+  quiet.add(40, 41.5, 1.5);
+  assert.strictEqual(ring.longestLessPauses(quiet), 1.5, 'only unkept gaps: the longest of them');
+  for (let i = 0; i < 8; i++) ring.add(100 + i, 100.5 + i); // 12-18 and 29-33 dropped
+  assert.strictEqual(ring.longestLessPauses(gaps), null, 'the first gap is older than the pauses kept');
 });
 
 test('the ring sums overlaps, and says unknown once the window is older than what it kept', () => {

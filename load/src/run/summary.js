@@ -81,6 +81,8 @@ function runFigures(outcome) {
     // The collector's pauses inside those two blocks: V8's, which no knob of the approach moves.
     longestBlockGcMs: reported !== null ? orNull(runs.maxBlockGcMs) : null,
     longestOwnBlockGcMs: reported !== null ? orNull(runs.maxOwnBlockGcMs) : null,
+    // The longest block the runs' own work made outside those pauses (loop-kit/event-loop.js: it errs long).
+    longestOwnBlockLessGcMs: reported !== null ? orNull(runs.maxOwnBlockLessGcMs) : null,
     serverLagMaxMs,
     runMsSamples: runs && Array.isArray(runs.msSamples) ? spreadOver(runs.msSamples, SUMMARY_RUN_SAMPLES) : [],
   }, threadFigures(runs));

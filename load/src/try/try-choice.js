@@ -16,7 +16,6 @@
 // the reason says which limit would pick which approach and what would move each one's block (try-knobs.js). A group
 // whose scenarios ran while the machine was busy (busy-machine.js) says so in its reason: not a verdict.
 const { approachRows, NO_EVENT_LOOP, PROBE_STAND_IN } = require('./try-rounds');
-const { round } = require('@lab/loop-kit/round');
 const { settle, pWords, ALPHA, SIMPLEST } = require('./try-compare');
 const { knobsOf, knobWords } = require('./try-knobs');
 const { machineBusyOfRun, notAVerdictWords } = require('../machine/busy-machine');
@@ -66,16 +65,17 @@ function limitsToPick(rows) {
 }
 
 /**
- * Where the collector's pauses are what put approaches over the limit: each one's block less them, fastest first, and
- * what moves them instead ('' where none). A pause is V8's, in one piece; no slicing of the approach's splits it.
+ * Where the collector's pauses are what put approaches over the limit: the longest block each one's own work made
+ * outside them, fastest first, and what moves the pauses instead ('' where none). A pause is V8's, in one piece; no
+ * slicing of the approach's splits it.
  */
 function collectorReason(rows, blockMs) {
   const overByPauses = rows
-    .filter((r) => r.passed && r.collectorMs > 0 && r.accountableMs >= blockMs && r.accountableMs - r.collectorMs < blockMs)
+    .filter((r) => r.passed && typeof r.accountableMs === 'number' && r.accountableMs >= blockMs && typeof r.ownLessCollectorMs === 'number' && r.ownLessCollectorMs < blockMs)
     .sort((a, b) => a.runMeanMs - b.runMeanMs);
   if (overByPauses.length === 0) return '';
-  const blocks = overByPauses.map((r, i) => `${r.approach}'s ${i === 0 ? 'block was ' : ''}${round(r.accountableMs - r.collectorMs)} ms`).join(', ');
-  return `; less the collector's pauses, ${blocks}: the pauses follow what the process allocates and keeps and the runtime's heap settings, which no parameter of an approach moves`;
+  const blocks = overByPauses.map((r, i) => `${r.approach}'s ${i === 0 ? 'longest was ' : ''}${r.ownLessCollectorMs} ms`).join(', ');
+  return `; outside the collector's pauses, ${blocks}: the pauses follow what the process allocates and keeps and the runtime's heap settings, which no parameter of an approach moves`;
 }
 
 /** Why there is no pick: the closest approach, the limits that would pick one, what would move each block. */

@@ -40,6 +40,8 @@ function roundOf(summary, loopless) {
     ownBlockMs,
     // The collector's pauses inside the block held against the limit (its own, else the whole one), null where unsaid.
     collectorMs: standIn ? null : number(ownBlockMs !== null ? summary.longestOwnBlockGcMs : summary.longestBlockGcMs),
+    // The longest block its own work made outside the collector's pauses, over every gap of every run.
+    ownLessCollectorMs: standIn ? null : number(summary.longestOwnBlockLessGcMs),
     // Without an event loop: the slowest run's wall time on its thread, its time on a CPU and waiting for one
     // (summary.js' threadFigures). Not held against the limit; said beside the stand-in, so a busy machine shows.
     longestRunWallMs: number(summary.longestRunWallMs),
@@ -90,6 +92,7 @@ function approachRow(approach, rounds) {
     longestBlockWaitMs: mid.longestBlockWaitMs,
     ownBlockMs: mid.ownBlockMs,
     collectorMs: mid.collectorMs,
+    ownLessCollectorMs: mid.ownLessCollectorMs,
     longestRunWallMs: mid.longestRunWallMs,
     longestRunCpuMs: mid.longestRunCpuMs,
     longestRunWaitMs: mid.longestRunWaitMs,
