@@ -2,6 +2,7 @@
 // The contract's routes on an injected express (4 on Node 14, 5 on Node 24), behind gate.js, which has checked every
 // request first. Handlers catch their own promise rejections because express 4 would not.
 const { HttpError, busy } = require('./errors');
+const { slicedExposition } = require('./exposition');
 const { parseRunRequest, describeWorkload } = require('./params');
 const { createAbortController } = require('@lab/loop-kit/abort');
 const { sendError, asClientError, logUnexpected } = require('./answers');
@@ -153,7 +154,7 @@ function buildApp(definition, metrics, state) {
     else res.json({ status: 'ok' });
   });
   app.get('/metrics', (req, res) => {
-    metrics.registry.metrics().then(
+    slicedExposition(metrics.registry).then(
       (text) => res.set('Content-Type', metrics.registry.contentType).send(text),
       (err) => {
         logUnexpected(err, { service: definition.name, route: 'GET /metrics' });
