@@ -70,10 +70,10 @@ async function withCollector(figures) {
     return ms === null ? null : round(ms);
   };
   const own = part(windows.own);
-  // A pause the thread also waited for a CPU in counts in its gap, not in the gap less its wait: at most that.
   const lessPauses = windows.ownGaps === null ? null : longestOwnLessPauses(windows.ownGaps);
   return Object.assign({}, figures, {
     maxBlockGcMs: part(windows.block),
+    // A pause the thread also waited for a CPU in counts in its gap, not in the gap less its wait: at most that.
     maxOwnBlockGcMs: own === null ? null : Math.min(own, figures.maxOwnBlockMs),
     maxOwnBlockLessGcMs: lessPauses === null ? null : round(lessPauses),
   });

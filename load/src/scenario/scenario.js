@@ -38,9 +38,10 @@ function keepThread(runs, thread) {
 /**
  * A per-response check that counts what the scenario's `expect` rejects, and keeps what a /run answer says of its own
  * run (runs: how many, their total and longest `ms`, the longest `eventLoop.maxBlockMs` with its split into running and
- * waiting and the collector's pauses in it, the longest `eventLoop.maxOwnBlockMs` with the collector's pauses in it, and the longest `maxOwnBlockLessGcMs`; from a service without an event loop, the JVM, the slowest run's
- * `thread` with the same split, and the runs' thread wall and wait in total): the service's timing of the approach
- * alone, without the HTTP around it.
+ * waiting and the collector's pauses in it, the longest `eventLoop.maxOwnBlockMs` with the collector's pauses in it,
+ * the longest `maxOwnBlockLessGcMs`; from a service without an event loop, the JVM, the slowest run's `thread` with
+ * the same split, and the runs' thread wall and wait in total): the service's timing of the approach alone, without
+ * the HTTP around it.
  */
 function responseChecker(expect) {
   const counts = { checked: 0, invalid: 0, failedRuns: 0, samples: [], runs: { count: 0, totalMs: 0, maxMs: null, maxBlockMs: null, maxBlockAt: null, maxBlockCpuMs: null, maxBlockWaitMs: null, maxBlockGcMs: null, maxOwnBlockMs: null, maxOwnBlockGcMs: null, maxOwnBlockLessGcMs: null, maxRunWallMs: null, maxRunCpuMs: null, maxRunWaitMs: null, totalRunWallMs: 0, totalRunWaitMs: 0, msSamples: [] } };
