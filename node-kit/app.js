@@ -98,6 +98,9 @@ function concurrencyLimiter(limit) {
   let running = 0;
   return {
     limit,
+    get running() {
+      return running;
+    },
     tryAcquire() {
       if (running >= limit) return false;
       running++;
@@ -149,9 +152,13 @@ function buildApp(definition, metrics, state) {
   app.set('query parser', false); // gate.js reads the query, strictly, once
   const routes = definition.routes || [];
   const allRoutes = ROUTES.concat(routes.map((r) => `${r.method.toUpperCase()} ${r.path}`));
+  const limiter = concurrencyLimiter(definition.maxConcurrentRuns);
+  // `runs`: the runs in progress, a run whose client went away counted until its approach stops (yieldable-json cannot
+  // be stopped): the load driver waits for none before its next scenario, so that such a run's blocks are not charged
+  // to the approach measured next (load/src/run/idle-target.js).
   app.get('/healthz', (req, res) => {
     if (state.shuttingDown) res.status(503).json({ status: 'shutting-down' });
-    else res.json({ status: 'ok' });
+    else res.json({ status: 'ok', runs: limiter.running });
   });
   app.get('/metrics', (req, res) => {
     slicedExposition(metrics.registry).then(
@@ -177,7 +184,7 @@ function buildApp(definition, metrics, state) {
     return now;
   };
   app.get('/info', (req, res) => res.json(info()));
-  app.get('/run/:workload', runWorkload(definition, metrics, concurrencyLimiter(definition.maxConcurrentRuns)));
+  app.get('/run/:workload', runWorkload(definition, metrics, limiter));
   addRoutes(app, routes);
   // gate.js took every request no route has; this is the contract's 404 should express disagree.
   app.use((req, res) => sendError(res, new HttpError(404, `no route ${req.path}`, { routes: allRoutes })));

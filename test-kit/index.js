@@ -88,7 +88,7 @@ function contractSuite(test, assert, makeService, sample) {
   });
 
   test('contract: /healthz, /info and /metrics', async () => {
-    assert.deepStrictEqual((await request(`${server.url}/healthz`)).json, { status: 'ok' });
+    assert.deepStrictEqual((await request(`${server.url}/healthz`)).json, { status: 'ok', runs: 0 });
     const info = (await request(`${server.url}/info`)).json;
     assert.strictEqual(typeof info.service, 'string');
     assert.strictEqual(typeof info.runtime.version, 'string');
@@ -202,7 +202,7 @@ function contractSuite(test, assert, makeService, sample) {
 
   test('contract: an HTTP/1.0 request needs no Host', async () => {
     const { answers } = await exchange(Number(new URL(server.url).port), 'GET /healthz HTTP/1.0\r\n\r\n');
-    assert.deepStrictEqual(answers.map((a) => [a.status, a.body]), [[200, '{"status":"ok"}']]);
+    assert.deepStrictEqual(answers.map((a) => [a.status, a.body]), [[200, '{"status":"ok","runs":0}']]);
   });
 
   test("contract: a refused request's body is not read: the answer comes, and the connection closes, without it", async () => {

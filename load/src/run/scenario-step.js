@@ -8,7 +8,8 @@ const autocannon = require('autocannon');
 const { waitForTargets, gone } = require('../suite/targets');
 const { healthCheckOf } = require('../attach/attached');
 const { withArrivalRate } = require('./arrival-share');
-const { runScenario } = require('../scenario/scenario');
+const { runScenario, DEFAULT_TIMEOUT_SECONDS } = require('../scenario/scenario');
+const { waitForIdleTarget, busyTargetFlag } = require('./idle-target');
 const { profiling, takeProfile, keepProfile, PROFILE_TAIL_SECONDS } = require('../profile/take-profile');
 const { describeProbe } = require('../scenario/probe');
 const { serverSeries, targetSeriesOf } = require('../scenario/server-series');
@@ -82,6 +83,9 @@ async function runScenarioStep({ config, metrics, log }, { suite, i, status, run
     log(`suite ${suite.name}: ${status.error}`);
     return null;
   }
+  // A run of an earlier scenario still in progress there (idle-target.js) is waited for, up to the request timeout.
+  const idle = agent ? null : await waitForIdleTarget(url, (scenario.timeoutSeconds || DEFAULT_TIMEOUT_SECONDS) * 1000, signal);
+  if (idle) log(`${scenario.name}: waited ${idle.waitedMs} ms for ${idle.runs} run(s) of earlier scenarios on ${scenario.target} to end${idle.left > 0 ? `; ${idle.left} still in progress` : ''}`);
   status.current = scenario.name;
   // What the live page shows of the scenario running now (its progress and time left) and after it.
   status.currentScenario = currentScenarioOf(scenario, i);
@@ -138,6 +142,8 @@ async function runScenarioStep({ config, metrics, log }, { suite, i, status, run
   const failed = failedThresholds(outcome.thresholds);
   if (failed.length) Object.assign(outcome, { passed: false, problems: outcome.problems.concat(failed) });
   outcome.flags = saturationFlags(outcome.driver, outcome.littlesLaw);
+  if (idle) outcome.idleWait = idle;
+  if (idle && idle.left > 0) outcome.flags.push(busyTargetFlag(scenario.target, idle));
   // The profile's answer comes when its seconds are over: a scenario that ended early (stopped, maxRequests) waits.
   if (profile) outcome.profile = keepProfile(await profile, path.join(runDir, scenarioFileName(i, scenario.name).replace(/\.json$/, '')), outcome.checks.runs.maxBlockAt);
   writeJson(runDir, scenarioFileName(i, scenario.name), outcome);

@@ -14,6 +14,8 @@ const { watchDriver, littlesLaw } = require('./saturation');
 const { startOpenLoop } = require('./open-loop');
 const { round } = require('@lab/loop-kit/round');
 
+// A request's timeout where the scenario sets none.
+const DEFAULT_TIMEOUT_SECONDS = 10;
 // How many runs' own times a scenario keeps (checks.runs.msSamples): enough for a rank test, bounded for small runs.
 const RUN_SAMPLES = 2000;
 
@@ -196,7 +198,7 @@ function clientProblems({ errors, timeouts, non2xx, completed }, checker) {
 function runWithBody(scenario, baseUrl, { onStart, onProbeResponse, onResponse, probeUrl = baseUrl } = {}) {
   const checker = responseChecker(scenario.expect);
   const { body, headers } = requestOf(scenario);
-  const timeoutSeconds = scenario.timeoutSeconds || 10;
+  const timeoutSeconds = scenario.timeoutSeconds || DEFAULT_TIMEOUT_SECONDS;
   const window = firstAnswerWindow(scenario.durationSeconds, timeoutSeconds);
   const options = {
     url: baseUrl,
@@ -302,4 +304,4 @@ function runOpenLoopWithBody(scenario, baseUrl, { onStart, onProbeResponse, onRe
   });
 }
 
-module.exports = { runScenario };
+module.exports = { runScenario, DEFAULT_TIMEOUT_SECONDS };

@@ -38,7 +38,7 @@ test('transfer runs under a concurrency cap of 2', async (t) => {
   t.after(() => server.close());
   const metrics = async () => (await request(`${server.url}/metrics`)).text;
 
-  await t.test('while the allowed runs are in flight, another gets 503 with Retry-After and /healthz answers first', async () => {
+  await t.test('while the allowed runs are in flight, another gets 503 with Retry-After and /healthz answers first, counting them', async () => {
     const arrived = [];
     const accepted = runsReceived(server, MAX_RUNS);
     const longRuns = Array.from({ length: MAX_RUNS }, (_, i) => request(`${server.url}${LONG_RUN}&seed=${i + 1}`).then((res) => {
@@ -56,7 +56,7 @@ test('transfer runs under a concurrency cap of 2', async (t) => {
     assert.ok(Number(extra.headers['retry-after']) > 0, `Retry-After: ${extra.headers['retry-after']}`);
     assert.strictEqual(typeof extra.json.error, 'string');
     assert.strictEqual(health.status, 200);
-    assert.deepStrictEqual(health.json, { status: 'ok' });
+    assert.deepStrictEqual(health.json, { status: 'ok', runs: MAX_RUNS }, '/healthz counts the runs in progress');
 
     for (const res of await Promise.all(longRuns)) {
       assert.strictEqual(res.status, 200, res.text);
@@ -84,7 +84,7 @@ test('transfer runs under a concurrency cap of 2', async (t) => {
     });
     const after = await metrics();
     assert.strictEqual(sumOf(after, 'lab_runs_total', { workload: 'transfer', outcome: 'error' }), 0);
-    assert.strictEqual((await request(`${server.url}/healthz`)).status, 200);
+    assert.deepStrictEqual((await request(`${server.url}/healthz`)).json, { status: 'ok', runs: 0 }, 'the interrupted run is no longer counted');
     // Both slots are free: the interrupted run gave its slot back.
     const next = await Promise.all([1, 2].map((seed) => request(`${server.url}/run/transfer?case=numbers_10000&iterations=20&seed=${seed}`)));
     for (const res of next) {

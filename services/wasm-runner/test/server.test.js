@@ -96,6 +96,6 @@ test('transfer over HTTP', async (t) => {
   await t.test('404s for other paths, and the service keeps serving', async () => {
     assert.strictEqual((await request(`${server.url}/nope`)).status, 404);
     assert.strictEqual((await request(`${server.url}/run/nope`)).status, 404);
-    assert.deepStrictEqual((await request(`${server.url}/healthz`)).json, { status: 'ok' });
+    assert.deepStrictEqual((await request(`${server.url}/healthz`)).json, { status: 'ok', runs: 0 });
   });
 });
