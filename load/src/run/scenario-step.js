@@ -83,8 +83,9 @@ async function runScenarioStep({ config, metrics, log }, { suite, i, status, run
     log(`suite ${suite.name}: ${status.error}`);
     return null;
   }
-  // A run of an earlier scenario still in progress there (idle-target.js) is waited for, up to the request timeout.
-  const idle = agent ? null : await waitForIdleTarget(url, (scenario.timeoutSeconds || DEFAULT_TIMEOUT_SECONDS) * 1000, signal);
+  // A run of an earlier scenario still in progress there (idle-target.js) is waited for, up to the request timeout; an
+  // attached service is not a lab service, and its /healthz (if any) is not asked.
+  const idle = scenario.target in config.attached ? null : await waitForIdleTarget(url, (scenario.timeoutSeconds || DEFAULT_TIMEOUT_SECONDS) * 1000, signal);
   if (idle) log(`${scenario.name}: waited ${idle.waitedMs} ms for ${idle.runs} run(s) of earlier scenarios on ${scenario.target} to end${idle.left > 0 ? `; ${idle.left} still in progress` : ''}`);
   status.current = scenario.name;
   // What the live page shows of the scenario running now (its progress and time left) and after it.
