@@ -27,11 +27,11 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const http = require('node:http');
 const path = require('node:path');
 const { request, until, tempDir } = require('@lab/test-kit');
 const { startDriver, stopDriver } = require('./driver-process');
 const { runCompare } = require('./compare-helper');
+const { serveOnPort0 } = require('./port0-server');
 const { readRun } = require('../src/compare/read-run');
 const { compareRuns, VERDICT } = require('../src/compare/compare-runs');
 
@@ -44,7 +44,7 @@ const GIVE_UP_MS = 300000;
 /** /healthz, /info, and GET /wait answered after target.delayMs on a timer. */
 async function startTimerServer(t) {
   const target = { delayMs: BASE_DELAY_MS };
-  const server = http.createServer((req, res) => {
+  target.url = (await serveOnPort0(t, (req, res) => {
     const answer = (status, body) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -53,13 +53,7 @@ async function startTimerServer(t) {
     if (req.url === '/info') return answer(200, { service: 'timer', runtime: { name: 'node', version: process.versions.node } });
     if (req.url !== '/wait') return answer(404, { error: 'no route' });
     setTimeout(() => answer(200, { waitedMs: target.delayMs }), target.delayMs);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  target.url = `http://127.0.0.1:${server.address().port}`;
+  })).url;
   return target;
 }
 

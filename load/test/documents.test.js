@@ -16,6 +16,7 @@ const { makeService } = require('@lab/node-async/src/service');
 const { badUploads, put, SETTINGS } = require('@lab/test-kit/document-uploads');
 const { startDriver, stopDriver } = require('./driver-process');
 const { NODE_DETAILS } = require('@lab/node-kit/document-findings');
+const { serveOnPort0 } = require('./port0-server');
 
 // yieldable-json's parse makes "__proto__" the prototype where native keeps an own key: that approach's answers are
 // not validated, every other approach's are.
@@ -191,14 +192,12 @@ test('a document is refused while a suite runs, since handing it over would dist
 /** A target whose /info keeps JSON documents only (as node14-fibers'), counting the PUTs it is sent. */
 async function jsonOnlyTarget(t, documents) {
   const puts = [];
-  const server = require('node:http').createServer((req, res) => {
+  const { url } = await serveOnPort0(t, (req, res) => {
     if (req.method === 'PUT') puts.push(req.headers['content-type']);
     res.writeHead(req.method === 'PUT' ? 415 : 200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(req.method === 'PUT' ? { error: 'no' } : { service: 'json-only', workloads: {}, documents }));
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise((resolve) => server.close(resolve)));
-  return { url: `http://127.0.0.1:${server.address().port}`, puts };
+  return { url, puts };
 }
 
 test('a CSV document is checked by the reference parser, handed only to services that take CSV, and tried through every csv approach', async (t) => {

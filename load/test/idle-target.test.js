@@ -3,26 +3,20 @@
 // after another from a script (counted requests, not time), so each case holds on a machine of any speed.
 const test = require('node:test');
 const assert = require('node:assert');
-const http = require('node:http');
 const { waitForIdleTarget, busyTargetFlag } = require('../src/run/idle-target');
+const { serveOnPort0 } = require('./port0-server');
 
 const BOUND_MS = 60000;
 
 /** A target whose n-th /healthz answers bodies[n] (the last one again after them), onAsked(n) called first; {url, asked}. */
 async function startTarget(t, bodies, onAsked = () => {}) {
   const target = { asked: 0 };
-  const server = http.createServer((req, res) => {
+  target.url = (await serveOnPort0(t, (req, res) => {
     onAsked(target.asked + 1);
     const body = bodies[Math.min(target.asked++, bodies.length - 1)];
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  target.url = `http://127.0.0.1:${server.address().port}`;
+  })).url;
   return target;
 }
 
