@@ -43,4 +43,4 @@ function busyTargetFlag(target, idle) {
   return `${target} still had ${idle.left} run(s) of earlier scenarios in progress after ${idle.waitedMs} ms: their blocks may be in this scenario's figures`;
 }
 
-module.exports = { waitForIdleTarget, runsInProgress, busyTargetFlag, POLL_MS };
+module.exports = { waitForIdleTarget, busyTargetFlag };
