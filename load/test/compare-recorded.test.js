@@ -44,7 +44,7 @@ const GIVE_UP_MS = 300000;
 /** /healthz, /info, and GET /wait answered after target.delayMs on a timer. */
 async function startTimerServer(t) {
   const target = { delayMs: BASE_DELAY_MS };
-  target.url = (await serveOnPort0(t, (req, res) => {
+  target.url = await serveOnPort0(t, (req, res) => {
     const answer = (status, body) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -53,7 +53,7 @@ async function startTimerServer(t) {
     if (req.url === '/info') return answer(200, { service: 'timer', runtime: { name: 'node', version: process.versions.node } });
     if (req.url !== '/wait') return answer(404, { error: 'no route' });
     setTimeout(() => answer(200, { waitedMs: target.delayMs }), target.delayMs);
-  })).url;
+  });
   return target;
 }
 

@@ -192,7 +192,7 @@ test('a document is refused while a suite runs, since handing it over would dist
 /** A target whose /info keeps JSON documents only (as node14-fibers'), counting the PUTs it is sent. */
 async function jsonOnlyTarget(t, documents) {
   const puts = [];
-  const { url } = await serveOnPort0(t, (req, res) => {
+  const url = await serveOnPort0(t, (req, res) => {
     if (req.method === 'PUT') puts.push(req.headers['content-type']);
     res.writeHead(req.method === 'PUT' ? 415 : 200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(req.method === 'PUT' ? { error: 'no' } : { service: 'json-only', workloads: {}, documents }));

@@ -11,12 +11,12 @@ const BOUND_MS = 60000;
 /** A target whose n-th /healthz answers bodies[n] (the last one again after them), onAsked(n) called first; {url, asked}. */
 async function startTarget(t, bodies, onAsked = () => {}) {
   const target = { asked: 0 };
-  target.url = (await serveOnPort0(t, (req, res) => {
+  target.url = await serveOnPort0(t, (req, res) => {
     onAsked(target.asked + 1);
     const body = bodies[Math.min(target.asked++, bodies.length - 1)];
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
-  })).url;
+  });
   return target;
 }
 

@@ -3,7 +3,7 @@
 // the test ends, so that no test leaves a port or a socket behind.
 const http = require('node:http');
 
-/** Serves handler(req, res) on 127.0.0.1 at a free port until t ends; resolves {url, server}. */
+/** Serves handler(req, res) on 127.0.0.1 at a free port until t ends; resolves its URL. */
 async function serveOnPort0(t, handler) {
   const server = http.createServer(handler);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -11,7 +11,7 @@ async function serveOnPort0(t, handler) {
     server.closeAllConnections();
     return new Promise((resolve) => server.close(resolve));
   });
-  return { url: `http://127.0.0.1:${server.address().port}`, server };
+  return `http://127.0.0.1:${server.address().port}`;
 }
 
 module.exports = { serveOnPort0 };
