@@ -4,7 +4,7 @@
 // slice, but one that cannot (yieldable-json, a synchronous native call) runs on. yieldable's runs of a 21 MB document
 // take 2-14 s, longer than a try round of 1 s, so its last run went on through the scenarios of the approaches after
 // it, and its 13-19 ms blocks were charged to them: CPU profiles of `fast` stringify's longest blocks under `make try`
-// found yieldable-json's getResult in them. The lab's Node services say how many runs they have in progress
+// found yieldable-json's getResult in them. The lab's services say how many runs they have in progress
 // (`/healthz`'s `runs`, CONTRACT.md); a target that does not is not waited for.
 const POLL_MS = 100;
 const ANSWER_TIMEOUT_MS = 5000;

@@ -1,5 +1,7 @@
 package lab.jvmserializer
 
+import kotlinx.serialization.json.int
+import kotlinx.serialization.json.jsonPrimitive
 import lab.jvmserializer.payloads.digestOf
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
@@ -33,6 +35,34 @@ class LifecycleTest {
             // Only validated runs are timings.
             assertFalse(metrics.contains("""lab_run_duration_seconds_count{approach="wrong""""))
         }
+    }
+
+    @Test
+    fun `healthz counts the runs in progress, one whose client went away until its approach returns`() {
+        val held = HeldWorkload(runs = 2)
+        TestServer(listOf(held, serdeWorkload()), Config(host = "127.0.0.1", port = 0)).use { service ->
+            assertEquals(0, runsOf(service))
+            val answered = service.getAsync("/run/held")
+            RawHttp.connect(service.port).use { abandoned ->
+                abandoned.send("GET /run/held HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                assertTrue(held.entered.await(30, TimeUnit.SECONDS), "both runs started")
+                assertEquals(2, runsOf(service))
+            }
+            // Its client is gone; the run is not, until its approach returns.
+            assertEquals(2, runsOf(service))
+            held.release.countDown()
+            assertEquals(200, answered.get(30, TimeUnit.SECONDS).statusCode())
+            // The abandoned run ends on its own thread, in no set order with the answered one: awaited, bounded.
+            val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30)
+            while (runsOf(service) != 0 && System.nanoTime() < deadline) Thread.sleep(10)
+            assertEquals(0, runsOf(service))
+        }
+    }
+
+    private fun runsOf(service: TestServer): Int {
+        val health = service.get("/healthz")
+        assertEquals(200, health.statusCode())
+        return health.json().getValue("runs").jsonPrimitive.int
     }
 
     @Test

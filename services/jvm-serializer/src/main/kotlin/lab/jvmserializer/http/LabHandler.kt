@@ -105,7 +105,7 @@ class LabHandler(
 
     private fun healthz() =
         if (shuttingDown) Answer.json(503, JsonObject(mapOf("status" to JsonPrimitive("shutting-down"))))
-        else Answer.json(200, JsonObject(mapOf("status" to JsonPrimitive("ok"))))
+        else Answer.json(200, JsonObject(mapOf("status" to JsonPrimitive("ok"), "runs" to JsonPrimitive(runRoute.runsInProgress))))
 
     private companion object {
         val GET = listOf("GET")

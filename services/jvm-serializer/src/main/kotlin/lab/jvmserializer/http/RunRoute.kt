@@ -11,6 +11,7 @@ import lab.jvmserializer.workloads.Workload
 import lab.jvmserializer.workloads.parseRunRequest
 import lab.jvmserializer.workloads.strings
 import java.util.concurrent.Semaphore
+import java.util.concurrent.atomic.AtomicInteger
 
 /**
  * GET /run/<workload>: checks the request (rows 6-8 of CONTRACT.md's "Errors"), holds one of [maxConcurrentRuns] slots and its weight of the
@@ -27,6 +28,13 @@ class RunRoute(
     private val workloads = workloads.associateBy { it.name }
     private val slots = Semaphore(maxConcurrentRuns)
     private val budget = Semaphore(runBudget)
+    private val inProgress = AtomicInteger()
+
+    /**
+     * Runs started and not yet ended, /healthz's `runs` (CONTRACT.md): the load driver waits for them before a
+     * scenario. A run whose client went away is counted until its approach returns, which nothing here cuts short.
+     */
+    val runsInProgress: Int get() = inProgress.get()
 
     /** Row 6: the workload the path names, or its 404 naming those there are. */
     fun workload(name: String): Workload = workloads[name]
@@ -44,6 +52,7 @@ class RunRoute(
             throw HttpError(503, "runs in progress hold too much of the run budget ($runBudget) for one of weight $weight; retry later",
                 headers = RETRY)
         }
+        inProgress.incrementAndGet()
         try {
             val case = workload.caseOf(request.params)
             val watch = RunThreadWatch.start()
@@ -81,6 +90,7 @@ class RunRoute(
             ) + result.toJson() + ("thread" to watch.stop().toJson())
             return Answer.json(200, JsonObject(answer))
         } finally {
+            inProgress.decrementAndGet()
             budget.release(weight)
             slots.release()
         }
