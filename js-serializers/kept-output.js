@@ -1,51 +1,91 @@
 'use strict';
-// What a stringify run keeps of its output until the run ends and the output is hashed (stringify-workload.js): the
-// approach's chunks, joined as they come into strings of at least JOIN_CHARS characters. Node 14 syntax.
+// What a stringify run keeps of its output until the run ends and the output is hashed (stringify-workload.js): its
+// UTF-8 bytes, written as the chunks come into a buffer outside V8's heap, which the next run reuses. Node 14 syntax.
 //
-// Why joined: a chunk is a young string that stays alive until the hash, so every scavenge while the run goes on copies
-// it, until it is promoted; a one-byte string past 128 KB is one of V8's large objects, which no collection copies.
-// `fast` on npm's `next` record (21 MB, yieldMs 5), eight runs each way, alternating, beside a CPU hog: kept as they
-// came, its chunks put up to 17.2 ms of the collector's pauses into its longest blocks (5.3-17.2 ms) on Node 24, up
-// to 12.6 ms (5.5-12.6) on Node 14; joined into strings of 256 Ki characters, none (5.0-7.4 ms) and at most 1.9 ms
-// (5.8-7.5). Those pauses were the lab's own check charged to the approach: a service that sends its output lets each
-// chunk go once written, as body=1 does here. Joins of 1 Mi characters kept the pauses away as well, but each one's
-// copy (fresh pages) added about a millisecond to the turn that made it.
-// The join copies each character once, in the turn that completes the string; a chunk that is a string of JOIN_CHARS
-// or more by itself (native's whole output) is kept as it is, uncopied.
-const JOIN_CHARS = 1 << 18;
+// Why bytes, and why outside the heap: a service that sends its output lets each chunk go once written (as body=1
+// does here); the lab keeps it until the hash, and what it keeps must not cost the approach anything the service
+// would not pay.
+// - Chunks kept as they came were young strings alive for the whole run: every scavenge copied them. `fast` on npm's
+//   `next` record (21 MB, yieldMs 5) beside a CPU hog: up to 17.2 ms of the collector's pauses in its longest blocks
+//   (Node 24), 12.6 ms (Node 14).
+// - Joined into strings of 256 Ki characters (V8's large objects, which no collection copies), they still grew the old
+//   generation by the output's size every run, and the mark-compacts that growth brings fell in the approaches' turns:
+//   16 runs of `fast` on `next` back to back, 3 mark-compacts (pauses of 7.5-17.3 ms) against 1 with the bytes here (the
+//   first run's, the heap growing to the document's value). Under `make try` on `next`, node-async's `fast` stringify
+//   had median-round blocks of 18.6-26.5 ms, all of them the collector's, in two runs of three before; 7.0-8.3 ms in
+//   every round after, none of it the collector's (node14-fibers': 8.4-9.1 ms, none).
+// - The writes cost less than the joins did: 4.4-4.9 ms for `next`'s 19.7 MB into a buffer written before (its pages
+//   already mapped), against 13.8-25 ms for the joins' copies into fresh pages. Hence the buffers are kept for the next
+//   run (at most MAX_FREE of them, each at most MAX_KEPT_BYTES).
+const MIN_BYTES = 1 << 20;
+const MAX_FREE = 2;
+const MAX_KEPT_BYTES = 64 << 20;
+// The most bytes one character takes in UTF-8 (a surrogate pair's). A write that left at least this much room unwritten
+// wrote its whole text: Buffer#write stops only at a character that does not fit.
+const MAX_CHARACTER_BYTES = 4;
+
+const free = []; // buffers released by earlier runs, for the next ones
+
+const isHighSurrogate = (code) => code >= 0xd800 && code <= 0xdbff;
 
 /**
- * A list of the output's chunks: add(chunk) in order, then take() -> the kept strings, whose concatenation is every
- * chunk added, each but the last of at least JOIN_CHARS characters; take() empties it. stats.joinedChars counts the
- * characters the joins copied.
+ * A run's output: add(chunk) in order, then take() -> a Buffer of the UTF-8 bytes of every chunk added (a view of the
+ * run's buffer, valid until release()), then release(), which hands the buffer on to a later run. A surrogate pair
+ * split between two chunks is encoded whole. stats: {bytes, grownBytes (bytes copied when the buffer grew)}.
  */
 function createKeptOutput() {
-  const kept = [];
-  let pending = [];
-  let pendingChars = 0;
-  const stats = { joinedChars: 0 };
-  const settle = () => {
-    if (pending.length > 1) {
-      kept.push(pending.join(''));
-      stats.joinedChars += pendingChars;
-    } else if (pending.length === 1) {
-      kept.push(pending[0]);
+  let buffer = free.pop() || null;
+  let length = 0;
+  let held = ''; // a high surrogate that ended the last chunk, waiting for its pair
+  const stats = { bytes: 0, grownBytes: 0 };
+
+  const ensure = (need) => {
+    if (buffer !== null && buffer.length >= need) return;
+    const next = Buffer.allocUnsafeSlow(Math.max(need, MIN_BYTES, buffer === null ? 0 : 2 * buffer.length));
+    if (buffer !== null) {
+      buffer.copy(next, 0, 0, length);
+      stats.grownBytes += length;
     }
-    pending = [];
-    pendingChars = 0;
+    buffer = next;
   };
+
+  const write = (text) => {
+    ensure(length + text.length + MAX_CHARACTER_BYTES);
+    const written = buffer.write(text, length, 'utf8');
+    if (buffer.length - length - written < MAX_CHARACTER_BYTES) {
+      // Perhaps cut short: room for what it takes exactly, and again.
+      ensure(length + Buffer.byteLength(text, 'utf8') + MAX_CHARACTER_BYTES);
+      length += buffer.write(text, length, 'utf8');
+    } else {
+      length += written;
+    }
+  };
+
   return {
     stats,
     add(chunk) {
-      pending.push(chunk);
-      pendingChars += chunk.length;
-      if (pendingChars >= JOIN_CHARS) settle();
+      let text = held === '' ? chunk : held + chunk;
+      held = '';
+      if (text.length > 0 && isHighSurrogate(text.charCodeAt(text.length - 1))) {
+        held = text[text.length - 1];
+        text = text.slice(0, -1);
+      }
+      if (text.length > 0) write(text);
     },
     take() {
-      settle();
-      return kept.splice(0, kept.length);
+      if (held !== '') {
+        write(held); // a lone high surrogate: U+FFFD's bytes, as any UTF-8 encoding of the text gives
+        held = '';
+      }
+      stats.bytes = length;
+      return buffer === null ? Buffer.alloc(0) : buffer.subarray(0, length);
+    },
+    release() {
+      if (buffer !== null && buffer.length <= MAX_KEPT_BYTES && free.length < MAX_FREE) free.push(buffer);
+      buffer = null;
+      length = 0;
     },
   };
 }
 
-module.exports = { createKeptOutput, JOIN_CHARS };
+module.exports = { createKeptOutput, MAX_FREE, MAX_KEPT_BYTES };

@@ -3,10 +3,10 @@
 // approaches its Node line can run (stringify-approaches.js). A run is timed from the first call until the approach's
 // last chunk (with body=1: until the last byte went to the client), watched for event-loop blocks, bounded by
 // timeoutMs, and hashed in slices afterwards, so checking the output never blocks the service longer than producing it
-// did; until then the output is kept as kept-output.js joins it, in strings the collector never copies.
+// did; until then the output is kept as its UTF-8 bytes outside V8's heap (kept-output.js says why).
 const { runControlled, controlFields } = require('@lab/node-kit/run-control');
 const { badRequest } = require('@lab/node-kit/errors');
-const { createTextHash, hashText } = require('./text-hash');
+const { createTextHash, hashBytes } = require('./text-hash');
 const { writeText } = require('./sink-writer');
 const { createKeptOutput } = require('./kept-output');
 const fastParse = require('./fast-parse');
@@ -97,19 +97,25 @@ function refuseStreamedDocument(params) {
 /** One timed run of approach on value, its output checked against expected ({hash, reference}). */
 async function stringifyRun(approach, value, expected, params, { signal: clientSignal, sink, stalledClientTimeoutMs = 0 } = {}) {
   const stats = { yields: 0 };
-  const produced = createKeptOutput();
   const streamed = sink ? createTextHash({ yieldMs: params.yieldMs }) : null;
-  const run = await runControlled(async (signal) => {
-    for await (const chunk of approach(value, { yieldMs: params.yieldMs, signal, stats })) {
-      if (sink) {
-        await writeText(sink, chunk, signal, stalledClientTimeoutMs);
-        await streamed.add(chunk);
-      } else {
-        produced.add(chunk);
+  const produced = sink ? null : createKeptOutput();
+  let run;
+  let output;
+  try {
+    run = await runControlled(async (signal) => {
+      for await (const chunk of approach(value, { yieldMs: params.yieldMs, signal, stats })) {
+        if (sink) {
+          await writeText(sink, chunk, signal, stalledClientTimeoutMs);
+          await streamed.add(chunk);
+        } else {
+          produced.add(chunk);
+        }
       }
-    }
-  }, { timeoutMs: params.timeoutMs, clientSignal });
-  const output = run.timing.interrupted ? null : streamed ? streamed.digest() : await hashText(produced.take(), { yieldMs: params.yieldMs });
+    }, { timeoutMs: params.timeoutMs, clientSignal });
+    output = run.timing.interrupted ? null : streamed ? streamed.digest() : await hashBytes(produced.take(), { yieldMs: params.yieldMs });
+  } finally {
+    if (produced) produced.release();
+  }
   const result = {
     ms: run.timing.ms,
     bytes: output ? output.bytes : null,

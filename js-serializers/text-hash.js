@@ -7,6 +7,7 @@ const { runSlices } = require('@lab/loop-kit/slices');
 
 // Hashing runs at several hundred MB/s: a piece this size is well under a millisecond.
 const PIECE_CHARS = 1 << 18;
+const PIECE_BYTES = 1 << 18;
 
 /**
  * Splits text into pieces of at most maxChars that never separate the two halves of a surrogate pair, so that each
@@ -75,4 +76,20 @@ async function hashText(chunks, { yieldMs }) {
   return hash.digest();
 }
 
-module.exports = { pieces, createTextHash, hashText, PIECE_CHARS };
+/** {hash, bytes} of a Buffer's bytes, hashed in pieces of PIECE_BYTES in slices of about yieldMs. */
+async function hashBytes(buffer, { yieldMs }) {
+  const hash = crypto.createHash('sha256');
+  let at = 0;
+  await runSlices((deadline) => {
+    while (at < buffer.length) {
+      const end = Math.min(at + PIECE_BYTES, buffer.length);
+      hash.update(buffer.subarray(at, end));
+      at = end;
+      if (performance.now() >= deadline) break;
+    }
+    return at === buffer.length;
+  }, { yieldMs });
+  return { hash: hash.digest('hex'), bytes: buffer.length };
+}
+
+module.exports = { pieces, createTextHash, hashText, hashBytes, PIECE_CHARS };
