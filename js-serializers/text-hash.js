@@ -5,9 +5,21 @@ const crypto = require('crypto');
 const { performance } = require('perf_hooks');
 const { runSlices } = require('@lab/loop-kit/slices');
 
-// Hashing runs at several hundred MB/s: a piece this size is well under a millisecond.
+// Hashing runs at several hundred MB/s: a piece this size, of characters or of bytes, is well under a millisecond.
 const PIECE_CHARS = 1 << 18;
 const PIECE_BYTES = 1 << 18;
+
+/** update(piece) for each piece of list, in slices of about yieldMs (loop-kit's slice loop). */
+function updateInSlices(list, update, yieldMs) {
+  let next = 0;
+  return runSlices((deadline) => {
+    while (next < list.length) {
+      update(list[next++]);
+      if (performance.now() >= deadline) break;
+    }
+    return next === list.length;
+  }, { yieldMs });
+}
 
 /**
  * Splits text into pieces of at most maxChars that never separate the two halves of a surrogate pair, so that each
@@ -48,16 +60,7 @@ function createTextHash({ yieldMs }) {
     }
     return Array.from(pieces(text, PIECE_CHARS));
   };
-  const hashPieces = (list) => {
-    let next = 0;
-    return runSlices((deadline) => {
-      while (next < list.length) {
-        update(list[next++]);
-        if (performance.now() >= deadline) break;
-      }
-      return next === list.length;
-    }, { yieldMs });
-  };
+  const hashPieces = (list) => updateInSlices(list, update, yieldMs);
   return {
     add: (chunk) => hashPieces(split(chunk)),
     addAll: (chunks) => hashPieces([].concat(...chunks.map(split))),
@@ -79,16 +82,9 @@ async function hashText(chunks, { yieldMs }) {
 /** {hash, bytes} of a Buffer's bytes, hashed in pieces of PIECE_BYTES in slices of about yieldMs. */
 async function hashBytes(buffer, { yieldMs }) {
   const hash = crypto.createHash('sha256');
-  let at = 0;
-  await runSlices((deadline) => {
-    while (at < buffer.length) {
-      const end = Math.min(at + PIECE_BYTES, buffer.length);
-      hash.update(buffer.subarray(at, end));
-      at = end;
-      if (performance.now() >= deadline) break;
-    }
-    return at === buffer.length;
-  }, { yieldMs });
+  const list = [];
+  for (let at = 0; at < buffer.length; at += PIECE_BYTES) list.push(buffer.subarray(at, at + PIECE_BYTES));
+  await updateInSlices(list, (piece) => hash.update(piece), yieldMs);
   return { hash: hash.digest('hex'), bytes: buffer.length };
 }
 
