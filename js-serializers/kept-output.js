@@ -12,8 +12,8 @@
 //   generation by the output's size every run, and the mark-compacts that growth brings fell in the approaches' turns:
 //   16 runs of `fast` on `next` back to back, 3 mark-compacts (pauses of 7.5-17.3 ms) against 1 with the bytes here (the
 //   first run's, the heap growing to the document's value). Under `make try` on `next`, node-async's `fast` stringify
-//   had median-round blocks of 18.6-26.5 ms, all of them the collector's, in two runs of three before; rounds of
-//   7.0-9.6 ms in the three runs after, none of it the collector's (node14-fibers': 8.2-11.5 ms, at most 1.5 of it).
+//   had median-round blocks of 18.6-26.5 ms, all of them the collector's, in two runs of three before; 6.7-7.9 ms in
+//   the four runs after, at most 1.0 ms of it the collector's (node14-fibers': 8.5-9.9 ms, at most 1.5).
 // - The writes cost less than the joins did: 4.4-4.9 ms for `next`'s 19.7 MB into a buffer written before (its pages
 //   already mapped), against 13.8-25 ms for the joins' copies into fresh pages. Hence the buffers are kept for the next
 //   run (at most MAX_FREE of them, each at most MAX_KEPT_BYTES).
