@@ -38,6 +38,31 @@ function* pieces(text, maxChars) {
 const isHighSurrogate = (code) => code >= 0xd800 && code <= 0xdbff;
 
 /**
+ * The chunks of a text made whole as to surrogate pairs, for an encoder that takes them one by one: whole(chunk)
+ * returns the chunk without the high half of a pair it ends with, which is put before the next chunk; rest() returns
+ * what is held at the end ('' or a lone high half) and lets it go.
+ */
+function createPairJoiner() {
+  let held = '';
+  return {
+    whole(chunk) {
+      let text = held === '' ? chunk : held + chunk;
+      held = '';
+      if (text.length > 0 && isHighSurrogate(text.charCodeAt(text.length - 1))) {
+        held = text[text.length - 1];
+        text = text.slice(0, -1);
+      }
+      return text;
+    },
+    rest() {
+      const rest = held;
+      held = '';
+      return rest;
+    },
+  };
+}
+
+/**
  * A running hash. add(chunk) resolves once the chunk is hashed, in slices of about yieldMs (loop-kit's slice loop);
  * addAll(chunks) hashes a list of chunks in one slice loop, so many small chunks still give the event loop its turns.
  * digest() -> {hash, bytes}. A chunk may end between the halves of a surrogate pair: the high half waits for the next
@@ -46,26 +71,19 @@ const isHighSurrogate = (code) => code >= 0xd800 && code <= 0xdbff;
 function createTextHash({ yieldMs }) {
   const hash = crypto.createHash('sha256');
   let bytes = 0;
-  let held = '';
+  const pairs = createPairJoiner();
   const update = (text) => {
     hash.update(text, 'utf8');
     bytes += Buffer.byteLength(text, 'utf8');
   };
-  const split = (chunk) => {
-    let text = held + chunk;
-    held = '';
-    if (text.length > 0 && isHighSurrogate(text.charCodeAt(text.length - 1))) {
-      held = text[text.length - 1];
-      text = text.slice(0, -1);
-    }
-    return Array.from(pieces(text, PIECE_CHARS));
-  };
+  const split = (chunk) => Array.from(pieces(pairs.whole(chunk), PIECE_CHARS));
   const hashPieces = (list) => updateInSlices(list, update, yieldMs);
   return {
     add: (chunk) => hashPieces(split(chunk)),
     addAll: (chunks) => hashPieces([].concat(...chunks.map(split))),
     digest() {
-      if (held) update(held);
+      const rest = pairs.rest();
+      if (rest) update(rest);
       return { hash: hash.digest('hex'), bytes };
     },
   };
@@ -88,4 +106,4 @@ async function hashBytes(buffer, { yieldMs }) {
   return { hash: hash.digest('hex'), bytes: buffer.length };
 }
 
-module.exports = { pieces, createTextHash, hashText, hashBytes, PIECE_CHARS };
+module.exports = { pieces, createPairJoiner, createTextHash, hashText, hashBytes, PIECE_CHARS };
