@@ -6,15 +6,18 @@
  * brace by brace and its arrays are skipped whole. Blind to strings: a bracket in a string misleads the count, so the
  * caller must check what it gives (fast-parse/members.js parses the container from there, and JSON.parse of a slice that
  * starts at a value's start and ends with a bracket accepts only the slice that ends where that value does).
- * Returns the position of the closing bracket, or -1 when the region ends first. Node 14 syntax.
+ * Returns the position of the closing bracket, or -1 when the region ends first or past `maxBrackets` brackets (each
+ * an indexOf call: a text dense in brackets costs its calls, not its characters). Node 14 syntax.
  */
-function matchingClose(region, from, opening, closing) {
+function matchingClose(region, from, opening, closing, maxBrackets = Infinity) {
   const length = region.length;
   let depth = 0;
+  let brackets = 0;
   let open = region.indexOf(opening, from + 1);
   let close = region.indexOf(closing, from + 1);
   if (open < 0) open = length;
   while (close >= 0) {
+    if (++brackets > maxBrackets) return -1;
     if (open < close) {
       depth++;
       open = region.indexOf(opening, open + 1);

@@ -24,6 +24,7 @@ class Frame {
     this.chainAt = 0;
     this.knownEnd = -1; // a comma at this frame's level that the scan which found it large saw: its first batch's end
     this.knownByCount = false; // that scan was bracketEnd()'s, blind to strings: the comma may be in one
+    this.knownClose = -1; // OBJECT: where it closes, counted when the walk descended into it: parsed whole (whole.js)
     this.chars = 0; // STRING: length of the pieces
     this.end = -1; // STRING: position after the closing quote, once found (the pieces wait for their join)
     this.lastPiece = 0; // STRING: length of the last piece

@@ -16,6 +16,7 @@ const { guessing, GUESS_GROWTH, MAX_GUESS_FAILURES, MAX_SIGNATURE_LOOKS } = requ
 const { memberByMember, MEMBER_ALONE_CHARS, MAX_MEMBER_FAILURES } = require('./members');
 const { assembling, MIN_GROWTH_ALONE_CAPACITY } = require('./assemble');
 const { stringPieces } = require('./strings');
+const { wholeObjects } = require('./whole');
 
 // What this process' parses taught of native's rate, from the prior: a text it reads within one slice is read whole
 // (document-rate.js says which). Module state, one per process: fast-parse.js' run() teaches it and reads it too.
@@ -61,6 +62,7 @@ class Parser {
     this.descent = null; // what scan() found to descend into, when it returns -1
     this.bracketFailures = 0; // batches whose end bracketEnd() found wrong
     this.bracketCounts = 0; // and those it found right (native parsed them)
+    this.wholeMisses = 0; // objects wholeClose() counted for nothing, or whose whole parse failed
     this.cutBeforeLarge = false; // scan() ended the batch before a large value
     this.merged = false; // the last object batch was merged into an object (not adopted)
     this.children = 0; // children in the last batch (-1: not counted)
@@ -188,6 +190,10 @@ class Parser {
     else if (merging) fraction = MERGE_FRACTION; // room for a smaller hash table's growth (a large one's waits: merge())
     const left = Math.max(deadline - started, 0) * fraction;
     const start = frame.pos;
+    if (frame.knownClose >= 0) {
+      this.wholeBatch(frame, left, started);
+      return;
+    }
     if (frame.knownEnd >= 0) {
       this.knownBatch(frame, start, left, started);
       return;
@@ -294,6 +300,8 @@ class Parser {
     const code = this.text.charCodeAt(at);
     const kind = code === OPEN_BRACKET ? ARRAY : code === OPEN_BRACE ? OBJECT : STRING;
     const child = new Frame(kind, at + 1, key, kind === STRING ? frame.parseRate.msPerChar : this.priorMsPerChar);
+    // An object that heads no chain of large containers may close within a slice's reach: parsed whole (whole.js).
+    if (kind === OBJECT && (large.chain === null || large.chainAt >= large.chain.at.length)) child.knownClose = this.wholeClose(at);
     if (large.chain !== null) {
       if (large.chainAt < large.chain.at.length) {
         child.chain = large.chain;
@@ -378,7 +386,7 @@ class Parser {
   }
 }
 
-Object.assign(Parser.prototype, bracketCounting, scanning, guessing, memberByMember, assembling, stringPieces);
+Object.assign(Parser.prototype, bracketCounting, scanning, guessing, memberByMember, assembling, stringPieces, wholeObjects);
 
 // One instance of each object the walk makes (a parser, a frame with its LearntRates, a descent, a chain, a
 // signature), remade after each parse that walked and outliving it: V8 drops a shape at a full collection once no

@@ -278,6 +278,35 @@ test('a pretty-printed object of large members finds each member\'s close by its
   }
 });
 
+test('an object parsed whole from a slice (fast-parse/whole.js) is walked instead when a brace in a string misleads its count', async () => {
+  // An icon set's aliases, 2000 objects of one member (68 K characters: walked, past what a batch holds), after 10 000
+  // icons (5.4 M characters: past what a slice reads whole, whatever the parses before taught); one alias' parent
+  // names a brace. The clock is the work-count guard's
+  // (modelled, the same on any machine), so that the count is tried: the whole parse is asked of native, rejected, and
+  // the aliases are walked (a batch of the walk may end where the count did, and hold the same text).
+  const { iconSet } = require('../bench/record-families');
+  for (const brace of ['}', '{', '']) {
+    const doc = iconSet(10000, 200, 800, 66);
+    doc.aliases = {};
+    for (let i = 0; i < 2000; i++) doc.aliases[`alias-${i}`] = { parent: i === 1000 ? `icon ${brace} ${i}` : `icon-${i}` };
+    const text = JSON.stringify(doc);
+    assert.ok(text.length > maxSliceChars(5), `${text.length} characters: a slice of 5 ms could read them whole`);
+    const open = text.indexOf('{"alias-0"');
+    // A batch of the walk is a copy, `{` and its members and `}`: the first ends before a comma, which it does not hold.
+    const fromText = (piece) => piece.startsWith('{"alias-0"') && text.startsWith(piece, open);
+    let whole = 0;
+    let value;
+    // Watched outside the counting (which wraps the watch), so that the modelled clock counts each native call.
+    await watchingJsonParse((piece) => {
+      if (fromText(piece)) whole++;
+    }, () => countWork(require.resolve('../fast-parse'), async () => {
+      value = await parse(text, { yieldMs: 5 });
+    }));
+    assertSame(value, JSON.parse(text), `aliases with "${brace}"`);
+    assert.ok(whole >= 1, `the aliases with "${brace}" were not asked of native whole`);
+  }
+});
+
 test('no slice runs in the caller\'s turn of the loop, so the caller\'s own work and the first slice are two blocks', async () => {
   const text = JSON.stringify(generate({ document: 'records', seed: 4, size: 200 }));
   const stats = {};

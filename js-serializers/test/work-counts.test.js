@@ -815,6 +815,40 @@ test('parse: a map of records is parsed in batches V8 builds as dictionaries, of
   assert.ok(inLarge >= DICTIONARY_MEMBER_SHARE * icons, `${inLarge} of ${icons} icons in batches of more than ${DICTIONARY_BATCH_MEMBERS}: ${batchSizes.join(' ')}`);
 });
 
+// An object the walk descends into that closes within a quarter of a slice (fast-parse/whole.js) is parsed whole, in
+// one native call on a slice of the text: an icon set's aliases, 2000 objects of one short member (68 K characters,
+// past what a batch holds, so walked), after 10 000 icons (5.4 M characters, past what a slice reads whole). The code
+// before (8359ebe) parsed them in 3 batches, the first one's aliases probing, the rest merged key by key into it.
+const WHOLE_ALIASES = 2000;
+
+test('parse: an object of small objects that closes within a quarter of a slice is parsed whole, not merged', async () => {
+  const doc = recordFamilies.iconSet(10000, 200, 800, 65);
+  doc.aliases = {};
+  for (let i = 0; i < WHOLE_ALIASES; i++) doc.aliases[`alias-${i}`] = { parent: `icon-${i}` };
+  const text = JSON.stringify(doc);
+  assert.ok(text.length > maxSliceChars(DICTIONARY_YIELD_MS), `${text.length} characters: a slice could read them whole`);
+  const aliasCalls = [];
+  const saved = JSON.parse;
+  JSON.parse = function parse(piece, reviver) {
+    const parsed = saved.call(JSON, piece, reviver);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      const keys = Object.keys(parsed);
+      if (keys.length > 0 && keys[0].startsWith('alias-')) aliasCalls.push(keys.length);
+    }
+    return parsed;
+  };
+  let parsed;
+  try {
+    await countWork(FAST_PARSE, async () => {
+      parsed = await fastParse.parse(text, { yieldMs: DICTIONARY_YIELD_MS });
+    });
+  } finally {
+    JSON.parse = saved;
+  }
+  assert.ok(JSON.stringify(parsed) === text, 'value differs from JSON.parse\'s');
+  assert.deepStrictEqual(aliasCalls, [WHOLE_ALIASES], `the aliases parsed in batches of ${aliasCalls.join(', ')}`);
+});
+
 test('parse work per value and per character is bounded: the shape family and the valid parse corpus', async () => {
   for (const shape of SHAPES.filter((s) => s.workloads.includes('parse'))) {
     await checkParseBounds(shape.name, textOf(shape, shape.make(SHAPE_SCALE)));
