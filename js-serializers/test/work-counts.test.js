@@ -786,19 +786,19 @@ const DICTIONARY_MEMBER_SHARE = 3 / 4; // of the map's members, in batches of mo
 // may (parser.js' MERGE_FRACTION), and are not waited for.
 const DICTIONARY_YIELD_MS = 5;
 
-test('parse: a map of records is parsed in batches V8 builds as dictionaries, of more than 128 members', async () => {
-  const member = recordFamilies.members(TREE_SCALE).find((m) => m.name.includes('7000 icons'));
-  const value = member.make();
-  const text = JSON.stringify(value);
-  const icons = Object.keys(value.icons).length;
-  // Outside the counting one (test/work-counts.js' countWork wraps it), so that the modelled clock still counts each call.
+/**
+ * fast-parse's value of text, counted, in the default slice, and the member counts of the objects native built whose
+ * first key passes isMember (a map's batches). The watch is outside the counting one (test/work-counts.js' countWork
+ * wraps it), so that the modelled clock still counts each call.
+ */
+async function objectBatches(text, isMember) {
   const batchSizes = [];
   const saved = JSON.parse;
   JSON.parse = function parse(piece, reviver) {
     const parsed = saved.call(JSON, piece, reviver);
-    if (piece.length > 1000 && typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
       const keys = Object.keys(parsed);
-      if (keys.length > 0 && Object.prototype.hasOwnProperty.call(value.icons, keys[0])) batchSizes.push(keys.length);
+      if (keys.length > 0 && isMember(keys[0])) batchSizes.push(keys.length);
     }
     return parsed;
   };
@@ -810,6 +810,15 @@ test('parse: a map of records is parsed in batches V8 builds as dictionaries, of
   } finally {
     JSON.parse = saved;
   }
+  return { parsed, batchSizes };
+}
+
+test('parse: a map of records is parsed in batches V8 builds as dictionaries, of more than 128 members', async () => {
+  const member = recordFamilies.members(TREE_SCALE).find((m) => m.name.includes('7000 icons'));
+  const value = member.make();
+  const text = JSON.stringify(value);
+  const icons = Object.keys(value.icons).length;
+  const { parsed, batchSizes } = await objectBatches(text, (key) => Object.prototype.hasOwnProperty.call(value.icons, key));
   assert.ok(JSON.stringify(parsed) === text, 'value differs from JSON.parse\'s');
   const inLarge = batchSizes.filter((n) => n > DICTIONARY_BATCH_MEMBERS).reduce((sum, n) => sum + n, 0);
   assert.ok(inLarge >= DICTIONARY_MEMBER_SHARE * icons, `${inLarge} of ${icons} icons in batches of more than ${DICTIONARY_BATCH_MEMBERS}: ${batchSizes.join(' ')}`);
@@ -827,24 +836,7 @@ test('parse: an object of small objects that closes within a quarter of a slice 
   for (let i = 0; i < WHOLE_ALIASES; i++) doc.aliases[`alias-${i}`] = { parent: `icon-${i}` };
   const text = JSON.stringify(doc);
   assert.ok(text.length > maxSliceChars(DICTIONARY_YIELD_MS), `${text.length} characters: a slice could read them whole`);
-  const aliasCalls = [];
-  const saved = JSON.parse;
-  JSON.parse = function parse(piece, reviver) {
-    const parsed = saved.call(JSON, piece, reviver);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      const keys = Object.keys(parsed);
-      if (keys.length > 0 && keys[0].startsWith('alias-')) aliasCalls.push(keys.length);
-    }
-    return parsed;
-  };
-  let parsed;
-  try {
-    await countWork(FAST_PARSE, async () => {
-      parsed = await fastParse.parse(text, { yieldMs: DICTIONARY_YIELD_MS });
-    });
-  } finally {
-    JSON.parse = saved;
-  }
+  const { parsed, batchSizes: aliasCalls } = await objectBatches(text, (key) => key.startsWith('alias-'));
   assert.ok(JSON.stringify(parsed) === text, 'value differs from JSON.parse\'s');
   assert.deepStrictEqual(aliasCalls, [WHOLE_ALIASES], `the aliases parsed in batches of ${aliasCalls.join(', ')}`);
 });
