@@ -227,8 +227,11 @@ test('the native lab: targets up, smoke suite, dashboard queries, bad input, cle
     assert.strictEqual(answer.error, undefined, answer.error);
     const base = path.join(tempDir('lab-native-profile-'), '01-serde');
     const kept = keepProfile(answer, base);
-    const stacks = kept.heaviest.map((h) => h.stack.join(';'));
-    assert.ok(kept.heaviest.some((h) => h.stack.some((f) => /^(SerdeWorkload|JsonApproach)\./.test(f))), `${runs} runs: ${stacks.join(' | ')}`);
+    // Any stack the profile kept, not only the heaviest: on a loaded machine a second may hold a run or two, and its
+    // heaviest stacks can all be samples whose walk JFR cut short under the decode (seen once: 2 runs, 8 such stacks).
+    const stacks = fs.readFileSync(`${base}.folded`, 'utf8').split('\n').filter((line) => line.length > 0);
+    const serde = stacks.filter((line) => line.slice(0, line.lastIndexOf(' ')).split(';').some((f) => /^(SerdeWorkload|JsonApproach)\./.test(f)));
+    assert.ok(serde.length > 0, `${runs} runs, ${stacks.length} stacks, none through the serde code; the heaviest: ${kept.heaviest.map((h) => h.stack.join(';')).join(' | ')}`);
     assert.ok(Number.isInteger(kept.safepoints.count) && Number.isInteger(kept.gcPauses.count), JSON.stringify(kept));
     assert.strictEqual(fs.readFileSync(`${base}.jfr`).subarray(0, 3).toString('latin1'), 'FLR');
   });
