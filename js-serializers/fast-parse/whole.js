@@ -1,6 +1,6 @@
 'use strict';
 // A large object the walk is about to descend into, parsed whole from a slice of the text when it closes within what
-// a quarter of a slice parses (fast-parse.md, "Objects parsed whole"): the walk would parse it in batches of at most
+// a quarter of a slice parses (fast-parse.md, "How"): the walk would parse it in batches of at most
 // MAX_BATCH_CHARS, each a copy of its text, and merge every batch after the first into the first key by key (0.14 us a
 // key on Node 24): the 6363 aliases of @iconify-json/mdi (302 K characters, 2.1 ms of native's parse) cost 11 native
 // calls and 5 900 keys merged (0.8 ms). A slice of a flat text is not copied, and one native call builds the object
